@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs the whole test suite (after ci/setup.sh).  Extra arguments go to pytest:
+#   bash ci/test.sh -k roundtrip -x
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+# loadgroup keeps tests marked xdist_group (e.g. the ones sharing a built wheel) on one worker.
+python3 -m pytest -n auto --dist loadgroup -q tests "$@"
+status=$?
+if [ $status -eq 5 ]; then
+    # pytest's "no tests collected": a suite that runs nothing must not pass.
+    echo "test: error: no tests were collected (check the paths and -k/-m filters)" >&2
+    exit 1
+fi
+exit $status
