@@ -5,10 +5,10 @@ import re
 from typing import NamedTuple
 
 _NAME = r'(?:[-a-zA-Z$._0-9]+|"[^"]*")'
-_TOKEN = re.compile(r"""
-    (?P<ws>[ \t\r]+|;[^\n]*)
-  | (?P<nl>\n)
-  | (?P<label>(?:[-a-zA-Z$._0-9]+|"[^"]*"):(?![:\w]))
+# Block labels start a line (LLVM prints them unindented); checked once per line.
+_LABEL = re.compile(r'(?:[-a-zA-Z$._0-9]+|"[^"]*"):(?![:\w])')
+_TOKEN = re.compile(r"""[ \t\r]*(?:
+    (?P<nl>(?:;[^\n]*)?(?:\n|\Z))
   | (?P<local>%""" + _NAME + r""")
   | (?P<global>@""" + _NAME + r""")
   | (?P<dbg>\#dbg_[a-z_]+)
@@ -20,7 +20,7 @@ _TOKEN = re.compile(r"""
   | (?P<num>-?(?:0x[KLMHR]?[0-9A-Fa-f]+|[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?))
   | (?P<word>[a-zA-Z_][a-zA-Z0-9_.]*)
   | (?P<punct>\.\.\.|[()\[\]{}<>,=*:!|])
-""", re.VERBOSE)
+)""", re.VERBOSE)
 
 
 class Token(NamedTuple):
@@ -39,7 +39,13 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     append = out.append
     line_start = True
     pos = start
+    lm = _LABEL.match(text, pos, end)
+    if lm is not None:
+        append(tuple.__new__(Token, ("label", lm.group(), pos, lm.end(), True)))
+        pos = lm.end()
+        line_start = False
     match = _TOKEN.match
+    new = tuple.__new__
     while pos < end:
         m = match(text, pos, end)
         if m is None:
@@ -47,13 +53,19 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
             line = text.count("\n", 0, pos) + 1
             raise IRParseError(f"line {line}: unexpected character {text[pos]!r}")
         kind = m.lastgroup
-        pos = m.end()
-        if kind == "ws":
-            continue
         if kind == "nl":
             line_start = True
+            if m.end() == pos:  # end of input
+                break
+            pos = m.end()
+            lm = _LABEL.match(text, pos, end)
+            if lm is not None:
+                append(new(Token, ("label", lm.group(), pos, lm.end(), True)))
+                pos = lm.end()
+                line_start = False
             continue
-        append(Token(kind, m.group(), m.start(), pos, line_start))  # type: ignore[arg-type]
+        pos = m.end()
+        append(new(Token, (kind, m.group(kind), m.start(kind), pos, line_start)))
         line_start = False
     append(Token("eof", "", end, end, True))
     return out

@@ -7,6 +7,7 @@ metadata, comdats, attributes on parameters and calls) is kept as text.
 """
 from __future__ import annotations
 
+import gc
 import re
 from typing import Callable
 
@@ -295,13 +296,10 @@ class ModuleParser:
         k = start
         while k < name_i:  # type: ignore[operator]
             c.i = k
-            try:
-                t = tp.parse_type()
-                if c.i == name_i:
-                    ret = t
-                    break
-            except IRParseError:
-                pass
+            t = _try_type(tp)
+            if t is not None and c.i == name_i:
+                ret = t
+                break
             c.i = k
             c.skip_balanced()
             k = c.i
@@ -595,6 +593,7 @@ class FunctionBodyParser:
         self.values = ValueParser(c, module, self._lookup)
         self.types = self.values.types
         self.pending_blocks: dict[str, Block] = {}
+        self._type_cache: dict[str, Type] = {}
 
     # -- symbols -------------------------------------------------------------
     def _lookup(self, name: str, ty: Type, tok: Token) -> Value:
@@ -714,8 +713,13 @@ class FunctionBodyParser:
         return I.DebugRecord(kind, [p for p in pieces if p != ""], operands)
 
     def _type_from_text(self, text: str) -> Type:
-        sub = _Cursor(text, tokenize(text))
-        return TypeParser(sub, self.module).parse_type()
+        cache = self._type_cache
+        t = cache.get(text)
+        if t is None:
+            if not _could_start_type(tokenize(text)[0]):
+                raise IRParseError(f"not a type: {text}")
+            t = cache[text] = TypeParser(_Cursor(text, tokenize(text)), self.module).parse_type()
+        return t
 
     def _instruction(self) -> I.Instruction:
         c = self.c
@@ -929,13 +933,10 @@ class FunctionBodyParser:
         shown: Type | None = None
         while True:
             k = c.i
-            try:
-                shown = self.types.parse_type()
-                if c.tok.kind in ("local", "global") or (c.tok.kind == "word" and c.tok.text == "asm") \
-                        or (c.tok.kind == "word" and c.tok.text in VALUE_KEYWORDS):
-                    break
-            except IRParseError:
-                pass
+            shown = _try_type(self.types)
+            if shown is not None and (c.tok.kind in ("local", "global")
+                                      or (c.tok.kind == "word" and c.tok.text in VALUE_KEYWORDS)):
+                break
             c.i = k
             if c.tok.kind == "eof" or not c.same_line() and c.i > a:
                 c.error(f"expected the callee of the {opcode}")
@@ -1189,6 +1190,22 @@ class FunctionBodyParser:
         return name in self.module.struct_types and name not in self.symbols
 
 
+def _try_type(tp: TypeParser) -> Type | None:
+    """A type at the cursor, or None (cursor then undefined) when there is none."""
+    if not _could_start_type(tp.c.tok):
+        return None
+    try:
+        return tp.parse_type()
+    except IRParseError:
+        return None
+
+
+def _could_start_type(t: Token) -> bool:
+    if t.kind == "word":
+        return t.text in SIMPLE_TYPES or t.text == "target" or _INT_TYPE.match(t.text) is not None
+    return t.kind == "local" or (t.kind == "punct" and t.text in "[<{")
+
+
 def _strip_sigil(text: str) -> str:
     """``%"a b"`` -> ``a b``; ``@f`` -> ``f``; ``x:`` label text is passed with a ``%`` prefix."""
     body = text[1:]
@@ -1220,7 +1237,15 @@ _HANDLERS: dict[str, Callable[[FunctionBodyParser], I.Instruction]] = {
 
 def parse_module(text: str) -> Module:
     """Parse LLVM 22 textual IR into a :class:`Module`; raises :class:`IRParseError`."""
-    return ModuleParser(text).parse()
+    # The parser allocates many small objects and frees none: the cyclic GC
+    # would only rescan them again and again.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return ModuleParser(text).parse()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 _ = (TOKEN, Constant)

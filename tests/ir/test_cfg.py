@@ -1,0 +1,82 @@
+"""Dominators, post-dominators and natural loops."""
+from __future__ import annotations
+
+from enzyme.ir import parse_module
+from enzyme.ir.cfg import DominatorTree, LoopInfo, reverse_post_order
+
+NESTED = """
+define void @n(i32 %n, i1 %c) {
+entry:
+  br label %outer
+outer:
+  %i = phi i32 [ 0, %entry ], [ %i1, %outer.latch ]
+  br label %inner
+inner:
+  %j = phi i32 [ 0, %outer ], [ %j1, %inner ]
+  %j1 = add i32 %j, 1
+  %jc = icmp slt i32 %j1, %n
+  br i1 %jc, label %inner, label %outer.latch
+outer.latch:
+  %i1 = add i32 %i, 1
+  %ic = icmp slt i32 %i1, %n
+  br i1 %ic, label %outer, label %check
+check:
+  br i1 %c, label %early, label %exit
+early:
+  ret void
+exit:
+  ret void
+dead:
+  br label %exit
+}
+"""
+
+
+def _blocks(f):
+    return {b.name: b for b in f.blocks}
+
+
+def test_rpo_skips_unreachable_and_starts_at_entry():
+    f = parse_module(NESTED).get_function("n")
+    order = [b.name for b in reverse_post_order(f)]
+    assert order[0] == "entry"
+    assert "dead" not in order
+    assert order.index("outer") < order.index("inner") < order.index("outer.latch")
+
+
+def test_dominators():
+    f = parse_module(NESTED).get_function("n")
+    b = _blocks(f)
+    dt = DominatorTree(f)
+    assert dt.immediate(b["inner"]) is b["outer"]
+    assert dt.immediate(b["exit"]) is b["check"]
+    assert dt.dominates(b["outer"], b["early"])
+    assert not dt.dominates(b["inner"], b["outer"])
+    assert dt.immediate(b["entry"]) is None
+
+
+def test_post_dominators_with_two_exits():
+    f = parse_module(NESTED).get_function("n")
+    b = _blocks(f)
+    pdt = DominatorTree(f, post=True)
+    assert pdt.immediate(b["inner"]) is b["outer.latch"]
+    assert pdt.dominates(b["check"], b["entry"])
+    assert not pdt.dominates(b["exit"], b["check"])   # two exits: only the virtual exit post-dominates
+    assert pdt.immediate(b["check"]) is None
+
+
+def test_loops_nest():
+    f = parse_module(NESTED).get_function("n")
+    b = _blocks(f)
+    li = LoopInfo(f)
+    assert len(li.loops) == 1
+    outer = li.loops[0]
+    assert outer.header is b["outer"]
+    assert {x.name for x in outer.blocks} == {"outer", "inner", "outer.latch"}
+    (inner,) = outer.children
+    assert inner.header is b["inner"] and inner.depth == 2
+    assert li.loop_of(b["inner"]) is inner
+    assert li.loop_of(b["outer.latch"]) is outer
+    assert outer.preheader is b["entry"]
+    assert outer.exit_blocks == [b["check"]]
+    assert inner.latches == [b["inner"]]
