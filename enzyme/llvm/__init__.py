@@ -1,0 +1,43 @@
+"""The LLVM boundary: the only package of pyenzyme that imports ``llvmlite.binding``.
+
+Everything the rest of pyenzyme needs from LLVM 22 goes through this facade:
+parsing and printing modules, verification, linking, pass pipelines, code
+generation and the JIT.  LLVM-version specifics stay here.
+"""
+from __future__ import annotations
+
+from llvmlite.binding import ModuleRef
+
+from enzyme.llvm.jit import JIT, load_library
+from enzyme.llvm.linking import link
+from enzyme.llvm.modules import to_bitcode, to_text, verify
+from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, parse, parse_file
+from enzyme.llvm.passes import optimize, preopt, strip_debug
+from enzyme.llvm.targets import (
+    emit_amdgpu_object,
+    emit_object,
+    emit_ptx,
+    host_target_machine,
+    target_machine_for,
+)
+
+__all__ = [
+    "JIT",
+    "REQUIRED_LLVM_MAJOR",
+    "ModuleRef",
+    "emit_amdgpu_object",
+    "emit_object",
+    "emit_ptx",
+    "host_target_machine",
+    "link",
+    "load_library",
+    "optimize",
+    "parse",
+    "parse_file",
+    "preopt",
+    "strip_debug",
+    "target_machine_for",
+    "to_bitcode",
+    "to_text",
+    "verify",
+]

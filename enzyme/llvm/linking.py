@@ -1,0 +1,79 @@
+"""Link several LLVM modules (from different languages) into one."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import llvmlite.binding as llvm
+
+from enzyme.errors import LinkError
+from enzyme.llvm.contexts import ContextOwner
+from enzyme.llvm.parsing import parse_in_context
+
+# Panic handler of a no_std Rust crate (mangled as ..._7___rustc17rust_begin_unwind,
+# or unmangled from older rustc).  Rust's std defines the same symbol, so a no_std
+# crate linked with std (or with a second no_std crate) would clash.
+_RUST_PANIC_HANDLER_SUFFIX = "rust_begin_unwind"
+
+
+def link(modules_data: Sequence[tuple[str, bytes | str]]) -> llvm.ModuleRef:
+    """Parse ``(name, bitcode-or-text)`` pairs into one context and link them.
+
+    Target triples that differ only in the vendor (rustc writes
+    ``x86_64-unknown-linux-gnu``, clang ``x86_64-pc-linux-gnu``) are unified to
+    the first module's triple and data layout; genuinely different targets are
+    refused.
+    """
+    if not modules_data:
+        raise LinkError("nothing to link: no input modules given")
+    owner = ContextOwner()
+    try:
+        return _link_in(owner, modules_data)
+    finally:
+        owner.free_if_unused()  # frees the context at once if no module was made
+
+
+def _link_in(owner: ContextOwner, modules_data: Sequence[tuple[str, bytes | str]]) -> llvm.ModuleRef:
+    named = [(name, parse_in_context(data, name=name, owner=owner)) for name, data in modules_data]
+    _unify_targets(named)
+    for _name, mod in named:
+        _internalize_rust_panic_handlers(mod)
+    first_name, result = named[0]
+    for name, mod in named[1:]:
+        try:
+            llvm.link_modules(result, mod)
+        except RuntimeError as exc:
+            detail = str(exc).strip().splitlines()[0] if str(exc).strip() else "unknown error"
+            raise LinkError(
+                f"cannot link {name} with {first_name}: {detail} (rename or make one definition static)"
+            ) from None
+    return result
+
+
+def _triple_key(triple: str) -> tuple[str, ...]:
+    """Triple parts that matter for linking: everything but the vendor."""
+    parts = triple.split("-")
+    return (parts[0], *parts[2:]) if len(parts) >= 3 else tuple(parts)
+
+
+def _unify_targets(named: list[tuple[str, llvm.ModuleRef]]) -> None:
+    reference = next(((n, m) for n, m in named if m.triple), None)
+    if reference is None:
+        return
+    ref_name, ref_mod = reference
+    for name, mod in named:
+        if mod.triple and _triple_key(mod.triple) != _triple_key(ref_mod.triple):
+            raise LinkError(
+                f"cannot link {name} (target {mod.triple}) with {ref_name} (target {ref_mod.triple}); "
+                "compile all sources for the same target (link host and GPU device code separately)"
+            )
+        mod.triple = ref_mod.triple
+        if ref_mod.data_layout:
+            mod.data_layout = ref_mod.data_layout
+
+
+def _internalize_rust_panic_handlers(mod: llvm.ModuleRef) -> None:
+    # Only core's panic machinery calls the handler; inside one module the
+    # internal definition still serves every caller.
+    for function in mod.functions:
+        if function.name.endswith(_RUST_PANIC_HANDLER_SUFFIX) and not function.is_declaration:
+            function.linkage = llvm.Linkage.internal

@@ -1,0 +1,48 @@
+"""LLVM pass pipelines run before and after differentiation."""
+from __future__ import annotations
+
+import llvmlite.binding as llvm
+
+from enzyme.errors import UsageError
+from enzyme.llvm.targets import target_machine_for
+
+
+def strip_debug(mod: llvm.ModuleRef) -> None:
+    """Remove debug records, ``!dbg`` attachments and ``!DI*`` metadata in place."""
+    manager = llvm.create_new_module_pass_manager()
+    manager.add_strip_symbols_pass()
+    manager.run(mod, _pass_builder(mod, speed_level=0))
+
+
+def preopt(mod: llvm.ModuleRef) -> None:
+    """Prepare a primal module for AD, in place.
+
+    O2 without loop/SLP vectorization and unrolling (as upstream Enzyme
+    recommends: those passes make the code harder to differentiate and are run
+    afterwards anyway), then loop-simplify and LCSSA, which the loop analyses
+    of the AD engine rely on.
+    """
+    builder = _pass_builder(mod, speed_level=2, vectorize_and_unroll=False)
+    builder.getModulePassManager().run(mod, builder)
+    canonical_loops = llvm.create_new_module_pass_manager()
+    canonical_loops.add_loop_simplify_pass()
+    canonical_loops.add_lcssa_pass()
+    canonical_loops.run(mod, builder)
+
+
+def optimize(mod: llvm.ModuleRef, level: int) -> None:
+    """Run LLVM's default ``O<level>`` pipeline in place; level 0 changes nothing."""
+    if level not in (0, 1, 2, 3):
+        raise UsageError(f"optimization level must be 0, 1, 2 or 3, not {level}")
+    if level == 0:
+        return
+    builder = _pass_builder(mod, speed_level=level)
+    builder.getModulePassManager().run(mod, builder)
+
+
+def _pass_builder(mod: llvm.ModuleRef, *, speed_level: int, vectorize_and_unroll: bool = True) -> llvm.PassBuilder:
+    options = llvm.create_pipeline_tuning_options(speed_level=speed_level)
+    options.loop_vectorization = vectorize_and_unroll
+    options.slp_vectorization = vectorize_and_unroll
+    options.loop_unrolling = vectorize_and_unroll
+    return llvm.create_pass_builder(target_machine_for(mod, opt=max(speed_level, 0)), options)

@@ -1,0 +1,95 @@
+"""Target machines and code generation (host objects, PTX, AMDGPU objects)."""
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import llvmlite.binding as llvm
+
+from enzyme.errors import EnzymeError, UsageError
+
+NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
+AMDGPU_TRIPLE = "amdgcn-amd-amdhsa"
+# PTX ISA 8.8 is what CUDA 13's ptxas accepts for sm_90 (see TOOLCHAIN.md).
+_PTX_FEATURES = "+ptx88"
+
+
+@functools.cache
+def initialize_targets() -> None:
+    """Register every target LLVM was built with (idempotent)."""
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+
+
+@functools.cache
+def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
+    """Target machine for this CPU, position independent (for shared libraries)."""
+    initialize_targets()
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=opt,
+        reloc="pic",
+    )
+
+
+def target_machine_for(mod: llvm.ModuleRef, opt: int = 3) -> llvm.TargetMachine:
+    """Host machine for host modules; a generic machine for the module's own target otherwise."""
+    triple = mod.triple
+    if not triple or _same_host_target(triple):
+        return host_target_machine(opt)
+    initialize_targets()
+    try:
+        target = llvm.Target.from_triple(triple)
+    except RuntimeError as exc:
+        raise EnzymeError(f"no LLVM backend for target {triple}: {exc}") from None
+    return target.create_target_machine(opt=opt, reloc="pic")
+
+
+def _same_host_target(triple: str) -> bool:
+    host = llvm.get_default_triple().split("-")
+    other = triple.split("-")
+    return other[:1] == host[:1] and other[2:] == host[2:]
+
+
+def emit_object(mod: llvm.ModuleRef, path: str | os.PathLike[str]) -> Path:
+    """Compile ``mod`` to a native object file for the host at ``path``.
+
+    Code generation mutates the module (and aborts on a second run for some
+    targets), so it always works on a clone.
+    """
+    path = Path(path)
+    data = host_target_machine().emit_object(mod.clone())
+    path.write_bytes(data)
+    return path
+
+
+def emit_ptx(mod: llvm.ModuleRef, arch: str = "sm_90") -> str:
+    """PTX assembly for an ``nvptx64-nvidia-cuda`` module."""
+    if not arch.startswith("sm_"):
+        raise UsageError(f"bad CUDA architecture {arch!r}: expected something like 'sm_90'")
+    machine = _gpu_target_machine(mod, NVPTX_TRIPLE, cpu=arch, features=_PTX_FEATURES, source="CUDA (.cu)")
+    return machine.emit_assembly(mod.clone())
+
+
+def emit_amdgpu_object(mod: llvm.ModuleRef, arch: str = "gfx90a") -> bytes:
+    """An AMDGPU ELF object for an ``amdgcn-amd-amdhsa`` module (link with ld.lld -shared)."""
+    if not arch.startswith("gfx"):
+        raise UsageError(f"bad AMDGPU architecture {arch!r}: expected something like 'gfx90a'")
+    machine = _gpu_target_machine(mod, AMDGPU_TRIPLE, cpu=arch, features="", source="HIP (.hip)")
+    return machine.emit_object(mod.clone())
+
+
+def _gpu_target_machine(
+    mod: llvm.ModuleRef, triple: str, *, cpu: str, features: str, source: str
+) -> llvm.TargetMachine:
+    if mod.triple != triple:
+        raise UsageError(
+            f"module {mod.name!r} targets {mod.triple or 'no triple'}, not {triple}; "
+            f"pass device code compiled from a {source} source"
+        )
+    initialize_targets()
+    target = llvm.Target.from_triple(triple)
+    return target.create_target_machine(cpu=cpu, features=features, opt=3, reloc="pic")
