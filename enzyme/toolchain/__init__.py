@@ -1,0 +1,30 @@
+"""The toolchain boundary: every call of an external compiler or linker lives here.
+
+One module per tool (``clang``, ``flang``, ``rustc``, ``cuda``, ``hip``,
+``linker``); ``tools`` finds programs and checks they are built on LLVM 22.
+"""
+from __future__ import annotations
+
+from enzyme.toolchain.bitcode import compile_to_bitcode
+from enzyme.toolchain.cache import cache_dir
+from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
+from enzyme.toolchain.languages import LANGUAGES, language_of
+from enzyme.toolchain.linker import link_executable, link_shared
+from enzyme.toolchain.runtimes import jit_libraries, link_libraries
+from enzyme.toolchain.tools import Tool, find_tool
+
+__all__ = [
+    "LANGUAGES",
+    "Tool",
+    "ToolStatus",
+    "cache_dir",
+    "compile_to_bitcode",
+    "doctor",
+    "find_tool",
+    "format_table",
+    "jit_libraries",
+    "language_of",
+    "link_executable",
+    "link_libraries",
+    "link_shared",
+]

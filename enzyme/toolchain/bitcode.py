@@ -1,0 +1,76 @@
+"""Compile any supported source file to LLVM 22 bitcode."""
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from enzyme.errors import UsageError
+from enzyme.toolchain.clang import compile_c, compile_cxx
+from enzyme.toolchain.cuda import compile_cuda
+from enzyme.toolchain.flang import compile_fortran
+from enzyme.toolchain.hip import compile_hip
+from enzyme.toolchain.languages import language_of
+from enzyme.toolchain.request import CompileRequest
+from enzyme.toolchain.rustc import compile_rust
+
+PathLike = str | os.PathLike[str]
+
+
+def _copy_ir(request: CompileRequest) -> Path:
+    # Imported here: enzyme.llvm loads LLVM, which compiling C does not need.
+    from enzyme import llvm
+
+    if request.source.suffix == ".bc":
+        shutil.copyfile(request.source, request.output)
+    else:
+        module = llvm.parse_file(request.source)
+        request.output.write_bytes(llvm.to_bitcode(module))
+    return request.output
+
+
+_DRIVERS: dict[str, Callable[[CompileRequest], Path]] = {
+    "c": compile_c,
+    "cxx": compile_cxx,
+    "fortran": compile_fortran,
+    "rust": compile_rust,
+    "cuda": compile_cuda,
+    "hip": compile_hip,
+    "ir": _copy_ir,
+}
+
+
+def compile_to_bitcode(
+    source: PathLike,
+    out: PathLike,
+    *,
+    opt_level: int = 2,
+    debug: bool = False,
+    flags: Sequence[str] = (),
+    include_dirs: Sequence[PathLike] = (),
+    defines: Sequence[str] = (),
+    module_dir: PathLike | None = None,
+) -> Path:
+    """Compile ``source`` (language from its suffix) to bitcode at ``out``.
+
+    IR inputs (``.ll``/``.bc``) are taken as they are (text is assembled).
+    Compiler failures raise CompileError quoting the compiler's first errors.
+    """
+    source = Path(source)
+    if not source.is_file():
+        raise UsageError(f"source file {source} does not exist")
+    if opt_level not in (0, 1, 2, 3):
+        raise UsageError(f"optimization level must be 0, 1, 2 or 3, not {opt_level}")
+    request = CompileRequest(
+        source=source,
+        output=Path(out),
+        opt_level=opt_level,
+        debug=debug,
+        flags=tuple(flags),
+        include_dirs=tuple(Path(d) for d in include_dirs),
+        defines=tuple(defines),
+        module_dir=Path(module_dir) if module_dir is not None else None,
+    )
+    request.output.parent.mkdir(parents=True, exist_ok=True)
+    return _DRIVERS[language_of(source)](request)

@@ -1,0 +1,53 @@
+"""C and C++ to LLVM bitcode with clang-22."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from enzyme.toolchain.request import CompileRequest
+from enzyme.toolchain.tools import find_tool, run_tool
+
+
+def optimization_args(level: int) -> list[str]:
+    """clang's -O flag; at -O0 keep functions optimisable.
+
+    Plain ``-O0`` marks every function ``optnone noinline``, and the pre-AD
+    pipeline would then leave them untouched.
+    """
+    if level == 0:
+        return ["-O0", "-Xclang", "-disable-O0-optnone"]
+    return [f"-O{level}"]
+
+
+def clang_args(request: CompileRequest, *, language: str) -> list[str]:
+    """Arguments (after the program name) for a clang bitcode compile of ``language``.
+
+    ``language`` is clang's ``-x`` name: ``c``, ``c++``, ``cuda`` or ``hip``.
+    """
+    return [
+        # g++ driver mode gives C++/CUDA/HIP sources the C++ standard library headers.
+        *(["--driver-mode=g++"] if language != "c" else []),
+        "-x", language,
+        *optimization_args(request.opt_level),
+        *(["-g"] if request.debug else []),
+        "-emit-llvm", "-c",
+        *request.preprocessor_args,
+    ]
+
+
+def run_clang(request: CompileRequest, args: list[str]) -> Path:
+    """Run clang-22 with ``args`` plus the user's flags, writing ``request.output``."""
+    clang = find_tool("clang")
+    request.output.parent.mkdir(parents=True, exist_ok=True)
+    run_tool(
+        [clang.path, *args, *request.flags, str(request.source), "-o", str(request.output)],
+        what=f"clang-{clang.llvm_major} failed on {request.source}",
+    )
+    return request.output
+
+
+def compile_c(request: CompileRequest) -> Path:
+    return run_clang(request, clang_args(request, language="c"))
+
+
+def compile_cxx(request: CompileRequest) -> Path:
+    return run_clang(request, clang_args(request, language="c++"))

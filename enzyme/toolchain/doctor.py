@@ -1,0 +1,86 @@
+"""Report which external tools pyenzyme can use (``enzyme doctor``)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from enzyme.errors import EnzymeError
+from enzyme.toolchain.cuda import cuda_path
+from enzyme.toolchain.flang import runtime_archive
+from enzyme.toolchain.hip import ROCM_DEVICE_LIBS_FIX, rocm_device_lib_dir
+from enzyme.toolchain.tools import (
+    REQUIRED_LLVM_MAJOR,
+    TOOL_SPECS,
+    describe_version,
+    locate,
+    read_version,
+)
+
+OK = "ok"
+MISSING = "missing"
+WRONG_VERSION = "wrong-version"
+OPTIONAL_MISSING = "optional-missing"
+
+
+@dataclass(frozen=True)
+class ToolStatus:
+    """One row of the doctor table."""
+
+    name: str
+    path: str | None
+    version: str | None
+    llvm_major: int | None
+    status: str  # OK, MISSING, WRONG_VERSION or OPTIONAL_MISSING
+    fix: str
+    required: bool = True
+
+    @property
+    def usable(self) -> bool:
+        return self.status == OK
+
+
+def _tool_status(name: str) -> ToolStatus:
+    spec = TOOL_SPECS[name]
+    path = locate(spec)
+    if path is None:
+        status = MISSING if spec.required else OPTIONAL_MISSING
+        return ToolStatus(name, None, None, None, status, spec.fix, spec.required)
+    version = read_version(spec, path)
+    major = int(version.split(".")[0]) if version and spec.llvm_based else None
+    good = version is not None and (not spec.llvm_based or major == REQUIRED_LLVM_MAJOR)
+    status = OK if good else WRONG_VERSION
+    shown = describe_version(spec, path)
+    return ToolStatus(name, path, shown, major, status, "" if good else spec.fix, spec.required)
+
+
+def _path_status(name: str, find: Callable[[], Path], fix: str, *, required: bool) -> ToolStatus:
+    try:
+        path = find()
+    except EnzymeError:
+        return ToolStatus(name, None, None, None, MISSING if required else OPTIONAL_MISSING, fix, required)
+    return ToolStatus(name, str(path), None, None, OK, "", required)
+
+
+def doctor() -> list[ToolStatus]:
+    """Status of every tool and runtime, required ones first."""
+    rows = [_tool_status(name) for name in TOOL_SPECS]
+    rows.append(_path_status(
+        "flang-runtime", runtime_archive, f"apt-get install -y libflang-{REQUIRED_LLVM_MAJOR}-dev", required=True,
+    ))
+    rows.append(_path_status(
+        "cuda-toolkit", cuda_path, "install the CUDA toolkit or set ENZYME_CUDA_PATH", required=False,
+    ))
+    rows.append(_path_status("rocm-device-libs", rocm_device_lib_dir, ROCM_DEVICE_LIBS_FIX, required=False))
+    return sorted(rows, key=lambda row: not row.required)
+
+
+def format_table(rows: list[ToolStatus]) -> str:
+    """The doctor rows as an aligned text table."""
+    header = ("tool", "status", "version", "path", "fix")
+    cells = [header] + [
+        (r.name, r.status, r.version or "-", r.path or "-", r.fix or "") for r in rows
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header) - 1)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] for row in cells]
+    return "\n".join(line.rstrip() for line in lines)

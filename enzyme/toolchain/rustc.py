@@ -1,0 +1,83 @@
+"""Rust to LLVM bitcode with rustc (built on LLVM 22), and Rust's std as a runtime library."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from enzyme.errors import ToolchainError
+from enzyme.toolchain.cache import cached_entry
+from enzyme.toolchain.linker import link_shared_whole_archive
+from enzyme.toolchain.request import CompileRequest
+from enzyme.toolchain.tools import find_tool, run_tool, rustc_release
+
+STD_STATICLIB = "libenzyme_rust_std.a"
+STD_SHARED = "libenzyme_rust_std.so"
+_NATIVE_LIBS_FILE = "native-static-libs.txt"
+
+
+def crate_name(source: Path) -> str:
+    """A valid crate name from a file name (``my-model.rs`` -> ``my_model``)."""
+    name = re.sub(r"\W", "_", source.stem)
+    return name if name and not name[0].isdigit() else f"crate_{name}"
+
+
+def compile_rust(request: CompileRequest) -> Path:
+    """Compile a library crate to bitcode.
+
+    ``panic=abort`` avoids unwinding tables AD would have to mirror; one
+    codegen unit makes rustc write exactly one bitcode file.  Defines become
+    ``--cfg`` options; include directories have no meaning for Rust.
+    """
+    rustc = find_tool("rustc")
+    request.output.parent.mkdir(parents=True, exist_ok=True)
+    cfgs: list[str] = []
+    for define in request.defines:
+        key, sep, value = define.partition("=")
+        cfgs += ["--cfg", f'{key}="{value}"' if sep else key]
+    run_tool(
+        [
+            rustc.path, "--crate-type=lib", "--crate-name", crate_name(request.source),
+            "-C", "panic=abort", "-C", f"opt-level={request.opt_level}", "-C", "codegen-units=1",
+            *(["-C", "debuginfo=2"] if request.debug else []),
+            *cfgs, *request.flags,
+            # Absolute paths: rustc runs in the output directory so its scratch files land there.
+            f"--emit=llvm-bc={request.output.resolve()}", str(request.source.resolve()),
+        ],
+        what=f"rustc failed on {request.source}",
+        cwd=request.output.parent,
+    )
+    return request.output
+
+
+def std_runtime_dir() -> Path:
+    """Cache entry holding Rust's std built by this rustc as a staticlib and a shared library.
+
+    Bitcode of a crate using std references std's symbols and the allocator
+    shim (``__rust_alloc``...); both exist only in a final artifact, so an
+    empty staticlib crate is built once per rustc version to provide them.
+    """
+    rustc = find_tool("rustc")
+    return cached_entry(f"rust-std-{rustc_release(rustc)}", lambda d: _build_std(rustc.path, d))
+
+
+def std_native_libs(runtime_dir: Path) -> list[str]:
+    """The system libraries the std staticlib needs (as rustc reported them)."""
+    return (runtime_dir / _NATIVE_LIBS_FILE).read_text().split()
+
+
+def _build_std(rustc: str, directory: Path) -> None:
+    crate = directory / "enzyme_rust_std.rs"
+    crate.write_text("// Empty crate: its staticlib carries Rust's std and the allocator shim.\n")
+    result = run_tool(
+        [
+            rustc, "--crate-type=staticlib", "--crate-name", "enzyme_rust_std",
+            "-C", "panic=abort", "-C", "opt-level=2", "--print", "native-static-libs",
+            str(crate), "-o", str(directory / STD_STATICLIB),
+        ],
+        what="rustc failed to build the Rust std runtime", error=ToolchainError, cwd=directory,
+    )
+    match = re.search(r"native-static-libs: (.*)", result.stderr + result.stdout)
+    native = match.group(1).split() if match else ["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]
+    (directory / _NATIVE_LIBS_FILE).write_text(" ".join(native) + "\n")
+    link_shared_whole_archive(directory / STD_STATICLIB, directory / STD_SHARED, libraries=native)
+

@@ -1,0 +1,199 @@
+"""Find external tools, check that they are built on LLVM 22, and run them.
+
+Every tool is looked up the same way: an ``ENZYME_<TOOL>`` environment
+variable wins (tests point it at fake or missing programs), then the
+versioned name (``clang-22``), then LLVM 22's own bin directory.  The version
+is checked once per process and tool path.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from enzyme.errors import CompileError, LLVMVersionError, ToolNotFoundError
+
+REQUIRED_LLVM_MAJOR = 22
+LLVM_BIN_DIR = Path(f"/usr/lib/llvm-{REQUIRED_LLVM_MAJOR}/bin")
+_APT = "apt-get install -y"
+# How many lines of a failing tool's output an error message quotes.
+_QUOTED_ERROR_LINES = 4
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """How to find, version-check and install one external program."""
+
+    name: str
+    env_var: str
+    candidates: tuple[str, ...]
+    version_args: tuple[str, ...]
+    # Group 1 is the LLVM version (or the tool's version when llvm_based is False).
+    version_pattern: str
+    fix: str
+    llvm_based: bool = True
+    required: bool = True
+    # For tools whose own version is not the LLVM version (rustc): group 1 is shown beside it.
+    release_pattern: str | None = None
+
+
+TOOL_SPECS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
+            "clang", "ENZYME_CLANG",
+            (f"clang-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "clang")),
+            ("--version",), r"clang version (\d+\.\d+(?:\.\d+)?)",
+            f"{_APT} clang-{REQUIRED_LLVM_MAJOR}",
+        ),
+        ToolSpec(
+            "flang", "ENZYME_FLANG",
+            (f"flang-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "flang")),
+            ("--version",), r"flang(?:-new)? version (\d+\.\d+(?:\.\d+)?)",
+            f"{_APT} flang-{REQUIRED_LLVM_MAJOR}",
+        ),
+        ToolSpec(
+            "rustc", "ENZYME_RUSTC", ("rustc",),
+            ("-vV",), r"LLVM version: (\d+\.\d+(?:\.\d+)?)",
+            f"install a Rust toolchain built on LLVM {REQUIRED_LLVM_MAJOR} (rustup toolchain install 1.95)",
+            release_pattern=r"release: (\S+)",
+        ),
+        ToolSpec(
+            "ld.lld", "ENZYME_LLD",
+            (f"ld.lld-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "ld.lld")),
+            ("--version",), r"LLD (\d+\.\d+(?:\.\d+)?)",
+            f"{_APT} lld-{REQUIRED_LLVM_MAJOR}",
+        ),
+        ToolSpec(
+            "llc", "ENZYME_LLC",
+            (f"llc-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "llc")),
+            ("--version",), r"LLVM version (\d+\.\d+(?:\.\d+)?)",
+            f"{_APT} llvm-{REQUIRED_LLVM_MAJOR}", required=False,
+        ),
+        ToolSpec(
+            "llvm-link", "ENZYME_LLVM_LINK",
+            (f"llvm-link-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "llvm-link")),
+            ("--version",), r"LLVM version (\d+\.\d+(?:\.\d+)?)",
+            f"{_APT} llvm-{REQUIRED_LLVM_MAJOR}", required=False,
+        ),
+        ToolSpec(
+            "ptxas", "ENZYME_PTXAS", ("ptxas", "/usr/local/cuda-13.0/bin/ptxas", "/usr/local/cuda/bin/ptxas"),
+            ("--version",), r"release (\d+\.\d+)",
+            "install the CUDA toolkit (ptxas validates generated PTX)", llvm_based=False, required=False,
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A located, version-checked program."""
+
+    name: str
+    path: str
+    version: str
+    llvm_major: int | None
+
+
+def locate(spec: ToolSpec) -> str | None:
+    """Path of the program for ``spec`` (environment override first), or None."""
+    override = os.environ.get(spec.env_var)
+    if override:
+        if shutil.which(override):
+            return shutil.which(override)
+        return override if Path(override).is_file() and os.access(override, os.X_OK) else None
+    for candidate in spec.candidates:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    return None
+
+
+def find_tool(name: str) -> Tool:
+    """Locate and version-check tool ``name``; raise ToolNotFoundError or LLVMVersionError."""
+    spec = TOOL_SPECS[name]
+    path = locate(spec)
+    if path is None:
+        where = os.environ.get(spec.env_var)
+        looked = f"{spec.env_var}={where}" if where else ", ".join(spec.candidates)
+        raise ToolNotFoundError(f"{name} not found (looked for {looked}); install it: {spec.fix}")
+    return _checked_tool(spec, path)
+
+
+def _checked_tool(spec: ToolSpec, path: str) -> Tool:
+    version = read_version(spec, path)
+    if version is None:
+        raise LLVMVersionError(
+            f"cannot tell the version of {spec.name} at {path} (ran {' '.join(spec.version_args)}); "
+            f"pyenzyme needs LLVM {REQUIRED_LLVM_MAJOR}: {spec.fix}"
+        )
+    major = int(version.split(".")[0]) if spec.llvm_based else None
+    if major is not None and major != REQUIRED_LLVM_MAJOR:
+        raise LLVMVersionError(
+            f"{spec.name} at {path} uses LLVM {version}, but pyenzyme needs LLVM {REQUIRED_LLVM_MAJOR} "
+            f"(bitcode of other majors does not mix): {spec.fix}, or point {spec.env_var} at an LLVM "
+            f"{REQUIRED_LLVM_MAJOR} {spec.name}"
+        )
+    return Tool(spec.name, path, version, major)
+
+
+def read_version(spec: ToolSpec, path: str) -> str | None:
+    """The version ``spec.version_pattern`` finds in the tool's version output."""
+    return _search_version_output(spec, path, spec.version_pattern)
+
+
+def describe_version(spec: ToolSpec, path: str) -> str | None:
+    """The version as people know it: ``22.1.8``, or ``1.95.0 (LLVM 22.1.2)`` for rustc."""
+    version = read_version(spec, path)
+    release = _search_version_output(spec, path, spec.release_pattern) if spec.release_pattern else None
+    return f"{release} (LLVM {version})" if release and version else version
+
+
+@functools.cache  # a tool's version does not change while we run; ask once per path
+def _version_output(path: str, args: tuple[str, ...]) -> str:
+    try:
+        result = subprocess.run([path, *args], capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return result.stdout + result.stderr
+
+
+def _search_version_output(spec: ToolSpec, path: str, pattern: str) -> str | None:
+    match = re.search(pattern, _version_output(path, spec.version_args))
+    return match.group(1) if match else None
+
+
+def rustc_release(tool: Tool) -> str:
+    """``rustc -vV`` release and commit, e.g. ``1.95.0-59807616e1fa``: keys caches built with rustc."""
+    spec = TOOL_SPECS["rustc"]
+    release = _search_version_output(spec, tool.path, r"release: (\S+)")
+    commit = _search_version_output(spec, tool.path, r"commit-hash: (\w{12})")
+    return "-".join(part for part in (release, commit) if part) or tool.version
+
+
+def run_tool(argv: Sequence[str], *, what: str, cwd: str | os.PathLike[str] | None = None,
+             error: type[Exception] = CompileError) -> subprocess.CompletedProcess[str]:
+    """Run a tool; on failure raise ``error`` quoting the tool's first error lines.
+
+    ``what`` names the job for the message, e.g. ``"clang-22 failed on model.c"``.
+    """
+    try:
+        result = subprocess.run(list(argv), capture_output=True, text=True, cwd=cwd, check=False)
+    except OSError as exc:
+        raise ToolNotFoundError(f"{what}: cannot run {argv[0]}: {exc.strerror or exc}") from None
+    if result.returncode != 0:
+        raise error(f"{what}: {first_error_lines(result.stderr + result.stdout)}")
+    return result
+
+
+def first_error_lines(output: str) -> str:
+    """The first few diagnostic lines of a compiler's output, joined on one line."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if re.search(r"\berror\b", line, re.IGNORECASE)]
+    chosen = (errors or lines)[:_QUOTED_ERROR_LINES]
+    return " | ".join(chosen) if chosen else "no output (exit status non-zero)"
