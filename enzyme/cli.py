@@ -1,0 +1,191 @@
+"""The ``enzyme`` command line.
+
+    enzyme compile a.c flux.f90 scale.rs -o prog.bc [-O0..-O3] [-g] [-I DIR] [-D X=Y] [--strip-debug]
+    enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]
+    enzyme doctor
+    enzyme --version | --cmake-dir
+
+Every failure prints ``error: <message>`` on stderr and exits with 1; ``--debug``
+adds the Python traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+import enzyme
+from enzyme.errors import EnzymeError, UsageError
+
+_OPT_LEVELS = (0, 1, 2, 3)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors follow our ``error:`` / exit 1 convention."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _add_debug_flag(parser: argparse.ArgumentParser, *, default: object) -> None:
+    parser.add_argument("--debug", action="store_true", default=default,
+                        help="show the Python traceback of errors")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="enzyme", description="Enzyme-style automatic differentiation of LLVM 22 IR.")
+    _add_debug_flag(parser, default=False)
+    parser.add_argument("--version", action="store_true", help="print the pyenzyme version")
+    parser.add_argument("--cmake-dir", action="store_true",
+                        help="print the directory of EnzymeConfig.cmake (for -DEnzyme_DIR=...)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    compile_ = commands.add_parser("compile", help="compile and link sources into one LLVM module")
+    compile_.add_argument("sources", nargs="+", metavar="SOURCE",
+                          help="C, C++, Fortran, Rust, CUDA, HIP sources or .ll/.bc files")
+    compile_.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .bc or .ll")
+    compile_.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
+                          help="frontend optimization level (default 2)")
+    compile_.add_argument("-g", dest="debug_info", action="store_true", help="emit debug info")
+    compile_.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                          help="add an include directory")
+    compile_.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                          help="define a preprocessor macro (a --cfg for Rust)")
+    compile_.add_argument("--strip-debug", action="store_true", help="remove debug info after linking")
+    _add_debug_flag(compile_, default=argparse.SUPPRESS)
+    compile_.set_defaults(run=_run_compile)
+
+    opt = commands.add_parser("opt", help="preoptimize, differentiate and optimize a module")
+    opt.add_argument("input", metavar="IN", help="input .ll or .bc")
+    opt.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .ll (or .bc)")
+    opt.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
+    opt.add_argument("--no-postopt", action="store_true", help="skip optimization after AD")
+    opt.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=3,
+                     help="optimization level after AD (default 3)")
+    _add_debug_flag(opt, default=argparse.SUPPRESS)
+    opt.set_defaults(run=_run_opt)
+
+    doctor = commands.add_parser("doctor", help="check the compilers and tools pyenzyme uses")
+    _add_debug_flag(doctor, default=argparse.SUPPRESS)
+    doctor.set_defaults(run=_run_doctor)
+    return parser
+
+
+def _produce(output: str, make: Callable[[Path], object]) -> None:
+    """Run ``make(checked_output)``; on any failure leave no (stale) output behind."""
+    from enzyme import pipeline
+
+    path = pipeline.check_module_output(output)
+    try:
+        make(path)
+    except BaseException:
+        pipeline.remove_stale_outputs(path)
+        raise
+
+
+def _run_compile(args: argparse.Namespace) -> int:
+    from enzyme import pipeline
+
+    options = pipeline.CompileOptions(
+        opt_level=args.opt_level,
+        debug=args.debug_info,
+        include_dirs=tuple(Path(d) for d in args.include_dirs),
+        defines=tuple(args.defines),
+        strip_debug=args.strip_debug,
+    )
+    _produce(args.output, lambda out: pipeline.write_module(pipeline.compile_sources(args.sources, options), out))
+    return 0
+
+
+def _run_opt(args: argparse.Namespace) -> int:
+    from enzyme import llvm, pipeline
+
+    options = pipeline.TransformOptions(
+        preopt=not args.no_preopt,
+        postopt_level=0 if args.no_postopt else args.opt_level,
+    )
+
+    def make(out: Path) -> None:
+        module = llvm.parse_file(args.input)
+        pipeline.write_module(pipeline.transform_module(module, options, name=args.input), out)
+
+    _produce(args.output, make)
+    return 0
+
+
+def _run_doctor(args: argparse.Namespace) -> int:
+    from enzyme import toolchain
+
+    rows = toolchain.doctor()
+    print(toolchain.format_table(rows))
+    broken = [row.name for row in rows if row.required and not row.usable]
+    if broken:
+        print(f"error: required tools not usable: {', '.join(broken)} (see the fix column)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _version() -> str:
+    return getattr(enzyme, "__version__", "unknown")
+
+
+def _cmake_dir() -> Path:
+    from enzyme import _paths
+
+    return _paths.cmake_dir()
+
+
+def _wrapper_not_ready(name: str) -> int:
+    print(f"error: {name} is not available yet: the compiler wrappers arrive with the AD engine; "
+          "until then use `enzyme compile` and `enzyme opt`", file=sys.stderr)
+    return 1
+
+
+def cc_main() -> int:
+    """``enzyme-cc`` (a clang-22 drop-in that differentiates): not written yet, says so."""
+    return _wrapper_not_ready("enzyme-cc")
+
+
+def cxx_main() -> int:
+    """``enzyme-c++``: not written yet, says so."""
+    return _wrapper_not_ready("enzyme-c++")
+
+
+def flang_main() -> int:
+    """``enzyme-flang``: not written yet, says so."""
+    return _wrapper_not_ready("enzyme-flang")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``enzyme`` console script; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        args = build_parser().parse_args(argv)
+        debug = args.debug
+        if args.version:
+            print(f"pyenzyme {_version()}")
+            return 0
+        if args.cmake_dir:
+            print(_cmake_dir())
+            return 0
+        if args.command is None:
+            raise UsageError("no command given; use one of: compile, opt, doctor (see enzyme --help)")
+        return int(args.run(args))
+    except EnzymeError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the CLI turns every failure into one line
+        if debug:
+            traceback.print_exc()
+        print(f"error: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback; "
+              "please report it)", file=sys.stderr)
+        return 1

@@ -1,0 +1,167 @@
+"""The steps behind the ``enzyme`` commands, composed from the LLVM and toolchain boundaries.
+
+``compile_sources``: sources -> bitcode per file -> one linked module.
+``transform_module``: preopt -> our IR -> differentiate -> print -> verify -> O3.
+``write_module`` / ``atomic_output``: outputs appear whole or not at all.
+"""
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from enzyme import llvm, toolchain
+from enzyme.errors import IRError, UsageError, VerifyError
+
+PathLike = str | os.PathLike[str]
+MODULE_SUFFIXES = (".bc", ".ll")
+_TEMP_SUFFIX = ".enzyme-tmp"
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """How ``enzyme compile`` builds each source."""
+
+    opt_level: int = 2
+    debug: bool = False
+    include_dirs: tuple[Path, ...] = ()
+    defines: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    strip_debug: bool = False
+
+
+@dataclass(frozen=True)
+class TransformOptions:
+    """How ``enzyme opt`` treats a module around differentiation."""
+
+    preopt: bool = True
+    postopt_level: int = 3  # 0 = no post-optimization
+    # Text -> text step between preopt and verification; tests substitute it.
+    transform: Callable[[str], str] | None = field(default=None, compare=False)
+
+
+def check_module_output(output: PathLike) -> Path:
+    """``output`` if its suffix says .bc or .ll, else UsageError."""
+    output = Path(output)
+    if output.suffix not in MODULE_SUFFIXES:
+        raise UsageError(f"output {output} must end in .bc (bitcode) or .ll (textual IR)")
+    return output
+
+
+def compile_sources(sources: Sequence[PathLike], options: CompileOptions = CompileOptions()) -> llvm.ModuleRef:
+    """Compile every source to bitcode and link them into one verified module.
+
+    IR and bitcode inputs are linked as they are.  Sources are compiled in
+    order, sharing one Fortran module directory, so put Fortran modules
+    before the files that ``use`` them.
+    """
+    if not sources:
+        raise UsageError("no source files given")
+    paths = [Path(s) for s in sources]
+    for path in paths:
+        toolchain.language_of(path)  # reject unknown suffixes before compiling anything
+        if not path.is_file():
+            raise UsageError(f"source file {path} does not exist")
+    with tempfile.TemporaryDirectory(prefix="enzyme-compile-") as scratch:
+        scratch_dir = Path(scratch)
+        inputs: list[tuple[str, bytes]] = []
+        for index, path in enumerate(paths):
+            if toolchain.language_of(path) == "ir":
+                inputs.append((str(path), path.read_bytes()))
+                continue
+            bitcode = toolchain.compile_to_bitcode(
+                path,
+                scratch_dir / f"{index}-{path.name}.bc",
+                opt_level=options.opt_level,
+                debug=options.debug,
+                flags=options.flags,
+                include_dirs=options.include_dirs,
+                defines=options.defines,
+                module_dir=scratch_dir / "fortran-modules",
+            )
+            inputs.append((str(path), bitcode.read_bytes()))
+        module = llvm.link(inputs)
+    if options.strip_debug:
+        llvm.strip_debug(module)
+    llvm.verify(module, name="linked module")
+    return module
+
+
+def _through_enzyme_ir(text: str) -> str:
+    """Import into our IR model, run every differentiation request, print back."""
+    from enzyme.driver import differentiate_module
+    from enzyme.ir import parse_module, print_module
+
+    module = parse_module(text)
+    differentiate_module(module)
+    return print_module(module)
+
+
+def transform_module(
+    module: llvm.ModuleRef, options: TransformOptions = TransformOptions(), *, name: str = "<module>"
+) -> llvm.ModuleRef:
+    """The ``enzyme opt`` pipeline; returns a new, verified module (``module`` is preoptimized in place)."""
+    llvm.verify(module, name=name)
+    if options.preopt:
+        llvm.preopt(module)
+    transform = options.transform or _through_enzyme_ir
+    produced = transform(llvm.to_text(module))
+    try:
+        result = llvm.parse(produced, name=f"pyenzyme output for {name}")
+        llvm.verify(result, name=f"pyenzyme output for {name}")
+    except IRError as exc:
+        # The input verified, so invalid output is our bug, not the user's.
+        raise VerifyError(f"internal error: pyenzyme produced invalid IR ({exc}); please report this") from exc
+    llvm.optimize(result, options.postopt_level)
+    return result
+
+
+@contextlib.contextmanager
+def atomic_output(output: PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``output``; move it into place only on success.
+
+    On failure the temporary file and any stale ``output`` from an earlier
+    run are removed, so a failed command never leaves an output that looks
+    current.
+    """
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{output.name}.", suffix=_TEMP_SUFFIX, dir=output.parent)
+    os.close(handle)
+    temp = Path(temp_name)
+    temp.chmod(0o666 & ~_umask())  # mkstemp makes 0600 files; outputs get the usual mode
+    try:
+        yield temp
+        os.replace(temp, output)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        output.unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def remove_stale_outputs(output: PathLike) -> None:
+    """Delete ``output`` and temporaries left beside it by interrupted earlier runs."""
+    output = Path(output)
+    output.unlink(missing_ok=True)
+    if output.parent.is_dir():
+        for stale in output.parent.glob(f".{glob.escape(output.name)}.*{_TEMP_SUFFIX}"):
+            stale.unlink(missing_ok=True)
+
+
+def write_module(module: llvm.ModuleRef, output: PathLike) -> Path:
+    """Write bitcode (``.bc``) or text (``.ll``) atomically."""
+    output = check_module_output(output)
+    data = llvm.to_bitcode(module) if output.suffix == ".bc" else llvm.to_text(module).encode()
+    with atomic_output(output) as temp:
+        temp.write_bytes(data)
+    return output
