@@ -62,15 +62,16 @@ def compile_sources(sources: Sequence[PathLike], options: CompileOptions = Compi
     if not sources:
         raise UsageError("no source files given")
     paths = [Path(s) for s in sources]
+    # Check every input before compiling any: a typo should not cost a build.
+    languages = [toolchain.language_of(path) for path in paths]
     for path in paths:
-        toolchain.language_of(path)  # reject unknown suffixes before compiling anything
         if not path.is_file():
             raise UsageError(f"source file {path} does not exist")
     with tempfile.TemporaryDirectory(prefix="enzyme-compile-") as scratch:
         scratch_dir = Path(scratch)
         inputs: list[tuple[str, bytes]] = []
-        for index, path in enumerate(paths):
-            if toolchain.language_of(path) == "ir":
+        for index, (path, language) in enumerate(zip(paths, languages)):
+            if language == "ir":
                 inputs.append((str(path), path.read_bytes()))
                 continue
             bitcode = toolchain.compile_to_bitcode(
@@ -124,9 +125,7 @@ def transform_module(
 def atomic_output(output: PathLike) -> Iterator[Path]:
     """Yield a temporary path beside ``output``; move it into place only on success.
 
-    On failure the temporary file and any stale ``output`` from an earlier
-    run are removed, so a failed command never leaves an output that looks
-    current.
+    On failure the temporary file is removed and ``output`` is left as it was.
     """
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -139,7 +138,6 @@ def atomic_output(output: PathLike) -> Iterator[Path]:
         os.replace(temp, output)
     except BaseException:
         temp.unlink(missing_ok=True)
-        output.unlink(missing_ok=True)
         raise
 
 
@@ -150,7 +148,11 @@ def _umask() -> int:
 
 
 def remove_stale_outputs(output: PathLike) -> None:
-    """Delete ``output`` and temporaries left beside it by interrupted earlier runs."""
+    """Delete ``output`` and temporaries left beside it by interrupted earlier runs.
+
+    Commands call this when they fail, so a failed command never leaves an
+    output from an earlier run that looks current.
+    """
     output = Path(output)
     output.unlink(missing_ok=True)
     if output.parent.is_dir():

@@ -44,7 +44,7 @@ def unwrap(data: bytes) -> bytes:
     if not data.startswith(WRAPPER_MAGIC):
         return data
     if len(data) < 20:
-        raise BitcodeFormatError("truncated bitcode wrapper header")
+        raise BitcodeFormatError("truncated or corrupt bitcode (wrapper header cut short)")
     _magic, _version, offset, size = struct.unpack_from("<IIII", data)
     if offset + size > len(data):
         raise BitcodeFormatError("truncated or corrupt bitcode (wrapper size past end of file)")

@@ -45,4 +45,4 @@ def _pass_builder(mod: llvm.ModuleRef, *, speed_level: int, vectorize_and_unroll
     options.loop_vectorization = vectorize_and_unroll
     options.slp_vectorization = vectorize_and_unroll
     options.loop_unrolling = vectorize_and_unroll
-    return llvm.create_pass_builder(target_machine_for(mod, opt=max(speed_level, 0)), options)
+    return llvm.create_pass_builder(target_machine_for(mod, opt=speed_level), options)

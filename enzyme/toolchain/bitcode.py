@@ -6,6 +6,7 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from enzyme import llvm
 from enzyme.errors import UsageError
 from enzyme.toolchain.clang import compile_c, compile_cxx
 from enzyme.toolchain.cuda import compile_cuda
@@ -19,9 +20,6 @@ PathLike = str | os.PathLike[str]
 
 
 def _copy_ir(request: CompileRequest) -> Path:
-    # Imported here: enzyme.llvm loads LLVM, which compiling C does not need.
-    from enzyme import llvm
-
     if request.source.suffix == ".bc":
         shutil.copyfile(request.source, request.output)
     else:

@@ -34,10 +34,14 @@ def clang_args(request: CompileRequest, *, language: str) -> list[str]:
     ]
 
 
+def user_chose_arch(request: CompileRequest) -> bool:
+    """Whether the user's flags already pick the GPU architecture (then we add no default)."""
+    return any(flag.startswith(("--cuda-gpu-arch", "--offload-arch")) for flag in request.flags)
+
+
 def run_clang(request: CompileRequest, args: list[str]) -> Path:
     """Run clang-22 with ``args`` plus the user's flags, writing ``request.output``."""
     clang = find_tool("clang")
-    request.output.parent.mkdir(parents=True, exist_ok=True)
     run_tool(
         [clang.path, *args, *request.flags, str(request.source), "-o", str(request.output)],
         what=f"clang-{clang.llvm_major} failed on {request.source}",

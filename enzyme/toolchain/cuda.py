@@ -1,13 +1,12 @@
 """CUDA device code to NVPTX bitcode with clang-22."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from enzyme.errors import ToolNotFoundError
 from enzyme.toolchain.cache import cached_entry
-from enzyme.toolchain.clang import clang_args, run_clang
+from enzyme.toolchain.clang import clang_args, run_clang, user_chose_arch
 from enzyme.toolchain.request import CompileRequest
+from enzyme.toolchain.tools import find_directory
 
 DEFAULT_CUDA_ARCH = "sm_90"
 _CUDA_ROOTS = ("/usr/local/cuda-13.0", "/usr/local/cuda")
@@ -17,14 +16,9 @@ _MISSING_HEADERS = ("curand_mtgp32_kernel.h",)
 
 def cuda_path() -> Path:
     """The CUDA toolkit root: ``$ENZYME_CUDA_PATH`` or a standard location."""
-    override = os.environ.get("ENZYME_CUDA_PATH")
-    candidates = (override,) if override else _CUDA_ROOTS
-    for candidate in candidates:
-        if candidate and (Path(candidate) / "include" / "cuda_runtime.h").is_file():
-            return Path(candidate)
-    raise ToolNotFoundError(
-        f"CUDA toolkit not found (looked in {', '.join(c for c in candidates if c)}); "
-        "install the CUDA toolkit or set ENZYME_CUDA_PATH to its root"
+    return find_directory(
+        "CUDA toolkit", "ENZYME_CUDA_PATH", _CUDA_ROOTS, "include/cuda_runtime.h",
+        "install the CUDA toolkit or set ENZYME_CUDA_PATH to its root",
     )
 
 
@@ -40,11 +34,10 @@ def header_stub_dir() -> Path:
 
 def compile_cuda(request: CompileRequest) -> Path:
     """Device-only compile of a ``.cu`` file for ``sm_90`` (override with ``--cuda-gpu-arch=`` in flags)."""
-    arch_given = any(flag.startswith(("--cuda-gpu-arch", "--offload-arch")) for flag in request.flags)
     args = [
         *clang_args(request, language="cuda"),
         "--cuda-device-only",
-        *([] if arch_given else [f"--cuda-gpu-arch={DEFAULT_CUDA_ARCH}"]),
+        *([] if user_chose_arch(request) else [f"--cuda-gpu-arch={DEFAULT_CUDA_ARCH}"]),
         f"--cuda-path={cuda_path()}",
         "-isystem", str(header_stub_dir()),
         # clang-22 knows CUDA up to 12.9; 13.0 works for device code but warns.

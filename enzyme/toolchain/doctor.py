@@ -6,16 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from enzyme.errors import EnzymeError
+from enzyme.llvm import REQUIRED_LLVM_MAJOR
 from enzyme.toolchain.cuda import cuda_path
 from enzyme.toolchain.flang import runtime_archive
 from enzyme.toolchain.hip import ROCM_DEVICE_LIBS_FIX, rocm_device_lib_dir
-from enzyme.toolchain.tools import (
-    REQUIRED_LLVM_MAJOR,
-    TOOL_SPECS,
-    describe_version,
-    locate,
-    read_version,
-)
+from enzyme.toolchain.tools import TOOL_SPECS, describe_version, locate, read_version
 
 OK = "ok"
 MISSING = "missing"

@@ -6,10 +6,11 @@ import tempfile
 from pathlib import Path
 
 from enzyme.errors import ToolNotFoundError
+from enzyme.llvm import REQUIRED_LLVM_MAJOR
 from enzyme.toolchain.cache import cached_entry
 from enzyme.toolchain.linker import link_shared_whole_archive
 from enzyme.toolchain.request import CompileRequest
-from enzyme.toolchain.tools import REQUIRED_LLVM_MAJOR, find_tool, run_tool
+from enzyme.toolchain.tools import find_tool, run_tool
 
 RUNTIME_ARCHIVE = "libflang_rt.runtime.a"
 RUNTIME_SHARED = "libflang_rt.runtime.so"
@@ -32,7 +33,6 @@ def compile_fortran(request: CompileRequest) -> Path:
 
 def _run_flang(request: CompileRequest, module_dir: Path) -> Path:
     flang = find_tool("flang")
-    request.output.parent.mkdir(parents=True, exist_ok=True)
     # flang adds no optnone at -O0, unlike clang, so -O0 needs nothing extra.
     run_tool(
         [

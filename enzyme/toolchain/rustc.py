@@ -29,7 +29,6 @@ def compile_rust(request: CompileRequest) -> Path:
     ``--cfg`` options; include directories have no meaning for Rust.
     """
     rustc = find_tool("rustc")
-    request.output.parent.mkdir(parents=True, exist_ok=True)
     cfgs: list[str] = []
     for define in request.defines:
         key, sep, value = define.partition("=")

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from enzyme.errors import CompileError, LLVMVersionError, ToolNotFoundError
+from enzyme.llvm import REQUIRED_LLVM_MAJOR
 
-REQUIRED_LLVM_MAJOR = 22
 LLVM_BIN_DIR = Path(f"/usr/lib/llvm-{REQUIRED_LLVM_MAJOR}/bin")
 _APT = "apt-get install -y"
 # How many lines of a failing tool's output an error message quotes.
@@ -112,6 +112,16 @@ def locate(spec: ToolSpec) -> str | None:
         if found:
             return found
     return None
+
+
+def find_directory(what: str, env_var: str, defaults: Sequence[str], marker: str, fix: str) -> Path:
+    """First of ``$env_var`` (alone, when set) or ``defaults`` that contains file ``marker``."""
+    override = os.environ.get(env_var)
+    candidates = [override] if override else list(defaults)
+    for candidate in candidates:
+        if (Path(candidate) / marker).is_file():
+            return Path(candidate)
+    raise ToolNotFoundError(f"{what} not found (looked in {', '.join(candidates)}); {fix}")
 
 
 def find_tool(name: str) -> Tool:
