@@ -1,17 +1,27 @@
-"""The call-site driver: finds ``__enzyme_*`` requests in a module and differentiates them.
-
-Requests are handled from the AD-engine issue on; until then no request is
-handled and the module is returned unchanged.
-"""
+"""The call-site driver: finds ``__enzyme_*`` requests in a module and differentiates them."""
 from __future__ import annotations
 
-from typing import Any
+from ..ad.common import ADContext
+from ..errors import DifferentiationError
+from ..ir import Module
+from .requests import Request, find_requests
+from .replace import replace_request
+
+__all__ = ["Request", "differentiate_module", "find_requests"]
 
 
-def differentiate_module(module: Any) -> int:
-    """Replace every ``__enzyme_*`` call in ``module`` (an ``enzyme.ir.Module``) by derivative code.
+def differentiate_module(module: Module) -> int:
+    """Replace every ``__enzyme_autodiff``/``__enzyme_fwddiff`` call in ``module`` by derivative code.
 
-    Returns the number of requests handled.  Requests are handled from the
-    AD-engine issue on; this placeholder handles none and returns 0.
+    Returns the number of requests handled.  Raises DifferentiationError (or
+    UsageError for malformed calls) rather than emit a derivative it cannot
+    justify.
     """
-    return 0
+    requests = find_requests(module)
+    if not requests:
+        return 0
+    ctx = ADContext(module)
+    for req in requests:
+        replace_request(ctx, req)
+    _ = DifferentiationError
+    return len(requests)

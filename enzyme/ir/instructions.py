@@ -7,7 +7,7 @@ as text so they print back unchanged.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from .types import LABEL, VOID, FunctionType, OpaqueType, Type
 from .values import Constant, User, Value
@@ -75,6 +75,28 @@ class Instruction(User):
         raise NotImplementedError
 
     # -- editing ---------------------------------------------------------------
+    def clone(self, mapper: Callable[[Value], Value] = lambda v: v) -> "Instruction":
+        """A detached copy whose operands are ``mapper(operand)``; no name, no debug records.
+
+        Metadata attachments other than ``!dbg`` are kept (a ``!dbg`` location
+        belongs to the original function's subprogram).
+        """
+        new = object.__new__(type(self))
+        for cls in type(self).__mro__:
+            for slot in getattr(cls, "__slots__", ()):
+                if slot != "__weakref__" and hasattr(self, slot):
+                    v = getattr(self, slot)
+                    object.__setattr__(new, slot, list(v) if isinstance(v, list) else v)
+        new._uses = {}
+        new._ops = []
+        new.name = None
+        new.parent = None
+        new.debug_records = []
+        new.metadata = [(k, v) for k, v in self.metadata if k != "dbg"]
+        for u in self._ops:
+            new._append_operand(mapper(u.value))
+        return new
+
     def remove_from_parent(self) -> None:
         assert self.parent is not None
         self.parent.instructions.remove(self)

@@ -1,0 +1,87 @@
+"""Pieces shared by the forward and reverse generators."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..errors import DifferentiationError
+from ..ir import CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function, Instruction, Module, Value
+from ..ir.debugloc import source_location
+from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
+
+if TYPE_CHECKING:
+    pass
+
+
+def zero(t: Type) -> Constant:
+    """The zero of a type (tangent/adjoint of something that carries no derivative)."""
+    if isinstance(t, FloatType):
+        return ConstantFP.of(t, 0.0)
+    if isinstance(t, IntType):
+        return ConstantInt(t, 0)
+    if isinstance(t, PointerType):
+        return ConstantKeyword(t, "null")
+    if isinstance(t, (VectorType, ArrayType, StructType)):
+        return ConstantKeyword(t, "zeroinitializer")
+    raise DifferentiationError(f"no zero value of type {t}")
+
+
+def carries_float(t: Type) -> bool:
+    """Can a value of this type hold floating-point data (directly, not through memory)?"""
+    if isinstance(t, FloatType):
+        return True
+    if isinstance(t, VectorType):
+        return isinstance(t.element, FloatType)
+    if isinstance(t, ArrayType):
+        return carries_float(t.element)
+    if isinstance(t, StructType):
+        return any(carries_float(e) for e in t.elements)
+    return False
+
+
+def describe(inst: Instruction) -> str:
+    """``'fmul' in @f (a.c:3:7)`` for error messages."""
+    f = inst.function
+    loc = source_location(inst)
+    text = f"'{inst.opcode}'" + (f" (call to @{inst.callee_name})" if isinstance(inst, CallInst)
+                                  and inst.callee_name else "")
+    return f"{text} in @{f.name if f else '?'}" + (f" at {loc}" if loc else "")
+
+
+@dataclass
+class ADContext:
+    """Module-wide state: the module and the memo of generated derivatives."""
+
+    module: Module
+    memo: dict[tuple, Function] = field(default_factory=dict)
+
+
+MEMORY_FUNCTIONS = {
+    "malloc": "alloc", "calloc": "calloc", "realloc": "realloc", "free": "free",
+    "_Znwm": "alloc", "_Znam": "alloc", "_ZdlPv": "free", "_ZdaPv": "free", "_ZdlPvm": "free",
+}
+
+
+def memory_kind(name: str) -> str | None:
+    """copy / set / alloc / calloc / realloc / free for memory functions, else None."""
+    if name.startswith(("llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline.")) or name in ("memcpy", "memmove"):
+        return "copy"
+    if name.startswith(("llvm.memset.", "llvm.memset.inline.")) or name == "memset":
+        return "set"
+    return MEMORY_FUNCTIONS.get(name)
+
+
+def is_inactive_function(name: str) -> bool:
+    """Functions whose calls never carry derivatives (I/O, timers, debug intrinsics, ...)."""
+    try:
+        from ..rules.inactive import is_known_inactive
+    except ImportError:  # pragma: no cover - the table lives in rules/
+        is_known_inactive = None
+    if is_known_inactive is not None:
+        return bool(is_known_inactive(name))
+    return name.startswith(("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias")) or name in (
+        "printf", "puts", "putchar", "fprintf", "abort", "exit")
+
+
+def value_name(v: Value, suffix: str) -> str | None:
+    return f"{v.name}{suffix}" if v.name else None

@@ -1,0 +1,322 @@
+"""Forward mode: tangent code interleaved with a clone of the primal.
+
+``fwddiffe_<f>`` takes each primal argument followed, for dup arguments,
+by its tangent (floats) or shadow pointer, and returns ``{primal, tangent}``
+for a floating-point result (the primal alone for other results).  Tangents
+are symbolic zeros (``None``) until something active flows in, so inactive
+code gets no derivative instructions.  Pointers carry shadows: memory that
+mirrors the primal memory and holds tangents.
+"""
+from __future__ import annotations
+
+from ..errors import DifferentiationError
+from ..ir import (AllocaInst, Argument, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword,
+                  ExtractElementInst, ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst,
+                  InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
+                  ShuffleVectorInst, StoreInst, StructType, UnaryOperator, Value)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.cfg import reverse_post_order
+from ..ir.types import I1, I8, I64, VOID, PointerType
+from ..rules import INSTRUCTIONS, lookup
+from ..rules.emit import Emitter
+from .common import ADContext, carries_float, describe, is_inactive_function, memory_kind, value_name, zero
+
+_PASSIVE_OPCODES = frozenset({
+    "icmp", "fcmp", "br", "switch", "unreachable", "fence", "fptosi", "fptoui", "add", "sub", "mul", "udiv",
+    "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor", "trunc", "zext", "sext", "ptrtoint",
+    "inttoptr"})
+
+
+def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> Function:
+    """``fwddiffe_<fn>`` for the given argument activities (memoized)."""
+    key = ("forward", fn, activities)
+    done = ctx.memo.get(key)
+    if done is None:
+        done = _ForwardGenerator(ctx, fn, activities).run()
+    return done
+
+
+def returns_tangent(fn: Function) -> bool:
+    return carries_float(fn.return_type) or isinstance(fn.return_type, PointerType)
+
+
+class _ForwardGenerator:
+    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> None:
+        self.ctx = ctx
+        self.fn = fn
+        self.activities = activities
+        self.vmap: dict[Value, Value] = {}
+        self.tan: dict[Value, Value] = {}
+
+    # -- signature -------------------------------------------------------------
+    def _make_function(self) -> Function:
+        fn = self.fn
+        params, names = [], []
+        for a, act in zip(fn.args, self.activities):
+            params.append(a.type)
+            names.append(a.name)
+            if act in ("dup", "dupnoneed"):
+                params.append(a.type)
+                names.append(value_name(a, "'"))
+        rt = fn.return_type
+        ret = StructType((rt, rt)) if returns_tangent(fn) else rt
+        new = Function(self.ctx.module.unique_name(f"fwddiffe_{fn.name}"), FunctionType(ret, tuple(params)),
+                       arg_names=names, prefix="internal")
+        self.ctx.module.add(new)
+        k = 0
+        for a, act in zip(fn.args, self.activities):
+            self.vmap[a] = new.args[k]
+            k += 1
+            if act in ("dup", "dupnoneed"):
+                self.tan[a] = new.args[k]
+                k += 1
+        return new
+
+    # -- driver ------------------------------------------------------------------
+    def run(self) -> Function:
+        new = self._make_function()
+        self.ctx.memo[("forward", self.fn, self.activities)] = new
+        self.new = new
+        order = reverse_post_order(self.fn)
+        for b in self.fn.blocks:
+            if b in order:
+                self.vmap[b] = new.append_block(b.name)
+        clones: list[tuple[Instruction, Instruction]] = []
+        for b in order:
+            nb = self.vmap[b]
+            for inst in b.instructions:
+                ni = inst.clone()
+                ni.name = inst.name
+                nb.append(ni)  # type: ignore[attr-defined]
+                self.vmap[inst] = ni
+                clones.append((inst, ni))
+        for inst, ni in clones:
+            for use in ni.operand_uses:
+                mapped = self.vmap.get(use.value)
+                if mapped is not None:
+                    ni.set_operand(use.index, mapped)
+                elif not isinstance(use.value, Constant):
+                    raise DifferentiationError(f"{describe(inst)}: operand from an unreachable block")
+            if isinstance(ni, PhiInst):  # drop incoming edges from unreachable blocks
+                for v, blk in list(ni.incoming):
+                    if blk.parent is not new:
+                        ni.remove_incoming(blk)
+        # Phis first (their incoming tangents may be defined later), then everything in RPO.
+        phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
+        for inst, ni in phis:
+            if carries_float(inst.type) or isinstance(inst.type, PointerType):
+                self.tan[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
+        for inst, ni in clones:
+            self._tangent_of(inst, ni)
+        for inst, ni in phis:
+            tp = self.tan.get(inst)
+            if isinstance(tp, PhiInst):
+                for v, blk in inst.incoming:
+                    if blk in self.vmap:
+                        tp.add_incoming(self._t(v, inst), self.vmap[blk])  # type: ignore[arg-type]
+        return new
+
+    # -- tangents ------------------------------------------------------------------
+    def _t(self, v: Value, at: Instruction) -> Value:
+        """Tangent (or shadow) of ``v`` as a value: zero/null when it carries none."""
+        t = self.tangent(v)
+        if t is not None:
+            return t
+        if isinstance(v.type, PointerType) and not isinstance(v, Constant):
+            return ConstantKeyword(v.type, "null")
+        return zero(v.type)
+
+    def tangent(self, v: Value) -> Value | None:
+        if isinstance(v, ConstantKeyword) and v.keyword == "null":
+            return v
+        return self.tan.get(v)
+
+    def _tangent_of(self, inst: Instruction, ni: Instruction) -> None:
+        b = Builder(InsertPoint.after_inst(ni))
+        ops = inst.operands
+        op = inst.opcode
+        if isinstance(inst, PhiInst) or op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):
+            return
+        if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
+            self._apply_rule(inst, ni, INSTRUCTIONS[op], ops, b)
+        elif isinstance(inst, CastInst):
+            t = self.tangent(ops[0])
+            if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):
+                self.tan[inst] = b.cast(op, t, inst.type, value_name(inst, "'"))
+        elif isinstance(inst, LoadInst):
+            s = self.tangent(inst.pointer)
+            if s is not None:
+                self.tan[inst] = b.load(inst.type, s, value_name(inst, "'"), inst.align)
+        elif isinstance(inst, StoreInst):
+            self._store(inst, b)
+        elif isinstance(inst, GEPInst):
+            s = self.tangent(inst.pointer)
+            if s is not None:
+                g = ni.clone()
+                g.set_operand(0, s)
+                self.tan[inst] = b.insert(g, value_name(inst, "'"))
+        elif isinstance(inst, AllocaInst):
+            self.tan[inst] = b.insert(ni.clone(), value_name(inst, "'"))
+        elif isinstance(inst, SelectInst):
+            if carries_float(inst.type) or isinstance(inst.type, PointerType):
+                ta, tb = self.tangent(ops[1]), self.tangent(ops[2])
+                if ta is not None or tb is not None:
+                    self.tan[inst] = b.select(ni.operand(0), self._t(ops[1], inst), self._t(ops[2], inst),
+                                              value_name(inst, "'"))
+        elif isinstance(inst, (ExtractValueInst, ExtractElementInst, FreezeInst)):
+            t = self.tangent(ops[0])
+            if t is not None:
+                c = ni.clone()
+                c.set_operand(0, t)
+                self.tan[inst] = b.insert(c, value_name(inst, "'"))
+        elif isinstance(inst, (InsertValueInst, InsertElementInst, ShuffleVectorInst)):
+            if self.tangent(ops[0]) is not None or self.tangent(ops[1]) is not None:
+                c = ni.clone()
+                c.set_operand(0, self._t(ops[0], inst))
+                c.set_operand(1, self._t(ops[1], inst))
+                self.tan[inst] = b.insert(c, value_name(inst, "'"))
+        elif isinstance(inst, ReturnInst):
+            self._return(inst, ni)
+        elif isinstance(inst, CallInst):
+            self._call(inst, ni, b)
+        elif any(self.tangent(v) is not None for v in ops) or carries_float(inst.type):
+            raise DifferentiationError(f"{describe(inst)}: forward mode does not support this instruction yet")
+
+    def _apply_rule(self, inst: Instruction, ni: Instruction, rule, args: list[Value], b: Builder) -> None:
+        tans = [self.tangent(a) if i < len(args) else None for i, a in enumerate(args)]
+        if all(t is None for t in tans[:rule.arity]):
+            return
+        em = Emitter(self.ctx.module, b, ni.operands[:rule.arity] if not isinstance(ni, CallInst) else ni.args,
+                     ni, inst.type)
+        total: Value | None = None
+        for i, p in enumerate(rule.partials):
+            t = tans[i] if i < len(tans) else None
+            if p is None or t is None:
+                continue
+            term = b.fmul(em.emit(p), t)
+            total = term if total is None else b.fadd(total, term)
+        if total is not None:
+            total.name = value_name(inst, "'")
+            self.tan[inst] = total
+
+    def _store(self, inst: StoreInst, b: Builder) -> None:
+        v, p = inst.value, inst.pointer
+        s = self.tangent(p)
+        if s is not None:
+            b.store(self._t(v, inst), s, inst.align)
+        elif self.tangent(v) is not None and carries_float(v.type):
+            raise DifferentiationError(
+                f"{describe(inst)}: an active value is stored into memory that has no shadow (constant memory). "
+                "Pass that memory as enzyme_dup (or Duplicated in Python) so its derivative has somewhere to go")
+
+    def _return(self, inst: ReturnInst, ni: Instruction) -> None:
+        if not returns_tangent(self.fn):
+            return
+        b = Builder(InsertPoint.before_inst(ni))
+        v = inst.value
+        assert v is not None
+        rt = self.new.return_type
+        agg = b.insertvalue(ConstantKeyword(rt, "undef"), ni.operand(0), [0])
+        agg = b.insertvalue(agg, self._t(v, inst), [1])
+        ni.set_operand(0, agg)
+
+    # -- calls -----------------------------------------------------------------------
+    def _call(self, inst: CallInst, ni: Instruction, b: Builder) -> None:
+        assert isinstance(ni, CallInst)
+        callee = inst.called_function
+        name = callee.name if callee is not None else None
+        args = inst.args
+        active = any(self.tangent(a) is not None for a in args)
+        if name is None:
+            if active:
+                raise DifferentiationError(f"{describe(inst)}: indirect calls are not supported yet")
+            return
+        if is_inactive_function(name):
+            return
+        kind = memory_kind(name)
+        if kind is not None:
+            self._memory_call(inst, ni, kind, b)
+            return
+        rule = lookup(name)
+        if rule is not None:
+            self._apply_rule(inst, ni, rule, args, b)
+            return
+        if callee is not None and not callee.is_declaration:
+            self._defined_call(inst, ni, callee, b)
+            return
+        if active or carries_float(inst.type):
+            raise DifferentiationError(
+                f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
+                "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+
+    def _memory_call(self, inst: CallInst, ni: CallInst, kind: str, b: Builder) -> None:
+        args, nargs = inst.args, ni.args
+        if kind in ("copy", "set"):
+            sd = self.tangent(args[0])
+            if sd is None:
+                if kind == "copy" and self.tangent(args[1]) is not None:
+                    raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
+                                               "shadow; pass the destination as enzyme_dup")
+                return
+            c = ni.clone()
+            c.set_operand(0, sd)
+            if kind == "copy":
+                ss = self.tangent(args[1])
+                if ss is None:  # copying constant data: the destination's tangent becomes zero
+                    fn = self.ctx.module.declare_function(
+                        "llvm.memset.p0.i64", FunctionType(VOID, (PointerType(), I8, I64, I1)))
+                    b.call(fn, [sd, const_int(8, 0), nargs[2], const_int(I1, 0)])
+                    return
+                c.set_operand(1, ss)
+            else:
+                c.set_operand(1, const_int(args[1].type, 0))  # type: ignore[arg-type]
+            b.insert(c)
+        elif kind in ("alloc", "calloc", "realloc"):
+            c = ni.clone()
+            if kind == "realloc":
+                c.set_operand(0, self._t(args[0], inst))
+            s = b.insert(c, value_name(inst, "'"))
+            self.tan[inst] = s
+            if kind == "alloc":  # zero the shadow so untouched bytes have zero tangent
+                fn = self.ctx.module.declare_function(
+                    "llvm.memset.p0.i64", FunctionType(VOID, (PointerType(), I8, I64, I1)))
+                size = nargs[0]
+                if size.type != I64:
+                    size = b.cast("zext", size, I64)
+                b.call(fn, [s, const_int(8, 0), size, const_int(I1, 0)])
+        elif kind == "free":
+            s = self.tangent(args[0])
+            if s is not None:
+                c = ni.clone()
+                c.set_operand(0, s)
+                b.insert(c)
+
+    def _defined_call(self, inst: CallInst, ni: CallInst, callee: Function, b: Builder) -> None:
+        acts = []
+        call_args: list[Value] = []
+        for a, na in zip(inst.args, ni.args):
+            t = self.tangent(a)
+            if t is not None and (carries_float(a.type) or isinstance(a.type, PointerType)):
+                acts.append("dup")
+                call_args += [na, t]
+            else:
+                acts.append("const")
+                call_args.append(na)
+        if all(x == "const" for x in acts) and not carries_float(inst.type):
+            return
+        d = forward_derivative(self.ctx, callee, tuple(acts))
+        call = b.call(d, call_args)
+        if returns_tangent(callee):
+            primal = b.extractvalue(call, [0])
+            self.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))
+            ni.replace_all_uses_with(primal)
+            primal.name = ni.name
+            self.vmap[inst] = primal
+        elif not callee.return_type.is_void:
+            ni.replace_all_uses_with(call)
+            call.name = ni.name
+            self.vmap[inst] = call
+        ni.erase()
+
+
+_ = Argument

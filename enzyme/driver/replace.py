@@ -1,0 +1,66 @@
+"""Replace one ``__enzyme_*`` call by a call to the generated derivative."""
+from __future__ import annotations
+
+from ..ad.common import ADContext
+from ..ad.forward import forward_derivative, returns_tangent
+from ..errors import DifferentiationError, UsageError
+from ..ir import Value
+from ..ir.builder import Builder, InsertPoint
+from .requests import Request, where
+
+
+def replace_request(ctx: ADContext, req: Request) -> None:
+    if req.mode == "forward":
+        _replace_forward(ctx, req)
+    else:
+        from ..ad.reverse import reverse_derivative
+        _replace_reverse(ctx, req, reverse_derivative)
+
+
+def _finish(req: Request, result: Value | None) -> None:
+    call = req.call
+    if call.type.is_void or result is None:
+        if call.has_uses and result is None:
+            raise UsageError(f"{call.callee_name} {where(call)}: the result is used but @{req.function.name} "
+                             "returns no derivative")
+    else:
+        if result.type != call.type:
+            raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type} but the "
+                             f"derivative of @{req.function.name} is {result.type}")
+        call.replace_all_uses_with(result)
+    call.erase()
+
+
+def _replace_forward(ctx: ADContext, req: Request) -> None:
+    acts = tuple("dup" if a.activity in ("dup", "dupnoneed") else "const" for a in req.args)
+    d = forward_derivative(ctx, req.function, acts)
+    b = Builder(InsertPoint.before_inst(req.call))
+    args: list[Value] = []
+    for a in req.args:
+        args.append(a.value)
+        if a.shadow is not None:
+            args.append(a.shadow)
+    res = b.call(d, args)
+    result = b.extractvalue(res, [1]) if returns_tangent(req.function) else None
+    _finish(req, result)
+
+
+def _replace_reverse(ctx: ADContext, req: Request, generate) -> None:  # type: ignore[no-untyped-def]
+    d, out_types = generate(ctx, req.function, req.activities)
+    b = Builder(InsertPoint.before_inst(req.call))
+    args: list[Value] = []
+    for a in req.args:
+        args.append(a.value)
+        if a.shadow is not None:
+            args.append(a.shadow)
+    res = b.call(d, args)
+    if not out_types:
+        result = None
+    elif len(out_types) == 1:
+        result = b.extractvalue(res, [0])
+    else:
+        result = res
+    if result is None and not req.call.type.is_void and req.call.has_uses:
+        raise DifferentiationError(f"{req.call.callee_name} {where(req.call)}: no enzyme_out arguments, so there "
+                                   "is no result to return")
+    _finish(req, result)
