@@ -42,45 +42,33 @@ class ToolSpec:
     release_pattern: str | None = None
 
 
+_VERSION = r"(\d+\.\d+(?:\.\d+)?)"
+
+
+def _llvm_tool(name: str, env_var: str, banner: str, package: str, *, required: bool = True) -> ToolSpec:
+    """An LLVM program: ``<name>-22`` on PATH or in LLVM 22's bin directory, from Debian ``<package>-22``."""
+    return ToolSpec(
+        name, env_var,
+        (f"{name}-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / name)),
+        ("--version",), banner + _VERSION,
+        f"{_APT} {package}-{REQUIRED_LLVM_MAJOR}", required=required,
+    )
+
+
 TOOL_SPECS: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in (
-        ToolSpec(
-            "clang", "ENZYME_CLANG",
-            (f"clang-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "clang")),
-            ("--version",), r"clang version (\d+\.\d+(?:\.\d+)?)",
-            f"{_APT} clang-{REQUIRED_LLVM_MAJOR}",
-        ),
-        ToolSpec(
-            "flang", "ENZYME_FLANG",
-            (f"flang-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "flang")),
-            ("--version",), r"flang(?:-new)? version (\d+\.\d+(?:\.\d+)?)",
-            f"{_APT} flang-{REQUIRED_LLVM_MAJOR}",
-        ),
+        _llvm_tool("clang", "ENZYME_CLANG", r"clang version ", "clang"),
+        _llvm_tool("flang", "ENZYME_FLANG", r"flang(?:-new)? version ", "flang"),
         ToolSpec(
             "rustc", "ENZYME_RUSTC", ("rustc",),
-            ("-vV",), r"LLVM version: (\d+\.\d+(?:\.\d+)?)",
+            ("-vV",), r"LLVM version: " + _VERSION,
             f"install a Rust toolchain built on LLVM {REQUIRED_LLVM_MAJOR} (rustup toolchain install 1.95)",
             release_pattern=r"release: (\S+)",
         ),
-        ToolSpec(
-            "ld.lld", "ENZYME_LLD",
-            (f"ld.lld-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "ld.lld")),
-            ("--version",), r"LLD (\d+\.\d+(?:\.\d+)?)",
-            f"{_APT} lld-{REQUIRED_LLVM_MAJOR}",
-        ),
-        ToolSpec(
-            "llc", "ENZYME_LLC",
-            (f"llc-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "llc")),
-            ("--version",), r"LLVM version (\d+\.\d+(?:\.\d+)?)",
-            f"{_APT} llvm-{REQUIRED_LLVM_MAJOR}", required=False,
-        ),
-        ToolSpec(
-            "llvm-link", "ENZYME_LLVM_LINK",
-            (f"llvm-link-{REQUIRED_LLVM_MAJOR}", str(LLVM_BIN_DIR / "llvm-link")),
-            ("--version",), r"LLVM version (\d+\.\d+(?:\.\d+)?)",
-            f"{_APT} llvm-{REQUIRED_LLVM_MAJOR}", required=False,
-        ),
+        _llvm_tool("ld.lld", "ENZYME_LLD", r"LLD ", "lld"),
+        _llvm_tool("llc", "ENZYME_LLC", r"LLVM version ", "llvm", required=False),
+        _llvm_tool("llvm-link", "ENZYME_LLVM_LINK", r"LLVM version ", "llvm", required=False),
         ToolSpec(
             "ptxas", "ENZYME_PTXAS", ("ptxas", "/usr/local/cuda-13.0/bin/ptxas", "/usr/local/cuda/bin/ptxas"),
             ("--version",), r"release (\d+\.\d+)",
