@@ -1,0 +1,615 @@
+"""Reverse mode (combined): an augmented forward sweep and a reverse sweep sharing a tape.
+
+For ``f`` with given argument activities this generates
+
+* ``augmented_<f>(args, shadows, tape)``: the primal plus shadow-pointer
+  computations (shadow allocations are zeroed, frees are deferred) and
+  pushes of what the reverse sweep needs;
+* ``reverse_<f>(args, shadows, dret, tape) -> {adjoints of out args}``: the
+  reverse sweep over the reversed CFG, popping in the opposite order;
+* ``diffe<f>(args, shadows)`` for the Enzyme C ABI entry: a fresh tape, both
+  sweeps with ``dret = 1``, the tape freed.
+
+Blocks with several predecessors push which one the trace came from;
+values needed in reverse are pushed at the end of the block whose reverse
+needs them and popped at the start of its reverse block, so pushes and pops
+balance on every path.  Adjoints accumulate in allocas of the reverse
+function (promoted to SSA by LLVM).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import DifferentiationError
+from ..ir import (AllocaInst, Argument, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantKeyword,
+                  Function, FunctionType, GEPInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
+                  StoreInst, StructType, UnaryOperator, Value)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.cfg import reverse_post_order
+from ..ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
+from ..rules import INSTRUCTIONS, lookup
+from ..rules.emit import Emitter
+from .common import ADContext, describe, is_inactive_function, memory_kind, value_name, zero
+from .tape import slot_size, tape_functions
+
+TAPE_STRUCT = StructType((PTR, I64, I64))
+
+
+def _is_fp(t: Type) -> bool:
+    return isinstance(t, FloatType) or (isinstance(t, VectorType) and isinstance(t.element, FloatType))
+
+
+@dataclass
+class SweepPair:
+    augmented: Function
+    reverse: Function
+    out_types: tuple[Type, ...]
+    returns_adjoint: bool  # reverse takes dret
+
+
+def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> tuple[Function, tuple[Type, ...]]:
+    """``diffe<fn>`` for the C ABI: returns (function, types of the returned adjoints)."""
+    key = ("diffe", fn, activities)
+    if key in ctx.memo:
+        d = ctx.memo[key]
+        return d, tuple(d.return_type.elements) if isinstance(d.return_type, StructType) else ()
+    pair = sweeps(ctx, fn, activities)
+    m = ctx.module
+    params, names = [], []
+    for a, act in zip(fn.args, activities):
+        params.append(a.type)
+        names.append(a.name)
+        if act in ("dup", "dupnoneed"):
+            params.append(a.type)
+            names.append(value_name(a, "'"))
+    ret = StructType(pair.out_types) if pair.out_types else VOID
+    d = Function(m.unique_name(f"diffe{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
+                 prefix="internal")
+    m.add(d)
+    ctx.memo[key] = d
+    b = Builder(d.append_block("entry"))
+    tape = b.alloca(TAPE_STRUCT, name="tape")
+    b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    b.call(pair.augmented, [*d.args, tape])
+    rargs: list[Value] = [*d.args]
+    if pair.returns_adjoint:
+        rargs.append(_one(fn.return_type))
+    rargs.append(tape)
+    res = b.call(pair.reverse, rargs)
+    base = b.load(PTR, tape)
+    free = m.declare_function("free", FunctionType(VOID, (PTR,)))
+    b.call(free, [base])
+    b.ret(res if pair.out_types else None)
+    return d, pair.out_types
+
+
+def _one(t: Type) -> Value:
+    from ..ir import ConstantExpr, ConstantFP
+    if isinstance(t, VectorType):
+        return ConstantExpr(t, "splat", [ConstantFP.of(t.element, 1.0)])
+    return ConstantFP.of(t, 1.0)
+
+
+def sweeps(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> SweepPair:
+    key = ("sweeps", fn, activities)
+    got = ctx.memo.get(key)
+    if got is None:
+        got = _ReverseGenerator(ctx, fn, activities).run()
+        ctx.memo[key] = got  # type: ignore[assignment]
+    return got  # type: ignore[return-value]
+
+
+class _ReverseGenerator:
+    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> None:
+        if fn.is_declaration:
+            raise DifferentiationError(f"@{fn.name} has no body to differentiate")
+        self.ctx = ctx
+        self.m = ctx.module
+        self.fn = fn
+        self.acts = activities
+        self.push, self.pop = tape_functions(self.m)
+        self.fwd: dict[Value, Value] = {}      # primal -> augmented value
+        self.shadow: dict[Value, Value] = {}   # primal pointer -> augmented shadow
+        self.active: set[Value] = set()        # primal float values that carry adjoints
+        self.adj_slot: dict[Value, Value] = {}  # primal value -> adjoint alloca in reverse
+        self.rev_args: dict[Value, Value] = {}  # primal arg -> reverse function arg
+        self.rev_shadow_args: dict[Value, Value] = {}
+
+    # ------------------------------------------------------------------ setup
+    def _signatures(self) -> None:
+        fn, m = self.fn, self.m
+        params, names = [], []
+        for a, act in zip(fn.args, self.acts):
+            params.append(a.type)
+            names.append(a.name)
+            if act in ("dup", "dupnoneed"):
+                params.append(a.type)
+                names.append(value_name(a, "'"))
+        self.returns_adjoint = _is_fp(fn.return_type)
+        self.out_types = tuple(a.type for a, act in zip(fn.args, self.acts) if act == "out")
+        aug = Function(m.unique_name(f"augmented_{fn.name}"), FunctionType(fn.return_type, (*params, PTR)),
+                       arg_names=[*names, "tape"], prefix="internal")
+        rparams = [*params] + ([fn.return_type] if self.returns_adjoint else []) + [PTR]
+        rnames = [*names] + (["dret"] if self.returns_adjoint else []) + ["tape"]
+        rev = Function(m.unique_name(f"reverse_{fn.name}"),
+                       FunctionType(StructType(self.out_types) if self.out_types else VOID, tuple(rparams)),
+                       arg_names=rnames, prefix="internal")
+        m.add(aug)
+        m.add(rev)
+        self.aug, self.rev = aug, rev
+        self.aug_tape = aug.args[-1]
+        self.rev_tape = rev.args[-1]
+        self.dret = rev.args[-2] if self.returns_adjoint else None
+        k = 0
+        for a, act in zip(fn.args, self.acts):
+            self.fwd[a] = aug.args[k]
+            self.rev_args[a] = rev.args[k]
+            k += 1
+            if act in ("dup", "dupnoneed"):
+                self.shadow[a] = aug.args[k]
+                self.rev_shadow_args[aug.args[k]] = rev.args[k]
+                k += 1
+            if act == "out":
+                self.active.add(a)
+
+    def run(self) -> SweepPair:
+        self._signatures()
+        pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint)
+        self.ctx.memo[("sweeps", self.fn, self.acts)] = pair  # type: ignore[assignment]  # recursion
+        self.order = reverse_post_order(self.fn)
+        self._augmented()
+        self._reverse()
+        return pair
+
+    # -------------------------------------------------------------- augmented
+    def _augmented(self) -> None:
+        aug = self.aug
+        for b in self.order:
+            self.fwd[b] = aug.append_block(b.name)
+        clones: list[tuple[Instruction, Instruction]] = []
+        for b in self.order:
+            nb = self.fwd[b]
+            for inst in b.instructions:
+                ni = inst.clone()
+                ni.name = inst.name
+                nb.append(ni)  # type: ignore[attr-defined]
+                self.fwd[inst] = ni
+                clones.append((inst, ni))
+        for inst, ni in clones:
+            for use in ni.operand_uses:
+                mapped = self.fwd.get(use.value)
+                if mapped is not None:
+                    ni.set_operand(use.index, mapped)
+                elif not isinstance(use.value, Constant):
+                    raise DifferentiationError(f"{describe(inst)}: operand from an unreachable block")
+            if isinstance(ni, PhiInst):
+                for _, blk in list(ni.incoming):
+                    if blk.parent is not aug:
+                        ni.remove_incoming(blk)
+        # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
+        ptr_phis = []
+        for inst, ni in clones:
+            if isinstance(inst, PhiInst) and isinstance(inst.type, PointerType):
+                sp = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
+                self.shadow[inst] = sp
+                ptr_phis.append((inst, sp))
+        changed = True
+        while changed:
+            changed = False
+            for inst, _ in clones:
+                if inst in self.active or not _is_fp(inst.type):
+                    continue
+                if self._depends_on_active(inst):
+                    self.active.add(inst)
+                    changed = True
+        for inst, ni in clones:
+            self._augment(inst, ni)
+        for inst, sp in ptr_phis:
+            for v, blk in inst.incoming:
+                if blk in self.fwd:
+                    s = self._shadow_or_none(v)
+                    if s is None:
+                        raise DifferentiationError(f"{describe(inst)}: a pointer that may point to active memory "
+                                                   "merges with one that has no shadow; not supported yet")
+                    sp.add_incoming(s, self.fwd[blk])  # type: ignore[arg-type]
+
+    def _depends_on_active(self, inst: Instruction) -> bool:
+        if isinstance(inst, LoadInst):
+            return inst.pointer in self.shadow or self._maybe_shadowed(inst.pointer)
+        if isinstance(inst, CallInst):
+            name = inst.callee_name or ""
+            if name and is_inactive_function(name):
+                return False
+            f = inst.called_function
+            if f is not None and not f.is_declaration:
+                return any(a in self.active or self._maybe_shadowed(a) for a in inst.args)
+            return any(a in self.active for a in inst.args)
+        if isinstance(inst, PhiInst):
+            return any(v in self.active for v, _ in inst.incoming)
+        return any(v in self.active for v in inst.operands)
+
+    def _maybe_shadowed(self, p: Value) -> bool:
+        """Conservative pre-pass check: could ``p`` point to memory with a shadow?"""
+        if p in self.shadow:
+            return True
+        if isinstance(p, (GEPInst, CastInst)):
+            return self._maybe_shadowed(p.operand(0))
+        if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst)):
+            return isinstance(p.type, PointerType)
+        if isinstance(p, CallInst):
+            return isinstance(p.type, PointerType)
+        return False
+
+    def _shadow_or_none(self, p: Value) -> Value | None:
+        if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
+            return p
+        return self.shadow.get(p)
+
+    def _zero_fill(self, b: Builder, ptr: Value, size: Value) -> None:
+        fn = self.m.declare_function("llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
+        if size.type != I64:
+            size = b.cast("zext", size, I64)
+        b.call(fn, [ptr, const_int(8, 0), size, const_int(I1, 0)])
+
+    def _augment(self, inst: Instruction, ni: Instruction) -> None:
+        b = Builder(InsertPoint.after_inst(ni))
+        if isinstance(inst, GEPInst) or (isinstance(inst, CastInst) and isinstance(inst.type, PointerType)
+                                          and inst.opcode in ("bitcast", "addrspacecast")):
+            s = self.shadow.get(inst.operand(0))
+            if s is not None:
+                g = ni.clone()
+                g.set_operand(0, s)
+                self.shadow[inst] = b.insert(g, value_name(inst, "'"))
+        elif isinstance(inst, AllocaInst):
+            s = b.insert(ni.clone(), value_name(inst, "'"))
+            self.shadow[inst] = s
+            from .tape import _size
+            nbytes: Value = const_int(I64, _size(inst.allocated_type))
+            if inst.count is not None:
+                cnt = ni.operand(0)
+                if cnt.type != I64:
+                    cnt = b.cast("zext", cnt, I64)
+                nbytes = b.mul(cnt, nbytes)
+            self._zero_fill(b, s, nbytes)
+        elif isinstance(inst, LoadInst) and isinstance(inst.type, PointerType):
+            s = self.shadow.get(inst.pointer)
+            if s is not None:
+                self.shadow[inst] = b.load(inst.type, s, value_name(inst, "'"), inst.align)
+        elif isinstance(inst, SelectInst) and isinstance(inst.type, PointerType):
+            sa, sb = self._shadow_or_none(inst.operand(1)), self._shadow_or_none(inst.operand(2))
+            if sa is not None and sb is not None:
+                self.shadow[inst] = b.select(ni.operand(0), sa, sb, value_name(inst, "'"))
+            elif sa is not None or sb is not None:
+                raise DifferentiationError(f"{describe(inst)}: selects between a shadowed and an unshadowed "
+                                           "pointer; not supported yet")
+        elif isinstance(inst, StoreInst):
+            v, p = inst.value, inst.pointer
+            sp = self.shadow.get(p)
+            if isinstance(v.type, PointerType) and sp is not None:
+                sv = self._shadow_or_none(v)
+                b.store(sv if sv is not None else ConstantKeyword(v.type, "null"), sp, inst.align)
+            elif sp is None and v in self.active:
+                raise DifferentiationError(
+                    f"{describe(inst)}: an active value is stored into memory that has no shadow (constant "
+                    "memory), so its derivative would be lost. Pass that memory as enzyme_dup (Duplicated in "
+                    "Python), or use runtime activity once it exists")
+            elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
+                    and v.pointer in self.shadow:
+                raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
+                                           "if it holds floating-point data the derivative would be lost. "
+                                           "Not supported yet in reverse mode")
+        elif isinstance(inst, CallInst):
+            self._augment_call(inst, ni, b)
+
+    def _augment_call(self, inst: CallInst, ni: Instruction, b: Builder) -> None:
+        assert isinstance(ni, CallInst)
+        name = inst.callee_name
+        if name is None:
+            if any(a in self.active or a in self.shadow for a in inst.args):
+                raise DifferentiationError(f"{describe(inst)}: indirect calls are not supported yet")
+            return
+        if is_inactive_function(name):
+            return
+        kind = memory_kind(name)
+        if kind in ("alloc", "calloc"):
+            c = ni.clone()
+            s = b.insert(c, value_name(inst, "'"))
+            self.shadow[inst] = s
+            if kind == "alloc":
+                self._zero_fill(b, s, ni.args[0])
+            return
+        if kind == "free":
+            # Both frees move to the reverse sweep (after the memory's last reverse use).
+            ni.erase()
+            return
+        if kind == "set":
+            return  # the shadow is zeroed in the reverse sweep
+        if kind in ("copy", "realloc"):
+            if any(a in self.shadow for a in inst.args):
+                raise DifferentiationError(f"{describe(inst)}: {name} in reverse mode is not supported yet")
+            return
+        if lookup(name) is not None:
+            return
+        f = inst.called_function
+        if f is not None and not f.is_declaration:
+            acts = self._call_activities(inst)
+            if acts is None:
+                return
+            pair = sweeps(self.ctx, f, acts)
+            args: list[Value] = []
+            for a, na, act in zip(inst.args, ni.args, acts):
+                args.append(na)
+                if act == "dup":
+                    args.append(self.shadow[a])
+            call = b.call(pair.augmented, [*args, self.aug_tape])
+            if not f.return_type.is_void:
+                ni.replace_all_uses_with(call)
+                call.name = ni.name
+            self.fwd[inst] = call
+            ni.erase()
+            return
+        if inst in self.active or any(a in self.active for a in inst.args):
+            raise DifferentiationError(
+                f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
+                "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+
+    def _call_activities(self, inst: CallInst) -> tuple[str, ...] | None:
+        acts = []
+        for a in inst.args:
+            if isinstance(a.type, PointerType) and a in self.shadow:
+                acts.append("dup")
+            elif _is_fp(a.type) and a in self.active:
+                acts.append("out")
+            else:
+                acts.append("const")
+        if all(x == "const" for x in acts) and inst not in self.active:
+            return None
+        return tuple(acts)
+
+    # ---------------------------------------------------------------- reverse
+    def _reverse(self) -> None:
+        rev = self.rev
+        entry = rev.append_block("entry")
+        self.rentry = entry
+        self.inv: dict[Block, Block] = {}
+        for b in reversed(self.order):
+            self.inv[b] = rev.append_block(f"invert{b.name or ''}" if b.name else None)
+        exit_block = rev.append_block("exit")
+        self.exit_block = exit_block
+        # Which return block did the forward trace end in?
+        rets = [b for b in self.order if isinstance(b.terminator, ReturnInst)]
+        eb = Builder(entry)
+        if len(rets) == 1:
+            self._seed_return(eb, rets[0])
+            eb.br(self.inv[rets[0]])
+        elif not rets:
+            eb.unreachable()
+        else:
+            for i, r in enumerate(rets):
+                ab = Builder(InsertPoint.before_terminator(self.fwd[r]))  # type: ignore[arg-type]
+                self._push(ab, const_int(I64, i))
+            idx = self._pop(eb, I64)
+            blocks = []
+            for r in rets:
+                sb = rev.insert_block_after(entry, None)
+                self._seed_return(Builder(sb), r)
+                Builder(sb).br(self.inv[r])
+                blocks.append(sb)
+            eb.switch(idx, blocks[0], [(i, blk) for i, blk in enumerate(blocks)])
+        for b in self.order:
+            self._reverse_block(b)
+        # Return the adjoints of the out arguments.
+        xb = Builder(exit_block)
+        if self.out_types:
+            agg: Value = ConstantKeyword(rev.return_type, "undef")
+            k = 0
+            for a, act in zip(self.fn.args, self.acts):
+                if act == "out":
+                    agg = xb.insertvalue(agg, self._load_adjoint(xb, a), [k])
+                    k += 1
+            xb.ret(agg)
+        else:
+            xb.ret()
+
+    def _seed_return(self, b: Builder, r: Block) -> None:
+        ret = r.terminator
+        assert isinstance(ret, ReturnInst)
+        v = ret.value
+        if v is not None and self.dret is not None and v in self.active:
+            self._add_adjoint(b, v, self.dret)
+
+    def _adjoint_slot(self, v: Value) -> Value:
+        s = self.adj_slot.get(v)
+        if s is None:
+            b = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
+            s = b.alloca(v.type, name=value_name(v, ".adj"))
+            b.store(zero(v.type), s)
+            self.adj_slot[v] = s
+        return s
+
+    def _add_adjoint(self, b: Builder, v: Value, d: Value) -> None:
+        if v not in self.active:
+            return
+        s = self._adjoint_slot(v)
+        b.store(b.fadd(b.load(v.type, s), d), s)
+
+    def _load_adjoint(self, b: Builder, v: Value) -> Value:
+        return b.load(v.type, self._adjoint_slot(v))
+
+    def _take_adjoint(self, b: Builder, v: Value) -> Value:
+        """Read the adjoint of ``v`` and reset it (each loop iteration starts from zero)."""
+        s = self._adjoint_slot(v)
+        d = b.load(v.type, s)
+        b.store(zero(v.type), s)
+        return d
+
+    # -- tape ------------------------------------------------------------------
+    def _push(self, b: Builder, v: Value) -> None:
+        slot = b.call(self.push, [self.aug_tape, const_int(I64, slot_size(v.type))])
+        b.store(v, slot)
+
+    def _pop(self, b: Builder, t: Type) -> Value:
+        slot = b.call(self.pop, [self.rev_tape, const_int(I64, slot_size(t))])
+        return b.load(t, slot)
+
+    def _reverse_block(self, blk: Block) -> None:
+        ib = self.inv[blk]
+        self.needs: dict[Value, Value] = {}   # augmented value -> placeholder in reverse
+        self.need_order: list[Value] = []
+        body = Builder(ib)
+        for inst in reversed(blk.instructions):
+            self._reverse_inst(body, inst)
+        # Control: back to the reverse of the predecessor the trace came from.
+        preds = [p for p in blk.predecessors if p in self.inv]
+        phis_active = [p for p in blk.phis() if p in self.active]
+        if len(preds) <= 1:
+            for phi in phis_active:
+                d = self._take_adjoint(body, phi)
+                if preds:
+                    self._add_adjoint(body, phi.value_for(preds[0]), d)
+            body.br(self.inv[preds[0]] if preds else self.exit_block)
+        else:
+            ab = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
+            came = ab.phi(I64, "from")
+            for i, p in enumerate(preds):
+                term = p.terminator
+                assert term is not None
+                for s in term.successor_blocks():  # one phi entry per CFG edge
+                    if s is blk:
+                        came.add_incoming(const_int(I64, i), self.fwd[p])  # type: ignore[arg-type]
+            idx = self._need_aug_value(came)
+            for phi in phis_active:
+                d = self._take_adjoint(body, phi)
+                for i, p in enumerate(preds):
+                    v = phi.value_for(p)
+                    if v in self.active:
+                        is_p = body.icmp("eq", idx, const_int(I64, i))
+                        self._add_adjoint(body, v, body.select(is_p, d, zero(d.type)))
+            body.switch(idx, self.inv[preds[0]], [(i, self.inv[p]) for i, p in enumerate(preds)])
+        # Pushes at the end of the forward block, pops at the start of the reverse block.
+        ab = Builder(InsertPoint.before_terminator(self.fwd[blk]))  # type: ignore[arg-type]
+        pb = Builder(InsertPoint(ib, ib.instructions[0] if ib.instructions else None))
+        for v in self.need_order:
+            self._push(ab, v)
+        for v in reversed(self.need_order):
+            popped = self._pop(pb, v.type)
+            self.needs[v].replace_all_uses_with(popped)
+
+    def _need_aug_value(self, av: Value) -> Value:
+        """The augmented value ``av`` made available in the current reverse block."""
+        if isinstance(av, Constant):
+            return av
+        if isinstance(av, Argument) and av.function is self.aug:
+            i = av.index
+            return self.rev.args[i]
+        ph = self.needs.get(av)
+        if ph is None:
+            from ..ir.parser import Placeholder
+            ph = Placeholder(av.type, None)
+            self.needs[av] = ph
+            self.need_order.append(av)
+        return ph
+
+    def _primal(self, v: Value) -> Value:
+        """The primal value ``v`` (of the original function) in the reverse sweep."""
+        return self._need_aug_value(self.fwd.get(v, v))
+
+    def _reverse_inst(self, b: Builder, inst: Instruction) -> None:
+        op = inst.opcode
+        if isinstance(inst, PhiInst) or inst.is_terminator and not isinstance(inst, CallInst):
+            return
+        if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
+            if inst in self.active:
+                self._reverse_rule(b, inst, INSTRUCTIONS[op], inst.operands)
+        elif isinstance(inst, CastInst):
+            if inst in self.active and op in ("fpext", "fptrunc"):
+                d = self._take_adjoint(b, inst)
+                back = "fptrunc" if op == "fpext" else "fpext"
+                self._add_adjoint(b, inst.operand(0), b.cast(back, d, inst.operand(0).type))
+            elif inst in self.active and inst.operand(0) in self.active:
+                raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this cast yet")
+        elif isinstance(inst, LoadInst):
+            if inst in self.active and _is_fp(inst.type) and inst.pointer in self.shadow:
+                d = self._take_adjoint(b, inst)
+                sp = self._need_aug_value(self.shadow[inst.pointer])
+                b.store(b.fadd(b.load(inst.type, sp, align=inst.align), d), sp, inst.align)
+        elif isinstance(inst, StoreInst):
+            v, p = inst.value, inst.pointer
+            if p in self.shadow and not isinstance(v.type, PointerType):
+                sp = self._need_aug_value(self.shadow[p])
+                if _is_fp(v.type):
+                    d = b.load(v.type, sp, align=inst.align)
+                    b.store(zero(v.type), sp, inst.align)
+                    self._add_adjoint(b, v, d)
+                else:
+                    b.store(zero(v.type), sp, inst.align)
+        elif isinstance(inst, SelectInst):
+            if inst in self.active:
+                d = self._take_adjoint(b, inst)
+                c = self._primal(inst.operand(0))
+                z = zero(d.type)
+                self._add_adjoint(b, inst.operand(1), b.select(c, d, z))
+                self._add_adjoint(b, inst.operand(2), b.select(c, z, d))
+        elif isinstance(inst, CallInst):
+            self._reverse_call(b, inst)
+        elif isinstance(inst, (GEPInst, AllocaInst)) or not (inst in self.active or _is_fp(inst.type)):
+            return
+        elif inst in self.active:
+            raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this instruction yet")
+
+    def _reverse_rule(self, b: Builder, inst: Instruction, rule, args: list[Value]) -> None:  # type: ignore[no-untyped-def]
+        d = self._take_adjoint(b, inst)
+        need = rule.used_args
+        rargs = [self._primal(a) if i in need else a for i, a in enumerate(args)]
+        result = self._primal(inst) if rule.uses_result else None
+        em = Emitter(self.m, b, rargs, result, inst.type)
+        for i, p in enumerate(rule.partials):
+            if p is None or i >= len(args) or args[i] not in self.active:
+                continue
+            self._add_adjoint(b, args[i], b.fmul(em.emit(p), d))
+
+    def _reverse_call(self, b: Builder, inst: CallInst) -> None:
+        name = inst.callee_name
+        if name is None or is_inactive_function(name):
+            return
+        kind = memory_kind(name)
+        if kind in ("alloc", "calloc"):
+            free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
+            b.call(free, [self._need_aug_value(self.shadow[inst])])
+            b.call(free, [self._primal(inst)])
+            return
+        if kind == "set":
+            p = inst.args[0]
+            if p in self.shadow:
+                self._zero_fill(b, self._need_aug_value(self.shadow[p]), self._primal(inst.args[2]))
+            return
+        if kind is not None:
+            return
+        rule = lookup(name)
+        if rule is not None:
+            if inst in self.active:
+                self._reverse_rule(b, inst, rule, inst.args)
+            return
+        f = inst.called_function
+        if f is None or f.is_declaration:
+            return
+        acts = self._call_activities(inst)
+        if acts is None:
+            return
+        pair = sweeps(self.ctx, f, acts)
+        args: list[Value] = []
+        for a, act in zip(inst.args, acts):
+            args.append(self._primal(a))
+            if act == "dup":
+                args.append(self._need_aug_value(self.shadow[a]))
+        if pair.returns_adjoint:
+            args.append(self._take_adjoint(b, inst) if inst in self.active else zero(inst.type))
+        res = b.call(pair.reverse, [*args, self.rev_tape])
+        k = 0
+        for a, act in zip(inst.args, acts):
+            if act == "out":
+                self._add_adjoint(b, a, b.extractvalue(res, [k]))
+                k += 1
+
+
+_ = (ReturnInst, I8)

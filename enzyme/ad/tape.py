@@ -1,0 +1,111 @@
+"""The tape: a growable LIFO stack of 8-byte slots shared by augmented and reverse sweeps.
+
+The augmented (forward) sweep pushes what the reverse sweep needs; the
+reverse sweep visits blocks in exactly the reverse order of the forward
+trace and pops in reverse order, so one stack serves every control-flow
+shape: data-dependent loops, early exits, recursion and calls (callees push
+onto the caller's tape).  The tape is ``{ ptr base, i64 top, i64 capacity }``.
+"""
+from __future__ import annotations
+
+from ..ir import Function, Module, Type, parse_module
+from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, VectorType
+
+TAPE_TYPE_TEXT = "{ ptr, i64, i64 }"
+_HELPERS = """
+define internal ptr @__pyenzyme_tape_push(ptr %tape, i64 %size) alwaysinline {
+entry:
+  %topp = getelementptr inbounds { ptr, i64, i64 }, ptr %tape, i64 0, i32 1
+  %capp = getelementptr inbounds { ptr, i64, i64 }, ptr %tape, i64 0, i32 2
+  %top = load i64, ptr %topp, align 8
+  %cap = load i64, ptr %capp, align 8
+  %newtop = add i64 %top, %size
+  %full = icmp ugt i64 %newtop, %cap
+  br i1 %full, label %grow, label %store, !prof !{!"branch_weights", i32 1, i32 2000}
+grow:
+  %base0 = load ptr, ptr %tape, align 8
+  %twice = shl i64 %cap, 1
+  %big = icmp ugt i64 %twice, 4096
+  %cap1 = select i1 %big, i64 %twice, i64 4096
+  %enough = icmp ugt i64 %cap1, %newtop
+  %cap2 = select i1 %enough, i64 %cap1, i64 %newtop
+  %nb = call ptr @realloc(ptr %base0, i64 %cap2)
+  %failed = icmp eq ptr %nb, null
+  br i1 %failed, label %oom, label %grown
+oom:
+  call void @abort()
+  unreachable
+grown:
+  store ptr %nb, ptr %tape, align 8
+  store i64 %cap2, ptr %capp, align 8
+  br label %store
+store:
+  %base = load ptr, ptr %tape, align 8
+  store i64 %newtop, ptr %topp, align 8
+  %slot = getelementptr inbounds i8, ptr %base, i64 %top
+  ret ptr %slot
+}
+
+define internal ptr @__pyenzyme_tape_pop(ptr %tape, i64 %size) alwaysinline {
+entry:
+  %topp = getelementptr inbounds { ptr, i64, i64 }, ptr %tape, i64 0, i32 1
+  %top = load i64, ptr %topp, align 8
+  %newtop = sub i64 %top, %size
+  store i64 %newtop, ptr %topp, align 8
+  %base = load ptr, ptr %tape, align 8
+  %slot = getelementptr inbounds i8, ptr %base, i64 %newtop
+  ret ptr %slot
+}
+"""
+
+
+def tape_functions(module: Module) -> tuple[Function, Function]:
+    """The push and pop helpers, added to ``module`` on first use."""
+    push = module.get_function("__pyenzyme_tape_push")
+    if push is None:
+        from ..ir.types import I64, PTR, VOID
+        from ..ir import FunctionType
+        module.declare_function("realloc", FunctionType(PTR, (PTR, I64)))
+        module.declare_function("abort", FunctionType(VOID, ()))
+        helpers = parse_module("declare ptr @realloc(ptr, i64)\ndeclare void @abort()\n" + _HELPERS)
+        for f in helpers.functions:
+            if f.name.startswith("__pyenzyme_tape"):
+                _transplant(f, module)
+        push = module.get_function("__pyenzyme_tape_push")
+    pop = module.get_function("__pyenzyme_tape_pop")
+    assert push is not None and pop is not None
+    return push, pop
+
+
+def _transplant(f: Function, module: Module) -> None:
+    """Move a function parsed in a helper module into ``module`` (rebinding global references)."""
+    for inst in f.instructions():
+        for use in inst.operand_uses:
+            v = use.value
+            if isinstance(v, Function) and v is not f:
+                target = module.get_function(v.name or "")
+                assert target is not None
+                inst.set_operand(use.index, target)
+    f.module = None
+    module.add(f)
+
+
+def slot_size(t: Type) -> int:
+    """Bytes a value of type ``t`` occupies on the tape (a multiple of 8)."""
+    return (_size(t) + 7) // 8 * 8
+
+
+def _size(t: Type) -> int:
+    if isinstance(t, PointerType):
+        return 8
+    if isinstance(t, IntType):
+        return (t.bits + 7) // 8
+    if isinstance(t, FloatType):
+        return 16 if t.bits > 64 else t.bits // 8
+    if isinstance(t, VectorType):
+        return t.count * _size(t.element)
+    if isinstance(t, ArrayType):
+        return t.count * slot_size(t.element)
+    if isinstance(t, StructType):
+        return sum(slot_size(e) for e in t.elements)
+    raise ValueError(f"cannot put a {t} on the tape")
