@@ -1,0 +1,20 @@
+; half, bfloat, float, double, x86_fp80, fp128, ppc_fp128 constants incl. NaN/inf/-0/denormals; odd integer widths
+@h = global half 0xH3C00
+@bf = global bfloat 0xR3F80
+@f = global float 0x3FB99999A0000000
+@d = global double 0x7FF8000000000000
+@inf = global double 0x7FF0000000000000
+@nz = global double -0.000000e+00
+@x = global x86_fp80 0xK4000C90FDAA22168C235
+@q = global fp128 0xL00000000000000004000000000000000
+@ppc = global ppc_fp128 0xM3FF00000000000000000000000000000
+@sn = global float 0x7FF4000000000000
+@small = global double 4.940656e-324
+@arr = global [3 x float] [float 1.000000e+00, float 0x36A0000000000000, float -0.000000e+00]
+@data = global [4 x double] [double 1.0, double 2.5, double 1.0e100, double 3.0]
+@vec = global <4 x half> <half 0xH0000, half 0xH8000, half 0xH7C00, half 0xHFE00>
+@str = global [6 x i8] c"a\00b\FF\0A\22"
+@i = global i128 -170141183460469231731687303715884105728
+@w = global i1 true
+@odd = global i33 -4294967296
+@null = global ptr null
