@@ -9,7 +9,7 @@ _ESCAPE = re.compile(r'[^\x20-\x7e]|["\\]')
 
 def quote_name(name: str) -> str:
     """``name`` as it follows ``%``/``@``: bare when legal, else quoted and escaped."""
-    if _BARE.match(name):
+    if _BARE.match(name) or name.isdigit():  # digits: a numbered (unnamed) global or type
         return name
     return '"' + escape_string(name) + '"'
 

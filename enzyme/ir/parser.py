@@ -598,6 +598,8 @@ class FunctionBodyParser:
     # -- symbols -------------------------------------------------------------
     def _lookup(self, name: str, ty: Type, tok: Token) -> Value:
         v = self.symbols.get(name)
+        if v is not None and isinstance(v.type, OpaqueType) and not isinstance(ty, OpaqueType):
+            v.type = ty  # a use tells the type of a value whose definition the model keeps as text
         if v is None:
             if ty == LABEL:
                 return self._block_ref(name)
@@ -1154,7 +1156,8 @@ class FunctionBodyParser:
         op = c.tok.text
         a = c.i
         first = True
-        while c.tok.kind != "eof" and (first or c.same_line() or self._inside_brackets(a)):
+        while c.tok.kind != "eof" and (first or c.same_line() or self._inside_brackets(a)
+                                       or (c.tok.kind == "word" and c.tok.text in ("to", "unwind"))):
             first = False
             if c.at(",") and c.peek().kind == "meta" and not self._inside_brackets(a):
                 break
@@ -1173,7 +1176,10 @@ class FunctionBodyParser:
                 operands.append(v)
                 pos = tk.end
         pieces.append(c.src[pos:toks[-1].end])
-        return I.OpaqueInst(op, [p for p in pieces if p != ""], operands, has_result)
+        inst = I.OpaqueInst(op, [p for p in pieces if p != ""], operands, has_result)
+        if has_result and op in ("catchswitch", "catchpad", "cleanuppad"):
+            inst.type = TOKEN
+        return inst
 
     def _inside_brackets(self, a: int) -> bool:
         depth = 0
