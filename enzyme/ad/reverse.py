@@ -251,6 +251,14 @@ class _ReverseGenerator:
             size = b.cast("zext", size, I64)
         b.call(fn, [ptr, const_int(8, 0), size, const_int(I1, 0)])
 
+    def _heap_alloc(self, b: Builder, nbytes: Value, align: int, name: str | None) -> Value:
+        if align <= 16:
+            malloc = self.m.declare_function("malloc", FunctionType(PTR, (I64,)))
+            return b.call(malloc, [nbytes], name=name)
+        aligned = self.m.declare_function("aligned_alloc", FunctionType(PTR, (I64, I64)))
+        rounded = b.binop("and", b.add(nbytes, const_int(I64, align - 1)), const_int(I64, -align))
+        return b.call(aligned, [const_int(I64, align), rounded], name=name)
+
     def _augment(self, inst: Instruction, ni: Instruction) -> None:
         b = Builder(InsertPoint.after_inst(ni))
         if isinstance(inst, GEPInst) or (isinstance(inst, CastInst) and isinstance(inst.type, PointerType)
@@ -261,16 +269,24 @@ class _ReverseGenerator:
                 g.set_operand(0, s)
                 self.shadow[inst] = b.insert(g, value_name(inst, "'"))
         elif isinstance(inst, AllocaInst):
-            s = b.insert(ni.clone(), value_name(inst, "'"))
-            self.shadow[inst] = s
+            # Stack memory would die when the augmented sweep returns, but the reverse sweep
+            # still needs it: both the primal and the shadow live on the heap until the
+            # reverse sweep passes the allocation.
             from .tape import _size
             nbytes: Value = const_int(I64, _size(inst.allocated_type))
+            bb = Builder(InsertPoint.before_inst(ni))
             if inst.count is not None:
                 cnt = ni.operand(0)
                 if cnt.type != I64:
-                    cnt = b.cast("zext", cnt, I64)
-                nbytes = b.mul(cnt, nbytes)
-            self._zero_fill(b, s, nbytes)
+                    cnt = bb.cast("zext", cnt, I64)
+                nbytes = bb.mul(cnt, nbytes)
+            heap = self._heap_alloc(bb, nbytes, inst.align or 16, inst.name)
+            ni.replace_all_uses_with(heap)
+            self.fwd[inst] = heap
+            ni.erase()
+            shadow = self._heap_alloc(b, nbytes, inst.align or 16, value_name(inst, "'"))
+            self._zero_fill(b, shadow, nbytes)
+            self.shadow[inst] = shadow
         elif isinstance(inst, LoadInst) and isinstance(inst.type, PointerType):
             s = self.shadow.get(inst.pointer)
             if s is not None:
@@ -307,6 +323,9 @@ class _ReverseGenerator:
         if name is None:
             if any(a in self.active or a in self.shadow for a in inst.args):
                 raise DifferentiationError(f"{describe(inst)}: indirect calls are not supported yet")
+            return
+        if name.startswith("llvm.lifetime."):
+            ni.erase()  # the stack object it marks now lives on the heap (see AllocaInst)
             return
         if is_inactive_function(name):
             return
@@ -552,10 +571,18 @@ class _ReverseGenerator:
                 self._add_adjoint(b, inst.operand(2), b.select(c, z, d))
         elif isinstance(inst, CallInst):
             self._reverse_call(b, inst)
-        elif isinstance(inst, (GEPInst, AllocaInst)) or not (inst in self.active or _is_fp(inst.type)):
+        elif isinstance(inst, AllocaInst):
+            self._free_both(b, inst)
+        elif isinstance(inst, GEPInst) or not (inst in self.active or _is_fp(inst.type)):
             return
         elif inst in self.active:
             raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this instruction yet")
+
+    def _free_both(self, b: Builder, inst: Instruction) -> None:
+        """Free a primal allocation and its shadow once the reverse sweep has passed it."""
+        free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
+        b.call(free, [self._need_aug_value(self.shadow[inst])])
+        b.call(free, [self._primal(inst)])
 
     def _reverse_rule(self, b: Builder, inst: Instruction, rule, args: list[Value]) -> None:  # type: ignore[no-untyped-def]
         d = self._take_adjoint(b, inst)
@@ -574,9 +601,7 @@ class _ReverseGenerator:
             return
         kind = memory_kind(name)
         if kind in ("alloc", "calloc"):
-            free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
-            b.call(free, [self._need_aug_value(self.shadow[inst])])
-            b.call(free, [self._primal(inst)])
+            self._free_both(b, inst)
             return
         if kind == "set":
             p = inst.args[0]

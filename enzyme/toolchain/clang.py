@@ -15,7 +15,9 @@ def optimization_args(level: int) -> list[str]:
     """
     if level == 0:
         return ["-O0", "-Xclang", "-disable-O0-optnone"]
-    return [f"-O{level}"]
+    # Like upstream Enzyme: differentiate scalar code; vectorization and unrolling
+    # happen after AD, in the post-AD O3 pipeline.
+    return [f"-O{level}", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]
 
 
 def clang_args(request: CompileRequest, *, language: str) -> list[str]:
