@@ -20,7 +20,7 @@ def _nodes(m: Module) -> dict[str, tuple[str, dict[str, str]]]:
             if isinstance(e, RawEntity) and e.kind == "metadata":
                 mm = _NODE.match(e.text)
                 if mm:
-                    fields = {k: (s if s is not None else r) for k, s, r in _FIELD.findall(mm.group(3))}
+                    fields = {k: (s or r) for k, s, r in _FIELD.findall(mm.group(3))}
                     nodes["!" + mm.group(1)] = (mm.group(2), fields)
         _cache[m] = nodes
     return nodes
