@@ -1,0 +1,27 @@
+"""benchmarks/bench_ir_roundtrip.py runs (on a tiny module); no timing is asserted here."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_benchmark_script_runs_on_a_small_module(repo_root: Path) -> None:
+    script = repo_root / "benchmarks" / "bench_ir_roundtrip.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--functions", "12", "--repeat", "1", "--variants", "O0,O2-g"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith(("O0 ", "O2-g "))]
+    assert [row[0] for row in rows] == ["O0", "O2-g"], result.stdout
+    for row in rows:
+        assert int(row[1]) == 12 and int(row[2]) > 100  # functions, instructions
+    assert "target: 20,000 instructions/s" in result.stdout
+
+
+def test_benchmark_rejects_unknown_variant(repo_root: Path) -> None:
+    script = repo_root / "benchmarks" / "bench_ir_roundtrip.py"
+    result = subprocess.run([sys.executable, str(script), "--variants", "O7"],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2 and "unknown variant" in result.stderr
