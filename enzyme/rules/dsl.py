@@ -4,8 +4,9 @@ A rule gives, for each differentiable operand ``i`` of an operation
 ``r = op(x0, x1, ...)``, the partial derivative ``∂r/∂xi`` as an expression
 over the operands (``X[i]``), the primal result (``R``) and constants::
 
-    rule("sin", X[0].call("cos"))                   # d sin(x)/dx = cos(x)
-    rule("pow", X[1] * R / X[0], R * X[0].call("log"))
+    rule(MATH, "sin", X[0].call("cos"))              # d sin(x)/dx = cos(x)
+    rule(MATH, "hypot", X[0] / R, X[1] / R)          # one partial per operand
+    rule(MATH, "floor", None)                        # differentiable, derivative zero
 
 Forward mode emits ``Σ ∂r/∂xi · dxi``; reverse mode emits ``dxi += ∂r/∂xi · dr``.
 The generators contain no calculus: everything they know comes from these
@@ -15,46 +16,46 @@ name the double-precision libm function (``cos``) and are mapped to the
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
 
-Number = Union[int, float]
+Number = int | float
 
 
 class Expr:
     """An expression node; Python operators build bigger expressions."""
 
-    def _wrap(self, o: "Expr | Number") -> "Expr":
+    def _wrap(self, o: Expr | Number) -> Expr:
         return o if isinstance(o, Expr) else Const(float(o))
 
-    def __add__(self, o: "Expr | Number") -> "Expr":
+    def __add__(self, o: Expr | Number) -> Expr:
         return Op("fadd", (self, self._wrap(o)))
 
-    def __radd__(self, o: Number) -> "Expr":
+    def __radd__(self, o: Number) -> Expr:
         return Op("fadd", (self._wrap(o), self))
 
-    def __sub__(self, o: "Expr | Number") -> "Expr":
+    def __sub__(self, o: Expr | Number) -> Expr:
         return Op("fsub", (self, self._wrap(o)))
 
-    def __rsub__(self, o: Number) -> "Expr":
+    def __rsub__(self, o: Number) -> Expr:
         return Op("fsub", (self._wrap(o), self))
 
-    def __mul__(self, o: "Expr | Number") -> "Expr":
+    def __mul__(self, o: Expr | Number) -> Expr:
         return Op("fmul", (self, self._wrap(o)))
 
-    def __rmul__(self, o: Number) -> "Expr":
+    def __rmul__(self, o: Number) -> Expr:
         return Op("fmul", (self._wrap(o), self))
 
-    def __truediv__(self, o: "Expr | Number") -> "Expr":
+    def __truediv__(self, o: Expr | Number) -> Expr:
         return Op("fdiv", (self, self._wrap(o)))
 
-    def __rtruediv__(self, o: Number) -> "Expr":
+    def __rtruediv__(self, o: Number) -> Expr:
         return Op("fdiv", (self._wrap(o), self))
 
-    def __neg__(self) -> "Expr":
+    def __neg__(self) -> Expr:
         return Op("fneg", (self,))
 
-    def call(self, fn: str, *more: "Expr | Number") -> "Expr":
+    def call(self, fn: str, *more: Expr | Number) -> Expr:
         """``fn(self, *more)`` where ``fn`` is a double-precision libm name."""
         return Call(fn, (self, *(self._wrap(m) for m in more)))
 
@@ -122,12 +123,12 @@ X = _ArgIndexer()
 R = Result()
 
 
-def select(cond: Cmp, a: "Expr | Number", b: "Expr | Number") -> Expr:
+def select(cond: Cmp, a: Expr | Number, b: Expr | Number) -> Expr:
     w = Const(0.0)._wrap
     return Select(cond, w(a), w(b))
 
 
-def cmp(pred: str, a: "Expr | Number", b: "Expr | Number") -> Cmp:
+def cmp(pred: str, a: Expr | Number, b: Expr | Number) -> Cmp:
     w = Const(0.0)._wrap
     return Cmp(pred, w(a), w(b))
 
@@ -140,9 +141,11 @@ class Rule:
     """Partials of one operation.
 
     ``partials[i]`` is ∂r/∂x_i, or None when operand ``i`` carries no
-    derivative (integers, or an identically zero partial).  ``float_args``
-    lists which operands are floating point (the others are integers or
-    pointers that need no derivative).  ``needs_result`` is derived.
+    derivative (integers, pointers, or an identically zero partial).  A rule
+    whose partials are all None still says something: the operation is
+    differentiable with derivative zero (``floor``), unlike a function with
+    no rule at all.  ``uses_result``, ``used_args`` and ``int_args`` are
+    derived from the expressions, so they cannot disagree with them.
     """
 
     name: str
@@ -158,11 +161,33 @@ class Rule:
 
     @property
     def used_args(self) -> set[int]:
+        """Operands the partials read (as floats via ``X[i]`` or as integers via ``IntArg(i)``)."""
         out: set[int] = set()
         for p in self.partials:
             if p is not None:
                 _collect_args(p, out)
         return out
+
+    @property
+    def int_args(self) -> set[int]:
+        """Operands read through ``IntArg``: integers (``powi``'s exponent), never differentiated."""
+        return {e.index for e in self.nodes() if isinstance(e, IntArg)}
+
+    @property
+    def calls(self) -> set[str]:
+        """The double-precision libm names the partials call."""
+        return {e.fn for e in self.nodes() if isinstance(e, Call)}
+
+    def nodes(self) -> list[Expr]:
+        """Every expression node of every partial (shared nodes once)."""
+        seen: dict[int, Expr] = {}
+        stack = [p for p in self.partials if p is not None]
+        while stack:
+            e = stack.pop()
+            if id(e) not in seen:
+                seen[id(e)] = e
+                stack.extend(_children(e))
+        return list(seen.values())
 
 
 def _mentions_result(e: Expr) -> bool:
@@ -199,5 +224,3 @@ def rule(table: RuleTable, name: str, *partials: Expr | Number | None) -> Rule:
     table[name] = r
     return r
 
-
-EmitCall = Callable[[str, list[object]], object]

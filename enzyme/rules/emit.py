@@ -1,25 +1,31 @@
 """Turn rule expressions into instructions at a builder's insertion point."""
 from __future__ import annotations
 
-from ..ir import FunctionType, Module, Type, Value
+from ..errors import DifferentiationError
+from ..ir import ConstantExpr, ConstantKeyword, FunctionType, Module, Type, Value
 from ..ir.builder import Builder, const_fp
 from ..ir.types import VectorType, scalar_of
 from .dsl import Arg, Call, Cmp, Const, Expr, IntArg, Op, Result, Select
 
-# libm functions that LLVM 22 also has as overloaded intrinsics; those are emitted
-# as intrinsics (type-generic, vectorizable, known to the optimizer).
+# libm functions that LLVM 22 also has as overloaded intrinsics with one float
+# type for the result and every operand; those are emitted as intrinsics
+# (type-generic, vectorizable, known to the optimizer).  Partials of intrinsic
+# rules call only these, so vector operands work (checked by tests/rules).
 INTRINSIC_FUNCTIONS = frozenset({
     "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "exp",
     "exp2", "exp10", "log", "log2", "log10", "fabs", "floor", "ceil", "trunc", "rint", "nearbyint", "round",
-    "roundeven", "copysign", "minnum", "maxnum", "minimum", "maximum", "fma", "fmuladd"})
+    "roundeven", "copysign", "minnum", "maxnum", "minimum", "maximum", "minimumnum", "maximumnum", "fma",
+    "fmuladd", "canonicalize", "arithmetic.fence"})
 _SUFFIX = {"double": "f64", "float": "f32", "x86_fp80": "f80", "fp128": "f128", "half": "f16",
            "bfloat": "bf16", "ppc_fp128": "ppcf128"}
-_LIBM_SUFFIX = {"double": "", "float": "f", "x86_fp80": "l", "fp128": "l"}
+# glibc's names per type: long double is x86_fp80 on x86-64, fp128 has the _Float128 names.
+_LIBM_SUFFIX = {"double": "", "float": "f", "x86_fp80": "l", "fp128": "f128"}
 
 
 def intrinsic_suffix(t: Type) -> str:
+    """LLVM's overload suffix of a float type: ``f64``, ``v2f32``, ``nxv4f64``."""
     if isinstance(t, VectorType):
-        return f"{'nx' if t.scalable else 'v'}{t.count}{_SUFFIX[str(t.element)]}"
+        return f"{'nx' if t.scalable else ''}v{t.count}{_SUFFIX[str(t.element)]}"
     return _SUFFIX[str(t)]
 
 
@@ -30,13 +36,20 @@ def function_for(module: Module, fn: str, t: Type, nargs: int) -> Value:
         name = f"llvm.{fn}.{intrinsic_suffix(t)}"
     else:
         if isinstance(t, VectorType) or str(t) not in _LIBM_SUFFIX:
-            raise NotImplementedError(f"no {fn} for {t}")
+            raise DifferentiationError(
+                f"a derivative rule needs {fn}() for type {t}, which is neither an LLVM intrinsic nor a libm "
+                "function of that type; give the operation a custom rule for this type")
         name = fn + _LIBM_SUFFIX[str(t)]
     return module.declare_function(name, ft)
 
 
 class Emitter:
-    """Evaluates rule expressions with a builder; shares repeated subexpressions."""
+    """Evaluates rule expressions with a builder; shares repeated subexpressions.
+
+    Sharing is by identity: a node used twice (in one partial or in several)
+    is emitted once, so one Emitter belongs to one insertion point (values it
+    made earlier must dominate the later uses).
+    """
 
     def __init__(self, module: Module, builder: Builder, args: list[Value], result: Value | None, type: Type):
         self.module = module
@@ -44,13 +57,15 @@ class Emitter:
         self.args = args
         self.result = result
         self.type = type
-        self._memo: dict[int, Value] = {}
+        # Keyed by the node itself (identity hash), which also keeps it alive: an id() key
+        # could be reused by a later temporary expression.
+        self._memo: dict[Expr, Value] = {}
 
     def emit(self, e: Expr) -> Value:
-        v = self._memo.get(id(e))
+        v = self._memo.get(e)
         if v is None:
             v = self._emit(e)
-            self._memo[id(e)] = v
+            self._memo[e] = v
         return v
 
     def _emit(self, e: Expr) -> Value:
@@ -58,16 +73,13 @@ class Emitter:
         if isinstance(e, Arg):
             return self.args[e.index]
         if isinstance(e, IntArg):
-            return b.cast("sitofp", self.args[e.index], t)
+            return self._int_to_float(self.args[e.index])
         if isinstance(e, Result):
             assert self.result is not None, "rule uses the primal result but none was given"
             return self.result
         if isinstance(e, Const):
             c = const_fp(scalar_of(t), e.value)
-            if isinstance(t, VectorType):
-                from ..ir import ConstantExpr
-                return ConstantExpr(t, "splat", [c])
-            return c
+            return ConstantExpr(t, "splat", [c]) if isinstance(t, VectorType) else c
         if isinstance(e, Op):
             ops = [self.emit(a) for a in e.args]
             if e.opcode == "fneg":
@@ -77,12 +89,22 @@ class Emitter:
             ops = [self.emit(a) for a in e.args]
             fn = function_for(self.module, e.fn, t, len(ops))
             return b.call(fn, ops)
+        if isinstance(e, Cmp):
+            return b.fcmp(e.pred, self.emit(e.a), self.emit(e.b))
         if isinstance(e, Select):
-            c = e.cond
-            assert isinstance(c, Cmp)
-            cond = b.fcmp(c.pred, self.emit(c.a), self.emit(c.b))
-            return b.select(cond, self.emit(e.a), self.emit(e.b))
+            return b.select(self.emit(e.cond), self.emit(e.a), self.emit(e.b))
         raise TypeError(f"cannot emit {e!r}")
 
-
+    def _int_to_float(self, v: Value) -> Value:
+        """``sitofp`` to the rule's type; a scalar integer is splatted for vector rules (``llvm.powi.v2f64.i32``)."""
+        t, b = self.type, self.b
+        if not isinstance(t, VectorType) or isinstance(v.type, VectorType):
+            return b.cast("sitofp", v, t)
+        if t.scalable:
+            raise DifferentiationError(f"cannot splat the integer operand {v} over the scalable vector type {t}")
+        s = b.cast("sitofp", v, t.element)
+        vec: Value = ConstantKeyword(t, "poison")
+        for lane in range(t.count):
+            vec = b.insertelement(vec, s, lane)
+        return vec
 

@@ -1,0 +1,232 @@
+"""Derivative rules of the libm functions and LLVM math intrinsics.
+
+Keys are double-precision libm names (``sin``) or, for intrinsics without a
+libm twin, the intrinsic's name (``powi``, ``minnum``).  :func:`lookup` maps
+every spelling of a callee to its rule: ``sinf``, ``sinl``, ``sinf128``,
+``llvm.sin.f64``, ``llvm.sin.v2f32``, ``__sin_finite``, ``__powidf2``, ...
+
+Conventions (chosen once, here, so the generators stay free of calculus):
+
+* **Kinks** take the derivative of the right-hand side where the function
+  is piecewise smooth: ``fabs'(±0) = 1`` (as upstream Enzyme).
+* **Ties** of min/max send the whole derivative to the *second* operand
+  (``minnum(x, x)``: ∂/∂x = 0, ∂/∂y = 1), as upstream Enzyme; the partials
+  always sum to one, so ``min(x, x)`` has derivative 1.
+* **NaN**: ``minnum``/``maxnum``/``fmin``/``fmax`` return the non-NaN
+  operand, and the derivative follows the returned operand.
+* **Integer-valued functions** (``floor``, ``rint``, ``lround``, ``logb``...)
+  have rules whose partials are all None: differentiable with derivative
+  zero almost everywhere.  That is different from having no rule.
+* **Singular points** give what the formula gives (``sqrt'(0) = inf``,
+  ``hypot`` at the origin is NaN) unless the limit is finite and cheap to
+  select: ``pow`` at ``x == 0`` / ``y == 0``, ``powi`` at ``n == 0``,
+  ``j1'(0) = 1/2``.
+* Partials of rules that exist as LLVM intrinsics call only intrinsics, so
+  vector operands (``llvm.sin.v4f32``) work.
+
+Functions whose derivative cannot be written exactly with libm (``tgamma``
+needs the digamma function) are in :data:`NO_RULE_REASON`; functions that
+return structs or write results through pointers (``frexp``, ``sincos``) are
+in :data:`SPECIAL`, handled by the engine itself.
+"""
+from __future__ import annotations
+
+import math
+
+from .dsl import Const, IntArg, R, Rule, RuleTable, X, cmp, rule, select
+from .names import intrinsic_base, libm_base
+
+MATH: RuleTable = {}
+
+LN2 = math.log(2.0)
+LN10 = math.log(10.0)
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+x, y = X[0], X[1]  # shorthands for the operands in the rules below
+
+# -- roots, powers, hypot ----------------------------------------------------------
+rule(MATH, "sqrt", 0.5 / R)
+rule(MATH, "cbrt", 1.0 / (3.0 * R * R))  # from R: exact cube root, no pow(x, -2/3)
+rule(MATH, "pow",
+     # pow(x, 0) == 1 for every x: its x-derivative is 0 (the formula gives 0·inf at x == 0).
+     select(cmp("oeq", y, 0.0), 0.0, y * x.call("pow", y - 1.0)),
+     # pow(0, y) is 0 (y > 0) or inf (y < 0) for a whole range of y: y-derivative 0, not 0·log(0).
+     select(cmp("oeq", x, 0.0), 0.0, R * x.call("log")))
+_n = IntArg(1)
+# llvm.powi.f64.i32: the exponent is an integer operand, so only x has a partial.  pow with the
+# integral exponent n-1 is exact for negative x too.
+rule(MATH, "powi", select(cmp("oeq", _n, 0.0), 0.0, _n * x.call("pow", _n - 1.0)), None)
+rule(MATH, "hypot", x / R, y / R)
+
+# -- trigonometric -------------------------------------------------------------------
+rule(MATH, "sin", x.call("cos"))
+rule(MATH, "cos", -x.call("sin"))
+rule(MATH, "tan", 1.0 + R * R)
+# (1-x)(1+x) instead of 1-x²: no cancellation as |x| -> 1 (1-x is exact there).
+rule(MATH, "asin", 1.0 / ((1.0 - x) * (1.0 + x)).call("sqrt"))
+rule(MATH, "acos", -1.0 / ((1.0 - x) * (1.0 + x)).call("sqrt"))
+rule(MATH, "atan", 1.0 / (1.0 + x * x))
+_r2 = x * x + y * y  # atan2(y, x): operand 0 is y, operand 1 is x
+rule(MATH, "atan2", y / _r2, -x / _r2)
+
+# -- hyperbolic ----------------------------------------------------------------------
+rule(MATH, "sinh", x.call("cosh"))
+rule(MATH, "cosh", x.call("sinh"))
+_c = x.call("cosh")
+rule(MATH, "tanh", 1.0 / (_c * _c))  # not 1 - tanh²: that is 0 for |x| > 19 instead of tiny
+rule(MATH, "asinh", 1.0 / x.call("hypot", 1.0))  # 1/sqrt(x²+1) without overflow of x²
+rule(MATH, "acosh", 1.0 / ((x - 1.0).call("sqrt") * (x + 1.0).call("sqrt")))
+rule(MATH, "atanh", 1.0 / ((1.0 - x) * (1.0 + x)))
+
+# -- exponentials and logarithms -------------------------------------------------------
+rule(MATH, "exp", R)
+rule(MATH, "exp2", R * LN2)
+rule(MATH, "exp10", R * LN10)
+rule(MATH, "expm1", x.call("exp"))  # not R + 1: that cancels to 0 for x << 0
+rule(MATH, "log", 1.0 / x)
+rule(MATH, "log2", (1.0 / LN2) / x)
+rule(MATH, "log10", (1.0 / LN10) / x)
+rule(MATH, "log1p", 1.0 / (1.0 + x))
+
+# -- special functions ---------------------------------------------------------------
+rule(MATH, "erf", TWO_OVER_SQRT_PI * (-(x * x)).call("exp"))
+rule(MATH, "erfc", -TWO_OVER_SQRT_PI * (-(x * x)).call("exp"))
+rule(MATH, "j0", -x.call("j1"))
+rule(MATH, "j1", select(cmp("oeq", x, 0.0), 0.5, x.call("j0") - R / x))  # j1'(0) = 1/2, the formula's limit
+rule(MATH, "y0", -x.call("y1"))
+rule(MATH, "y1", x.call("y0") - R / x)  # y1 lives on x > 0 only
+
+# -- fused multiply-add ----------------------------------------------------------------
+rule(MATH, "fma", y, x, 1.0)
+rule(MATH, "fmuladd", y, x, 1.0)
+
+# -- sign, selection, difference ---------------------------------------------------------
+rule(MATH, "fabs", select(cmp("olt", x, 0.0), -1.0, 1.0))
+# copysign(x, y) = ±|x| with y's sign bit: slope of |x| (as fabs, +1 at ±0) times y's sign.
+# The y-partial is zero: only y's sign bit matters.
+rule(MATH, "copysign", select(cmp("olt", x, 0.0), -1.0, 1.0) * Const(1.0).call("copysign", y), None)
+
+
+def _min_max(name: str, first_wins: str, *, nan_ignoring: bool) -> None:
+    """``name(x, y)`` selects x when ``fcmp first_wins x, y`` holds, else y (ties to y)."""
+    wins = cmp(first_wins, x, y)
+    if nan_ignoring:
+        # minnum(x, NaN) is x, minnum(NaN, y) is y: `wins` alone would credit y in both cases.
+        y_nan = cmp("uno", y, y)
+        rule(MATH, name, select(y_nan, 1.0, select(wins, 1.0, 0.0)), select(y_nan, 0.0, select(wins, 0.0, 1.0)))
+    else:  # NaN-propagating: the result is NaN, where the split does not matter
+        rule(MATH, name, select(wins, 1.0, 0.0), select(wins, 0.0, 1.0))
+
+
+for _name in ("fmin", "minnum", "minimumnum", "fminimum_num"):
+    _min_max(_name, "olt", nan_ignoring=True)
+for _name in ("fmax", "maxnum", "maximumnum", "fmaximum_num"):
+    _min_max(_name, "ogt", nan_ignoring=True)
+for _name in ("minimum", "fminimum"):
+    _min_max(_name, "olt", nan_ignoring=False)
+for _name in ("maximum", "fmaximum"):
+    _min_max(_name, "ogt", nan_ignoring=False)
+_gt = cmp("ogt", x, y)
+rule(MATH, "fdim", select(_gt, 1.0, 0.0), select(_gt, -1.0, 0.0))  # max(x - y, 0); 0 at the tie
+
+# -- remainders, neighbours, scaling -------------------------------------------------------
+# fmod(x, y) = x - n·y with n = trunc(x/y) constant between the jumps.  x/y rounding across an
+# integer only happens within an ulp of a jump, where the derivative is undefined anyway.
+rule(MATH, "fmod", 1.0, -(x / y).call("trunc"))
+rule(MATH, "remainder", 1.0, -(x / y).call("roundeven"))  # n = x/y rounded to nearest, ties to even
+# nextafter(x, y) = x ± ulp(x), and ulp(x) is constant within a binade: there it is x plus a
+# constant, slope exactly 1 (as upstream Enzyme).  y only picks the direction: partial zero.
+rule(MATH, "nextafter", 1.0, None)
+rule(MATH, "nexttoward", 1.0, None)  # y is a long double: never differentiated
+# ldexp(x, n) = x·2^n: exp2 of the converted integer is exact, and overflows exactly when 2^n does.
+for _name in ("ldexp", "scalbn", "scalbln"):
+    rule(MATH, _name, IntArg(1).call("exp2"), None)
+
+# -- identities ------------------------------------------------------------------------
+rule(MATH, "canonicalize", 1.0)
+rule(MATH, "arithmetic.fence", 1.0)
+
+# -- integer-valued: derivative zero -------------------------------------------------------
+for _name in ("floor", "ceil", "trunc", "round", "roundeven", "rint", "nearbyint", "logb",
+              # these return integers: no tangent at all, but known, so not an error
+              "lround", "llround", "lrint", "llrint", "ilogb"):
+    rule(MATH, _name, None)
+
+
+# Names that are LLVM intrinsics (``llvm.<name>.<types>``); the others in MATH exist only in libm.
+INTRINSICS = frozenset({
+    "sqrt", "powi", "pow", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+    "exp", "exp2", "exp10", "log", "log2", "log10", "fma", "fmuladd", "fabs", "copysign", "minnum", "maxnum",
+    "minimum", "maximum", "minimumnum", "maximumnum", "ldexp", "canonicalize", "arithmetic.fence", "floor",
+    "ceil", "trunc", "round", "roundeven", "rint", "nearbyint", "lround", "llround", "lrint", "llrint",
+    # SPECIAL ones
+    "frexp", "modf", "sincos", "sincospi"})
+# Intrinsics without a libm function of the same name: a user function called `minnum` is not one.
+INTRINSIC_ONLY = frozenset({"powi", "fmuladd", "minnum", "maxnum", "minimum", "maximum", "minimumnum",
+                            "maximumnum", "canonicalize", "arithmetic.fence", "sincospi"})
+# Runtime-library spellings of intrinsics (compiler-rt/libgcc: what llvm.powi lowers to).
+ALIASES = {"__powidf2": "powi", "__powisf2": "powi", "__powixf2": "powi", "__powitf2": "powi"}
+
+# Functions the engine differentiates itself: their results come back as structs or through
+# pointers, which a per-operand partial cannot describe.  Values say what to do.
+SPECIAL: dict[str, str] = {
+    "frexp": "frexp(x, int* e) returns m and stores e with x = m·2^e (llvm.frexp returns {m, e}): "
+             "dm/dx = 2^-e, i.e. exp2(-e) or m/x for x != 0; e is an integer (no derivative)",
+    "modf": "modf(x, T* ip) returns the fractional part and stores the integral part (llvm.modf returns "
+            "{frac, int}): d frac/dx = 1, d int/dx = 0 (the shadow of *ip gets zero)",
+    "sincos": "sincos(x, T* s, T* c) stores sin x and cos x (llvm.sincos returns {sin, cos}): "
+              "d sin/dx = cos x, d cos/dx = -sin x; the shadows of *s and *c carry them",
+    "sincospi": "llvm.sincospi(x) returns {sin(πx), cos(πx)}: d sin/dx = π·cos(πx), d cos/dx = -π·sin(πx)",
+    "remquo": "remquo(x, y, int* q) returns remainder(x, y) and stores quotient bits in *q: partials as "
+              "remainder (1, -roundeven(x/y)); *q is an integer (no derivative)",
+}
+
+_DIGAMMA = ("its derivative needs the digamma function ψ (d tgamma = tgamma·ψ, d lgamma = ψ), which libm "
+            "does not provide; register a custom derivative (__enzyme_register_derivative_*) that supplies ψ")
+_COMPLEX = ("complex-valued: clang lowers complex arguments and results per target ABI (two doubles, "
+            "<2 x float>, memory), which a per-operand rule cannot describe; differentiate a real "
+            "formulation or register a custom derivative")
+_BESSEL_N = ("d jn(n, x)/dx = (jn(n-1, x) - jn(n+1, x))/2 needs calls with an integer order, which the "
+             "rule language does not express yet; register a custom derivative")
+
+# Known functions deliberately without a rule, with the reason (the engine's error names it).
+NO_RULE_REASON: dict[str, str] = {
+    "tgamma": _DIGAMMA, "lgamma": _DIGAMMA, "gamma": _DIGAMMA, "lgamma_r": _DIGAMMA,
+    "jn": _BESSEL_N, "yn": _BESSEL_N.replace("jn", "yn"),
+    **{c: _COMPLEX for c in (
+        "cabs", "carg", "creal", "cimag", "conj", "cproj", "cexp", "clog", "cpow", "csqrt", "csin", "ccos",
+        "ctan", "casin", "cacos", "catan", "csinh", "ccosh", "ctanh", "casinh", "cacosh", "catanh")},
+}
+
+LIBM_NAMES = frozenset((set(MATH) - INTRINSIC_ONLY) | (set(SPECIAL) - INTRINSIC_ONLY) | set(NO_RULE_REASON))
+
+
+def canonical_name(name: str) -> str | None:
+    """The table key for a callee: ``sinf`` / ``llvm.sin.v2f64`` -> ``sin``; None if not a math function."""
+    base = intrinsic_base(name)
+    if base is not None:
+        return base if base in INTRINSICS else None
+    if name in ALIASES:
+        return ALIASES[name]
+    return libm_base(name, LIBM_NAMES)
+
+
+def lookup(name: str) -> Rule | None:
+    """The rule for a callee name (libm name with f/l suffix, or an LLVM intrinsic), if any.
+
+    >>> lookup("llvm.sin.v2f64") is lookup("sinf") is MATH["sin"]
+    True
+    """
+    key = canonical_name(name)
+    return MATH.get(key) if key is not None else None
+
+
+def is_special(name: str) -> bool:
+    """True for functions in :data:`SPECIAL` (struct or pointer results), in any spelling."""
+    return canonical_name(name) in SPECIAL
+
+
+def no_rule_reason(name: str) -> str | None:
+    """Why a known math function has no rule (see :data:`NO_RULE_REASON`), or None."""
+    key = canonical_name(name)
+    return NO_RULE_REASON.get(key) if key is not None else None
