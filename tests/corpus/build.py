@@ -32,7 +32,7 @@ def build_case(case: Case, cache: Path) -> Path:
         source = _cached(cache, _key(item, source_text), ".c", lambda out: out.write_text(source_text))
     else:
         source = item.source
-    key = _key(item, source.read_bytes().hex(), case.variant.label, _compiler_version(item.language))
+    key = _key(item, source.read_bytes().hex(), case.variant.label, *item.flags, _compiler_version(item.language))
     return _cached(cache, key, ".bc", lambda out: _compile(source, out, case))
 
 
@@ -43,7 +43,7 @@ def _compile(source: Path, out: Path, case: Case) -> None:
     with tempfile.TemporaryDirectory(prefix="corpus-build-") as scratch:
         produced = toolchain.compile_to_bitcode(
             source, Path(scratch) / f"{source.stem}.bc",
-            opt_level=case.variant.opt_level, debug=case.variant.debug,
+            opt_level=case.variant.opt_level, debug=case.variant.debug, flags=case.item.flags,
             module_dir=Path(scratch) / "modules",
         )
         out.write_bytes(produced.read_bytes())

@@ -54,6 +54,7 @@ class CorpusItem:
     requires: tuple[str, ...] = ()
     entry: str = ""
     functions: int = 0
+    flags: tuple[str, ...] = ()  # extra compiler flags
 
     @property
     def source(self) -> Path:
@@ -61,13 +62,16 @@ class CorpusItem:
 
 
 def _sources(language: str, paths: tuple[str, ...], variants: tuple[Variant, ...],
-             requires: tuple[str, ...] = ()) -> list[CorpusItem]:
-    return [CorpusItem(path.rsplit(".", 1)[0], language, "source", path, variants, requires) for path in paths]
+             requires: tuple[str, ...] = (), flags: tuple[str, ...] = ()) -> list[CorpusItem]:
+    return [CorpusItem(path.rsplit(".", 1)[0], language, "source", path, variants, requires, flags=flags)
+            for path in paths]
 
 
 ITEMS: tuple[CorpusItem, ...] = (
     *_sources("c", ("c/numerics.c", "c/globals.c", "c/exotic_types.c"), CLANG_VARIANTS),
+    *_sources("c", ("c/openmp.c",), (O0, O2_G), flags=("-fopenmp",)),
     *_sources("cxx", ("cxx/shapes.cpp", "cxx/exceptions.cpp"), CLANG_VARIANTS),
+    *_sources("cxx", ("cxx/coroutines.cpp",), (O0, O2), flags=("-std=c++20",)),
     *_sources("fortran", ("fortran/mechanics.f90", "fortran/interop.f90"), FORTRAN_VARIANTS),
     *_sources("rust", ("rust/nostd_kernels.rs", "rust/std_collections.rs"), RUST_VARIANTS),
     *_sources("cuda", ("cuda/kernels.cu",), GPU_VARIANTS, requires=("cuda",)),
