@@ -15,7 +15,7 @@ import pytest
 
 from corpus.build import build_case
 from corpus.catalog import Case, all_cases, one_case_per_language
-from corpus.roundtrip import assert_round_trips, canonical_text
+from corpus.roundtrip import RoundTrip, assert_round_trips, canonical_text
 
 
 def _param(case: Case) -> object:
@@ -58,7 +58,5 @@ def test_cli_opt_without_passes_round_trips(
     expected = canonical_text(canonical_text(module.read_bytes(), name=case.id), name=case.id)
     actual = canonical_text(out.read_bytes(), name=case.id)
     if actual != expected:
-        from corpus.roundtrip import RoundTrip
-
         pytest.fail(f"enzyme opt --no-preopt --no-postopt changed {case.id}:\n"
                     f"{RoundTrip(expected, actual, '').diff(case.id)}", pytrace=False)
