@@ -62,8 +62,10 @@ class JIT:
         exports = sorted(_defined_symbols(mod))
         # A dedicated target machine: the JIT must not share one with other users.
         self._target_machine = llvm.Target.from_default_triple().create_target_machine(
-            cpu=llvm.get_host_cpu_name(),
-            features=llvm.get_host_cpu_features().flatten(),
+            # The compilers' default CPU, not the host's: a module must compute the same
+            # numbers as its native build (host FMA would contract flang's `contract` ops).
+            cpu="",
+            features="",
             opt=3,
             jit=True,
         )

@@ -24,12 +24,14 @@ def initialize_targets() -> None:
 
 @functools.cache
 def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
-    """Target machine for this CPU, position independent (for shared libraries)."""
+    """Target machine for the host triple with the default CPU, position independent."""
     initialize_targets()
     target = llvm.Target.from_default_triple()
     return target.create_target_machine(
-        cpu=llvm.get_host_cpu_name(),
-        features=llvm.get_host_cpu_features().flatten(),
+        # The compilers' default CPU, not the host's: a module must compute the same
+        # numbers as its native build (host FMA would contract flang's `contract` ops).
+        cpu="",
+        features="",
         opt=opt,
         reloc="pic",
     )
