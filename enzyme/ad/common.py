@@ -2,16 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 from ..errors import DifferentiationError
-from ..ir import CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function, Instruction, Module, Value
+from ..ir import (Block, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function, Instruction, Module,
+                  PhiInst, Value)
 from ..ir.debugloc import source_location
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
-
-if TYPE_CHECKING:
-    pass
-
 
 def zero(t: Type) -> Constant:
     """The zero of a type (tangent/adjoint of something that carries no derivative)."""
@@ -81,6 +76,37 @@ def is_inactive_function(name: str) -> bool:
         return bool(is_known_inactive(name))
     return name.startswith(("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias")) or name in (
         "printf", "puts", "putchar", "fprintf", "abort", "exit")
+
+
+def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> list[tuple[Instruction, Instruction]]:
+    """Clone the blocks ``order`` (reachable, in RPO) into ``into``, mapping operands through ``vmap``.
+
+    ``vmap`` must already map the arguments; it gains the blocks and instructions.
+    Phi edges from unreachable blocks are dropped.  Returns (original, clone) pairs.
+    """
+    for b in order:
+        vmap[b] = into.append_block(b.name)
+    clones: list[tuple[Instruction, Instruction]] = []
+    for b in order:
+        nb = vmap[b]
+        for inst in b.instructions:
+            ni = inst.clone()
+            ni.name = inst.name
+            nb.append(ni)  # type: ignore[attr-defined]
+            vmap[inst] = ni
+            clones.append((inst, ni))
+    for inst, ni in clones:
+        for use in ni.operand_uses:
+            mapped = vmap.get(use.value)
+            if mapped is not None:
+                ni.set_operand(use.index, mapped)
+            elif not isinstance(use.value, Constant):
+                raise DifferentiationError(f"{describe(inst)}: operand from an unreachable block")
+        if isinstance(ni, PhiInst):
+            for _, blk in list(ni.incoming):
+                if blk.parent is not into:
+                    ni.remove_incoming(blk)
+    return clones
 
 
 def value_name(v: Value, suffix: str) -> str | None:

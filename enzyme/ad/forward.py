@@ -10,7 +10,7 @@ mirrors the primal memory and holds tangents.
 from __future__ import annotations
 
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, Argument, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword,
+from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword,
                   ExtractElementInst, ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst,
                   InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
                   ShuffleVectorInst, StoreInst, StructType, UnaryOperator, Value)
@@ -19,7 +19,7 @@ from ..ir.cfg import reverse_post_order
 from ..ir.types import I1, I8, I64, VOID, PointerType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import ADContext, carries_float, describe, is_inactive_function, memory_kind, value_name, zero
+from .common import ADContext, carries_float, clone_body, describe, is_inactive_function, memory_kind, value_name, zero
 
 _PASSIVE_OPCODES = frozenset({
     "icmp", "fcmp", "br", "switch", "unreachable", "fence", "fptosi", "fptoui", "add", "sub", "mul", "udiv",
@@ -78,29 +78,7 @@ class _ForwardGenerator:
         self.ctx.memo[("forward", self.fn, self.activities)] = new
         self.new = new
         order = reverse_post_order(self.fn)
-        for b in self.fn.blocks:
-            if b in order:
-                self.vmap[b] = new.append_block(b.name)
-        clones: list[tuple[Instruction, Instruction]] = []
-        for b in order:
-            nb = self.vmap[b]
-            for inst in b.instructions:
-                ni = inst.clone()
-                ni.name = inst.name
-                nb.append(ni)  # type: ignore[attr-defined]
-                self.vmap[inst] = ni
-                clones.append((inst, ni))
-        for inst, ni in clones:
-            for use in ni.operand_uses:
-                mapped = self.vmap.get(use.value)
-                if mapped is not None:
-                    ni.set_operand(use.index, mapped)
-                elif not isinstance(use.value, Constant):
-                    raise DifferentiationError(f"{describe(inst)}: operand from an unreachable block")
-            if isinstance(ni, PhiInst):  # drop incoming edges from unreachable blocks
-                for v, blk in list(ni.incoming):
-                    if blk.parent is not new:
-                        ni.remove_incoming(blk)
+        clones = clone_body(order, new, self.vmap)
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
         for inst, ni in phis:
@@ -318,5 +296,3 @@ class _ForwardGenerator:
             self.vmap[inst] = call
         ni.erase()
 
-
-_ = Argument

@@ -29,7 +29,7 @@ from ..ir.cfg import reverse_post_order
 from ..ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import ADContext, describe, is_inactive_function, memory_kind, value_name, zero
+from .common import ADContext, clone_body, describe, is_inactive_function, memory_kind, value_name, zero
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -163,29 +163,7 @@ class _ReverseGenerator:
 
     # -------------------------------------------------------------- augmented
     def _augmented(self) -> None:
-        aug = self.aug
-        for b in self.order:
-            self.fwd[b] = aug.append_block(b.name)
-        clones: list[tuple[Instruction, Instruction]] = []
-        for b in self.order:
-            nb = self.fwd[b]
-            for inst in b.instructions:
-                ni = inst.clone()
-                ni.name = inst.name
-                nb.append(ni)  # type: ignore[attr-defined]
-                self.fwd[inst] = ni
-                clones.append((inst, ni))
-        for inst, ni in clones:
-            for use in ni.operand_uses:
-                mapped = self.fwd.get(use.value)
-                if mapped is not None:
-                    ni.set_operand(use.index, mapped)
-                elif not isinstance(use.value, Constant):
-                    raise DifferentiationError(f"{describe(inst)}: operand from an unreachable block")
-            if isinstance(ni, PhiInst):
-                for _, blk in list(ni.incoming):
-                    if blk.parent is not aug:
-                        ni.remove_incoming(blk)
+        clones = clone_body(self.order, self.aug, self.fwd)
         # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
         ptr_phis = []
         for inst, ni in clones:
@@ -636,5 +614,3 @@ class _ReverseGenerator:
                 self._add_adjoint(b, a, b.extractvalue(res, [k]))
                 k += 1
 
-
-_ = (ReturnInst, I8)

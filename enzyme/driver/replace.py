@@ -31,16 +31,21 @@ def _finish(req: Request, result: Value | None) -> None:
     call.erase()
 
 
-def _replace_forward(ctx: ADContext, req: Request) -> None:
-    acts = tuple("dup" if a.activity in ("dup", "dupnoneed") else "const" for a in req.args)
-    d = forward_derivative(ctx, req.function, acts)
-    b = Builder(InsertPoint.before_inst(req.call))
+def _call_args(req: Request) -> list[Value]:
+    """The derivative's arguments: each primal value, followed by its shadow if it has one."""
     args: list[Value] = []
     for a in req.args:
         args.append(a.value)
         if a.shadow is not None:
             args.append(a.shadow)
-    res = b.call(d, args)
+    return args
+
+
+def _replace_forward(ctx: ADContext, req: Request) -> None:
+    acts = tuple("dup" if a.activity in ("dup", "dupnoneed") else "const" for a in req.args)
+    d = forward_derivative(ctx, req.function, acts)
+    b = Builder(InsertPoint.before_inst(req.call))
+    res = b.call(d, _call_args(req))
     result = b.extractvalue(res, [1]) if returns_tangent(req.function) else None
     _finish(req, result)
 
@@ -48,12 +53,7 @@ def _replace_forward(ctx: ADContext, req: Request) -> None:
 def _replace_reverse(ctx: ADContext, req: Request, generate) -> None:  # type: ignore[no-untyped-def]
     d, out_types = generate(ctx, req.function, req.activities)
     b = Builder(InsertPoint.before_inst(req.call))
-    args: list[Value] = []
-    for a in req.args:
-        args.append(a.value)
-        if a.shadow is not None:
-            args.append(a.shadow)
-    res = b.call(d, args)
+    res = b.call(d, _call_args(req))
     if not out_types:
         result = None
     elif len(out_types) == 1:

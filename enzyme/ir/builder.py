@@ -6,7 +6,7 @@ from typing import Sequence
 
 from . import instructions as I
 from .blocks import Block, Function
-from .types import I1, I32, I64, PTR, FunctionType, IntType, StructType, Type, VectorType
+from .types import I1, I64, FunctionType, IntType, StructType, Type, VectorType
 from .values import ConstantFP, ConstantInt, Value
 
 
@@ -190,5 +190,3 @@ def const_int(type: Type | int, value: int) -> ConstantInt:
 def const_fp(type: Type, value: float) -> ConstantFP:
     return ConstantFP.of(type, value)
 
-
-_ = (I32, PTR)

@@ -18,7 +18,7 @@ from .lexer import Token, tokenize
 from .names import unescape_string
 from .types import (I1, LABEL, METADATA, PTR, SIMPLE_TYPES, TOKEN, ArrayType, FloatType, FunctionType, IntType,
                     NamedStructType, OpaqueType, PointerType, StructType, TargetExtType, Type, VectorType)
-from .values import (Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantKeyword,
+from .values import (ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ConstantKeyword,
                      ConstantText, GlobalAlias, GlobalValue, GlobalVariable, Value)
 
 FMF = frozenset({"nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc", "fast"})
@@ -1253,5 +1253,3 @@ def parse_module(text: str) -> Module:
         if enabled:
             gc.enable()
 
-
-_ = (TOKEN, Constant)
