@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
 from ..ir import (Block, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function, Instruction, Module,
                   PhiInst, Value)
 from ..ir.debugloc import source_location
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
+if TYPE_CHECKING:
+    from ..ir.builder import Builder
+    from ..rules.memory import MemoryFunction
+
 
 def zero(t: Type) -> Constant:
     """The zero of a type (tangent/adjoint of something that carries no derivative)."""
@@ -51,19 +56,45 @@ class ADContext:
     memo: dict[tuple, Function] = field(default_factory=dict)
 
 
-MEMORY_FUNCTIONS = {
-    "malloc": "alloc", "calloc": "calloc", "realloc": "realloc", "free": "free",
-    "_Znwm": "alloc", "_Znam": "alloc", "_ZdlPv": "free", "_ZdaPv": "free", "_ZdlPvm": "free",
-}
+def memory_function(name: str) -> "MemoryFunction | None":
+    """The memory-table entry (operand roles) of a memory function, else None."""
+    from ..rules.memory import lookup_memory
+    return lookup_memory(name)
 
 
-def memory_kind(name: str) -> str | None:
-    """copy / set / alloc / calloc / realloc / free for memory functions, else None."""
-    if name.startswith(("llvm.memcpy.", "llvm.memmove.", "llvm.memcpy.inline.")) or name in ("memcpy", "memmove"):
-        return "copy"
-    if name.startswith(("llvm.memset.", "llvm.memset.inline.")) or name == "memset":
-        return "set"
-    return MEMORY_FUNCTIONS.get(name)
+def zero_fill(module: Module, b: "Builder", ptr: Value, size: Value) -> None:
+    """``memset(ptr, 0, size)`` at the builder."""
+    from ..ir.builder import const_int
+    from ..ir.types import I1, I8, I64, VOID, PointerType
+    from ..ir import FunctionType
+    fn = module.declare_function("llvm.memset.p0.i64", FunctionType(VOID, (PointerType(), I8, I64, I1)))
+    if size.type != I64:
+        size = b.cast("zext", size, I64)
+    b.call(fn, [ptr, const_int(8, 0), size, const_int(I1, 0)])
+
+
+def freed_in_function(alloc: Value) -> bool:
+    """Does the program free this allocation in the same function (directly, or through casts)?
+
+    Only such allocations may be freed by the reverse sweep: anything else may
+    escape to the caller, together with its shadow.
+    """
+    from ..ir import CastInst
+    work, seen = [alloc], set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for user in v.users:
+            if isinstance(user, CallInst) and user.callee_name:
+                mf = memory_function(user.callee_name)
+                if mf is not None and mf.kind.value == "free" and mf.ptr is not None \
+                        and user.args[mf.ptr] is v:
+                    return True
+            elif isinstance(user, (CastInst, PhiInst)):
+                work.append(user)
+    return False
 
 
 def is_inactive_function(name: str) -> bool:

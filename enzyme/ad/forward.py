@@ -9,17 +9,24 @@ mirrors the primal memory and holds tangents.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword,
                   ExtractElementInst, ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst,
                   InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
                   ShuffleVectorInst, StoreInst, StructType, UnaryOperator, Value)
-from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.builder import Builder, InsertPoint
 from ..ir.cfg import reverse_post_order
-from ..ir.types import I1, I8, I64, VOID, PointerType
+from ..ir.types import PointerType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import ADContext, carries_float, clone_body, describe, is_inactive_function, memory_kind, value_name, zero
+
+from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
+                     value_name, zero, zero_fill)
+
+if TYPE_CHECKING:
+    from ..rules.memory import MemoryFunction
 
 _PASSIVE_OPCODES = frozenset({
     "icmp", "fcmp", "br", "switch", "unreachable", "fence", "fptosi", "fptoui", "add", "sub", "mul", "udiv",
@@ -211,9 +218,9 @@ class _ForwardGenerator:
             return
         if is_inactive_function(name):
             return
-        kind = memory_kind(name)
-        if kind is not None:
-            self._memory_call(inst, ni, kind, b)
+        mf = memory_function(name)
+        if mf is not None:
+            self._memory_call(inst, ni, mf, b)
             return
         rule = lookup(name)
         if rule is not None:
@@ -227,47 +234,51 @@ class _ForwardGenerator:
                 f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
                 "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
 
-    def _memory_call(self, inst: CallInst, ni: CallInst, kind: str, b: Builder) -> None:
+    def _memory_call(self, inst: CallInst, ni: CallInst, mf: "MemoryFunction", b: Builder) -> None:
         args, nargs = inst.args, ni.args
-        if kind in ("copy", "set"):
-            sd = self.tangent(args[0])
+        kind = mf.kind.value
+        if kind in ("copy", "move", "set"):
+            assert mf.dst is not None
+            sd = self.tangent(args[mf.dst])
             if sd is None:
-                if kind == "copy" and self.tangent(args[1]) is not None:
+                if mf.src is not None and self.tangent(args[mf.src]) is not None:
                     raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                                "shadow; pass the destination as enzyme_dup")
                 return
             c = ni.clone()
-            c.set_operand(0, sd)
-            if kind == "copy":
-                ss = self.tangent(args[1])
+            c.set_operand(mf.dst, sd)
+            if mf.src is not None:
+                ss = self.tangent(args[mf.src])
                 if ss is None:  # copying constant data: the destination's tangent becomes zero
-                    fn = self.ctx.module.declare_function(
-                        "llvm.memset.p0.i64", FunctionType(VOID, (PointerType(), I8, I64, I1)))
-                    b.call(fn, [sd, const_int(8, 0), nargs[2], const_int(I1, 0)])
+                    assert mf.size is not None
+                    zero_fill(self.ctx.module, b, sd, nargs[mf.size])
                     return
-                c.set_operand(1, ss)
-            else:
-                c.set_operand(1, const_int(args[1].type, 0))  # type: ignore[arg-type]
-            b.insert(c)
+                c.set_operand(mf.src, ss)
+            elif mf.value is not None:
+                c.set_operand(mf.value, zero(args[mf.value].type))
+            self._record_returned_shadow(inst, b.insert(c), mf)
         elif kind in ("alloc", "calloc", "realloc"):
             c = ni.clone()
             if kind == "realloc":
-                c.set_operand(0, self._t(args[0], inst))
+                assert mf.ptr is not None
+                c.set_operand(mf.ptr, self._t(args[mf.ptr], inst))
             s = b.insert(c, value_name(inst, "'"))
             self.tan[inst] = s
             if kind == "alloc":  # zero the shadow so untouched bytes have zero tangent
-                fn = self.ctx.module.declare_function(
-                    "llvm.memset.p0.i64", FunctionType(VOID, (PointerType(), I8, I64, I1)))
-                size = nargs[0]
-                if size.type != I64:
-                    size = b.cast("zext", size, I64)
-                b.call(fn, [s, const_int(8, 0), size, const_int(I1, 0)])
+                assert mf.size is not None
+                zero_fill(self.ctx.module, b, s, nargs[mf.size])
         elif kind == "free":
-            s = self.tangent(args[0])
+            assert mf.ptr is not None
+            s = self.tangent(args[mf.ptr])
             if s is not None:
                 c = ni.clone()
-                c.set_operand(0, s)
+                c.set_operand(mf.ptr, s)
                 b.insert(c)
+
+    def _record_returned_shadow(self, inst: CallInst, shadow_call: Instruction, mf: "MemoryFunction") -> None:
+        """libc memcpy/memset return their destination: the shadow call returns the shadow's."""
+        if mf.returns.value in ("dst", "dst_end") and isinstance(inst.type, PointerType):
+            self.tan[inst] = shadow_call
 
     def _defined_call(self, inst: CallInst, ni: CallInst, callee: Function, b: Builder) -> None:
         acts = []

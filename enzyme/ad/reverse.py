@@ -26,10 +26,11 @@ from ..ir import (AllocaInst, Argument, BinaryOperator, Block, CallInst, CastIns
                   StoreInst, StructType, UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.cfg import reverse_post_order
-from ..ir.types import I1, I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
+from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import ADContext, clone_body, describe, is_inactive_function, memory_kind, value_name, zero
+from .common import (ADContext, clone_body, describe, freed_in_function, is_inactive_function, memory_function,
+                     value_name, zero, zero_fill)
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -223,12 +224,6 @@ class _ReverseGenerator:
             return p
         return self.shadow.get(p)
 
-    def _zero_fill(self, b: Builder, ptr: Value, size: Value) -> None:
-        fn = self.m.declare_function("llvm.memset.p0.i64", FunctionType(VOID, (PTR, I8, I64, I1)))
-        if size.type != I64:
-            size = b.cast("zext", size, I64)
-        b.call(fn, [ptr, const_int(8, 0), size, const_int(I1, 0)])
-
     def _heap_alloc(self, b: Builder, nbytes: Value, align: int, name: str | None) -> Value:
         if align <= 16:
             malloc = self.m.declare_function("malloc", FunctionType(PTR, (I64,)))
@@ -263,7 +258,7 @@ class _ReverseGenerator:
             self.fwd[inst] = heap
             ni.erase()
             shadow = self._heap_alloc(b, nbytes, inst.align or 16, value_name(inst, "'"))
-            self._zero_fill(b, shadow, nbytes)
+            zero_fill(self.m, b, shadow, nbytes)
             self.shadow[inst] = shadow
         elif isinstance(inst, LoadInst) and isinstance(inst.type, PointerType):
             s = self.shadow.get(inst.pointer)
@@ -307,23 +302,29 @@ class _ReverseGenerator:
             return
         if is_inactive_function(name):
             return
-        kind = memory_kind(name)
+        mf = memory_function(name)
+        kind = mf.kind.value if mf is not None else None
         if kind in ("alloc", "calloc"):
+            assert mf is not None
             c = ni.clone()
             s = b.insert(c, value_name(inst, "'"))
             self.shadow[inst] = s
             if kind == "alloc":
-                self._zero_fill(b, s, ni.args[0])
+                assert mf.size is not None
+                zero_fill(self.m, b, s, ni.args[mf.size])
             return
         if kind == "free":
-            # Both frees move to the reverse sweep (after the memory's last reverse use).
+            # The reverse sweep still needs the memory: allocations made and freed here are
+            # freed by the reverse sweep when it passes the allocation; other frees are dropped
+            # (the memory leaks rather than being read after it was freed).
             ni.erase()
             return
         if kind == "set":
             return  # the shadow is zeroed in the reverse sweep
-        if kind in ("copy", "realloc"):
+        if kind is not None:
             if any(a in self.shadow for a in inst.args):
-                raise DifferentiationError(f"{describe(inst)}: {name} in reverse mode is not supported yet")
+                raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is "
+                                           "not supported in reverse mode yet")
             return
         if lookup(name) is not None:
             return
@@ -577,16 +578,15 @@ class _ReverseGenerator:
         name = inst.callee_name
         if name is None or is_inactive_function(name):
             return
-        kind = memory_kind(name)
-        if kind in ("alloc", "calloc"):
-            self._free_both(b, inst)
-            return
-        if kind == "set":
-            p = inst.args[0]
-            if p in self.shadow:
-                self._zero_fill(b, self._need_aug_value(self.shadow[p]), self._primal(inst.args[2]))
-            return
-        if kind is not None:
+        mf = memory_function(name)
+        if mf is not None:
+            kind = mf.kind.value
+            if kind in ("alloc", "calloc") and freed_in_function(inst):
+                self._free_both(b, inst)
+            elif kind == "set" and mf.dst is not None and mf.size is not None and inst.args[mf.dst] in self.shadow:
+                # The overwritten bytes' adjoints are consumed: zero them.
+                zero_fill(self.m, b, self._need_aug_value(self.shadow[inst.args[mf.dst]]),
+                          self._primal(inst.args[mf.size]))
             return
         rule = lookup(name)
         if rule is not None:
