@@ -21,11 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, Argument, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantKeyword,
+from ..ir import (AllocaInst, Argument, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
+                  ConstantKeyword,
                   Function, FunctionType, GEPInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
                   StoreInst, StructType, UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.cfg import reverse_post_order
+from ..ir.cfg import Loop, LoopInfo, reverse_post_order
 from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
@@ -54,7 +55,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     if key in ctx.memo:
         d = ctx.memo[key]
         return d, tuple(d.return_type.elements) if isinstance(d.return_type, StructType) else ()
-    pair = sweeps(ctx, fn, activities)
+    pair = sweeps(ctx, fn, activities, top_level=True)
     m = ctx.module
     params, names = [], []
     for a, act in zip(fn.args, activities):
@@ -91,19 +92,26 @@ def _one(t: Type) -> Value:
     return ConstantFP.of(t, 1.0)
 
 
-def sweeps(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> SweepPair:
-    key = ("sweeps", fn, activities)
+def sweeps(ctx: ADContext, fn: Function, activities: tuple[str, ...], *, top_level: bool = False) -> SweepPair:
+    """The augmented and reverse sweeps of ``fn``.
+
+    ``top_level`` sweeps run back to back (from ``diffe<f>``), so nothing can
+    write memory between them and the reverse sweep may re-read memory the
+    function never writes instead of taping it.
+    """
+    key = ("sweeps", fn, activities, top_level)
     got = ctx.memo.get(key)
     if got is None:
-        got = _ReverseGenerator(ctx, fn, activities).run()
+        got = _ReverseGenerator(ctx, fn, activities, top_level).run()
         ctx.memo[key] = got  # type: ignore[assignment]
     return got  # type: ignore[return-value]
 
 
 class _ReverseGenerator:
-    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> None:
+    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...], top_level: bool = False) -> None:
         if fn.is_declaration:
             raise DifferentiationError(f"@{fn.name} has no body to differentiate")
+        self.top_level = top_level
         self.ctx = ctx
         self.m = ctx.module
         self.fn = fn
@@ -156,9 +164,13 @@ class _ReverseGenerator:
     def run(self) -> SweepPair:
         self._signatures()
         pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint)
-        self.ctx.memo[("sweeps", self.fn, self.acts)] = pair  # type: ignore[assignment]  # recursion
+        self.ctx.memo[("sweeps", self.fn, self.acts, self.top_level)] = pair  # type: ignore[assignment]  # recursion
         self.order = reverse_post_order(self.fn)
         self._augmented()
+        self.orig_of = {v: k for k, v in self.fwd.items()}
+        self.rereadable = self.top_level and _never_writes_memory(self.fn)
+        self.loops = plan_loops(self.fn, self.order)
+        self._count_iterations()
         self._reverse()
         return pair
 
@@ -451,16 +463,36 @@ class _ReverseGenerator:
         return b.load(t, slot)
 
     def _reverse_block(self, blk: Block) -> None:
+        # The reverse of ``blk`` is two blocks: ``ib`` pops what the forward block pushed and
+        # recomputes cheap values; ``body`` runs the reversed instructions.
         ib = self.inv[blk]
+        body_block = self.rev.insert_block_after(ib, None)
+        self.cur_blk = blk
+        self.cur_ib = ib
         self.needs: dict[Value, Value] = {}   # augmented value -> placeholder in reverse
         self.need_order: list[Value] = []
-        body = Builder(ib)
+        self.recomputed: dict[Value, Value] = {}
+        body = Builder(body_block)
         for inst in reversed(blk.instructions):
             self._reverse_inst(body, inst)
         # Control: back to the reverse of the predecessor the trace came from.
         preds = [p for p in blk.predecessors if p in self.inv]
         phis_active = [p for p in blk.phis() if p in self.active]
-        if len(preds) <= 1:
+        loop = self.loops.get(blk)
+        self._restore_counters(body, blk)
+        if loop is not None:
+            # A counted loop header: iteration 0 came from the preheader, later ones from the latch.
+            slot = self._counter_slot(loop)
+            k = body.load(I64, slot)
+            first = body.icmp("eq", k, const_int(I64, 0))
+            for phi in phis_active:
+                d = self._take_adjoint(body, phi)
+                z = zero(d.type)
+                self._add_adjoint(body, phi.value_for(loop.preheader), body.select(first, d, z))
+                self._add_adjoint(body, phi.value_for(loop.latch), body.select(first, z, d))
+            body.store(body.sub(k, const_int(I64, 1)), slot)
+            body.cond_br(first, self.inv[loop.preheader], self.inv[loop.latch])
+        elif len(preds) <= 1:
             for phi in phis_active:
                 d = self._take_adjoint(body, phi)
                 if preds:
@@ -492,14 +524,57 @@ class _ReverseGenerator:
         for v in reversed(self.need_order):
             popped = self._pop(pb, v.type)
             self.needs[v].replace_all_uses_with(popped)
+        Builder(ib).br(body_block)
 
+    # -- counted loops -------------------------------------------------------------
+    def _count_iterations(self) -> None:
+        """Give each counted loop an iteration counter and push its final value at the loop's exits."""
+        for lp in self.loops.values():
+            header = self.fwd[lp.loop.header]
+            latch = self.fwd[lp.latch]
+            hb = Builder(InsertPoint.at_start(header))  # type: ignore[arg-type]
+            k = hb.phi(I64, "iter")
+            nb = Builder(InsertPoint.before_terminator(latch))  # type: ignore[arg-type]
+            k_next = nb.add(k, const_int(I64, 1), "iter.next", flags=["nuw", "nsw"])
+            k.add_incoming(const_int(I64, 0), self.fwd[lp.preheader])  # type: ignore[arg-type]
+            k.add_incoming(k_next, latch)  # type: ignore[arg-type]
+            lp.counter = k
+        # Exit blocks push the counters of every loop they leave, outermost first.
+        for blk in self.order:
+            leaving = self.loops_exited_at(blk)
+            if leaving:
+                xb = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
+                for lp in leaving:
+                    self._push(xb, lp.counter)
+
+    def loops_exited_at(self, blk: Block) -> list["LoopPlan"]:
+        out = [lp for lp in self.loops.values() if blk in lp.exits]
+        return sorted(out, key=lambda lp: lp.loop.depth)
+
+    def _restore_counters(self, b: Builder, blk: Block) -> None:
+        """At the end of an exit block's reverse: pop the counters (innermost first) into their slots."""
+        for lp in reversed(self.loops_exited_at(blk)):
+            b.store(self._pop(b, I64), self._counter_slot(lp))
+
+    def _counter_slot(self, lp: "LoopPlan") -> Value:
+        if lp.slot is None:
+            eb = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
+            lp.slot = eb.alloca(I64, name="iter.rev")
+        return lp.slot
+
+    # -- values in the reverse sweep -----------------------------------------------------
     def _need_aug_value(self, av: Value) -> Value:
-        """The augmented value ``av`` made available in the current reverse block."""
-        if isinstance(av, Constant):
-            return av
-        if isinstance(av, Argument) and av.function is self.aug:
-            i = av.index
-            return self.rev.args[i]
+        """The augmented value ``av`` made available in the current reverse block.
+
+        Recomputed when that is cheap and gives the same value (pure operations on
+        available values, induction variables of counted loops, loads of memory the
+        function never writes); otherwise pushed on the tape.
+        """
+        got = self._recompute(av, 0)
+        return got if got is not None else self._tape(av)
+
+    def _tape(self, av: Value) -> Value:
+        """``av`` pushed at the end of the current forward block and popped at the start of its reverse."""
         ph = self.needs.get(av)
         if ph is None:
             from ..ir.parser import Placeholder
@@ -507,6 +582,45 @@ class _ReverseGenerator:
             self.needs[av] = ph
             self.need_order.append(av)
         return ph
+
+    def _recompute(self, av: Value, depth: int) -> Value | None:
+        if isinstance(av, Constant):
+            return av
+        if isinstance(av, Argument) and av.function is self.aug:
+            return self.rev.args[av.index]
+        got = self.recomputed.get(av)
+        if got is not None or depth > 12 or not isinstance(av, Instruction):
+            return got
+        orig = self.orig_of.get(av)
+        rb = Builder(self.cur_ib)
+        if isinstance(orig, PhiInst):
+            iv = _affine_iv(orig, self.loops)
+            if iv is None or self.cur_blk not in iv[0].loop.blocks:
+                return None
+            lp, start, step = iv
+            s0 = self._recompute(self.fwd.get(start, start), depth + 1)
+            if s0 is None:
+                return None
+            k = rb.load(I64, self._counter_slot(lp))
+            if orig.type != I64:
+                k = rb.cast("trunc", k, orig.type)
+            got = rb.add(s0, rb.mul(k, const_int(orig.type, step)))  # type: ignore[arg-type]
+        elif _recomputable(av) or (isinstance(av, LoadInst) and self.rereadable and not av.volatile
+                                    and not av.atomic):
+            # Operands that cannot be recomputed come from the tape; at most one, so that
+            # recomputing never pushes more than taping ``av`` itself would.
+            ops: list[Value | None] = [self._recompute(o, depth + 1) for o in av.operands]
+            missing = [i for i, r in enumerate(ops) if r is None]
+            if len(missing) > 1 or (missing and isinstance(av, LoadInst)):
+                return None
+            for i in missing:
+                ops[i] = self._tape(av.operand(i))
+            it = iter(ops)
+            got = rb.insert(av.clone(lambda _v: next(it)))
+        else:
+            return None
+        self.recomputed[av] = got
+        return got
 
     def _primal(self, v: Value) -> Value:
         """The primal value ``v`` (of the original function) in the reverse sweep."""
@@ -614,3 +728,81 @@ class _ReverseGenerator:
                 self._add_adjoint(b, a, b.extractvalue(res, [k]))
                 k += 1
 
+
+_RECOMPUTABLE = frozenset({
+    "getelementptr", "add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor", "icmp", "fcmp", "select",
+    "trunc", "zext", "sext", "fptrunc", "fpext", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast", "ptrtoint",
+    "inttoptr", "fadd", "fsub", "fmul", "fneg", "extractvalue", "extractelement", "freeze"})
+
+
+_RECOMPUTABLE_INTRINSICS = ("llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.copysign.", "llvm.minnum.",
+                            "llvm.maxnum.", "llvm.minimum.", "llvm.maximum.", "llvm.smax.", "llvm.smin.",
+                            "llvm.umax.", "llvm.umin.", "llvm.abs.")
+
+
+def _recomputable(inst: Instruction) -> bool:
+    """Pure, cheap instructions that give the same value whenever their operands do."""
+    if isinstance(inst, CallInst):
+        return (inst.callee_name or "").startswith(_RECOMPUTABLE_INTRINSICS)
+    return inst.opcode in _RECOMPUTABLE
+
+
+def _never_writes_memory(fn: Function) -> bool:
+    """No stores, atomics or calls that could write memory (math functions and intrinsics aside)."""
+    for inst in fn.instructions():
+        if isinstance(inst, StoreInst) or inst.opcode in ("atomicrmw", "cmpxchg", "fence", "va_arg"):
+            return False
+        if isinstance(inst, CallInst):
+            name = inst.callee_name or ""
+            if not (lookup(name) is not None or name.startswith(("llvm.lifetime.", "llvm.assume", "llvm.dbg."))):
+                return False
+        elif inst.opcode not in _RECOMPUTABLE and not isinstance(inst, (LoadInst, PhiInst, GEPInst, AllocaInst)) \
+                and not inst.is_terminator:
+            return False
+    return True
+
+
+@dataclass(eq=False)
+class LoopPlan:
+    """A loop reversed with an iteration counter instead of taped branch decisions."""
+
+    loop: Loop
+    preheader: Block
+    latch: Block
+    exits: set[Block]
+    counter: Value | None = None   # augmented: iteration number
+    slot: Value | None = None      # reverse: current iteration number
+
+
+def plan_loops(fn: Function, order: list[Block]) -> dict[Block, LoopPlan]:
+    """Loops in simplified form (preheader, one latch, dedicated exits), keyed by header."""
+    reachable = set(order)
+    out: dict[Block, LoopPlan] = {}
+    for lp in LoopInfo(fn).all_loops:
+        pre = lp.preheader
+        if pre is None or len(lp.latches) != 1:
+            continue
+        header = lp.header
+        if set(header.predecessors) != {pre, lp.latches[0]}:
+            continue
+        exits = set(lp.exit_blocks)
+        if any(p not in lp.blocks for x in exits for p in x.predecessors if p in reachable):
+            continue  # an exit block also reached from outside: not dedicated
+        out[header] = LoopPlan(lp, pre, lp.latches[0], exits)
+    return out
+
+
+def _affine_iv(phi: PhiInst, loops: dict[Block, LoopPlan]) -> tuple[LoopPlan, Value, int] | None:
+    """``phi = start + step * iteration`` for a header phi of a counted loop with a constant integer step."""
+    lp = loops.get(phi.parent) if phi.parent is not None else None
+    if lp is None or not isinstance(phi.type, IntType):
+        return None
+    start = phi.value_for(lp.preheader)
+    nxt = phi.value_for(lp.latch)
+    if isinstance(nxt, BinaryOperator) and nxt.opcode in ("add", "sub"):
+        a, b = nxt.operands
+        if a is phi and isinstance(b, ConstantInt):
+            return lp, start, b.value if nxt.opcode == "add" else -b.value
+        if b is phi and isinstance(a, ConstantInt) and nxt.opcode == "add":
+            return lp, start, a.value
+    return None
