@@ -46,11 +46,15 @@ int main(void) {
   printf("sum of squares   n=%ld  primal %.3f ms  gradient %.3f ms  ratio %.2f  (check dx[7]=%g vs %g)\n", n, tp * 1e3, tg * 1e3, tg / tp, dx[7], 2 * x[7]);
   tp = BEST(sink = rosen(x, n), 20);
   tg = BEST((memset(dx, 0, n * sizeof(double)), __enzyme_autodiff((void *)rosen, enzyme_dup, x, dx, enzyme_const, n)), 20);
-  printf("rosenbrock       n=%ld  primal %.3f ms  gradient %.3f ms  ratio %.2f\n", n, tp * 1e3, tg * 1e3, tg / tp);
+  { long i = 5; double ex = -400 * x[i] * (x[i + 1] - x[i] * x[i]) - 2 * (1 - x[i]) + 200 * (x[i] - x[i - 1] * x[i - 1]);
+    printf("rosenbrock       n=%ld  primal %.3f ms  gradient %.3f ms  ratio %.2f  (check dx[5]=%.12g vs %.12g)\n",
+           n, tp * 1e3, tg * 1e3, tg / tp, dx[i], ex); }
   double p[4] = {1.1, 0.4, 0.1, 0.4}, dp[4];
   long steps = 10000;
   tp = BEST(sink = rk4(p, steps), 50);
   tg = BEST((memset(dp, 0, sizeof dp), __enzyme_autodiff((void *)rk4, enzyme_dup, p, dp, enzyme_const, steps)), 50);
-  printf("rk4 ODE          steps=%ld  primal %.3f ms  gradient %.3f ms  ratio %.2f\n", steps, tp * 1e3, tg * 1e3, tg / tp);
+  double q[4] = {1.1, 0.4, 0.1, 0.4}, hh = 1e-6; q[1] += hh; double fp = rk4(q, steps); q[1] -= 2 * hh; double fm = rk4(q, steps);
+  printf("rk4 ODE          steps=%ld  primal %.3f ms  gradient %.3f ms  ratio %.2f  (check dp[1]=%.9g vs fd %.9g)\n",
+         steps, tp * 1e3, tg * 1e3, tg / tp, dp[1], (fp - fm) / (2 * hh));
   return 0;
 }
