@@ -1,7 +1,12 @@
-"""C programs calling __enzyme_autodiff / __enzyme_fwddiff, built through the pipeline at -O0..-O3.
+"""C and C++ programs calling __enzyme_autodiff / __enzyme_fwddiff, built through the pipeline at -O0..-O3.
 
 Each program checks its derivatives against analytic formulas, central finite
 differences and the other mode, and exits non-zero on any mismatch.
+
+A program is one of:
+- ``name.c`` / ``name.cpp``;
+- ``name.c`` plus ``name_helper.c`` (two translation units linked into one module);
+- a directory ``name/`` whose C and C++ files are linked into one module.
 """
 from __future__ import annotations
 
@@ -14,23 +19,55 @@ from enzyme import llvm, toolchain
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
 PROGRAMS = Path(__file__).parent / "programs"
-SOURCES = sorted(p.name for p in PROGRAMS.glob("*.c"))
+SOURCE_SUFFIXES = (".c", ".cpp")
+HELPER = "_helper"
 
 
-def build_and_run(source: Path, opt_level: int, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    module = compile_sources([source], CompileOptions(opt_level=opt_level, include_dirs=(PROGRAMS,)))
-    result = transform_module(module, TransformOptions(postopt_level=opt_level), name=source.name)
+def program_sources(name: str) -> list[Path]:
+    """The sources of program ``name`` (a file or a directory under ``PROGRAMS``), main file first."""
+    path = PROGRAMS / name
+    if path.is_dir():
+        return sorted(p for p in path.iterdir() if p.suffix in SOURCE_SUFFIXES)
+    helpers = [path.with_name(path.stem + HELPER + suffix) for suffix in SOURCE_SUFFIXES]
+    return [path, *(h for h in helpers if h.is_file())]
+
+
+def discover() -> list[str]:
+    names = []
+    for path in sorted(PROGRAMS.iterdir()):
+        if path.is_dir() and any(p.suffix in SOURCE_SUFFIXES for p in path.iterdir()):
+            names.append(path.name)
+        elif path.suffix in SOURCE_SUFFIXES and not path.stem.endswith(HELPER):
+            names.append(path.name)
+    return names
+
+
+PROGRAM_NAMES = discover()
+
+
+def build_and_run(sources: list[Path], opt_level: int, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    module = compile_sources(sources, CompileOptions(opt_level=opt_level, include_dirs=(PROGRAMS,)))
+    result = transform_module(module, TransformOptions(postopt_level=opt_level), name=sources[0].name)
     obj = llvm.emit_object(result, tmp_path / "prog.o")
-    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
+    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm", "-lstdc++"])
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
-@pytest.mark.parametrize("program", SOURCES)
+@pytest.mark.parametrize("program", PROGRAM_NAMES)
 def test_program(program: str, opt_level: int, tmp_path: Path) -> None:
-    run = build_and_run(PROGRAMS / program, opt_level, tmp_path)
-    assert run.returncode == 0 and "ALL OK" in run.stdout, run.stdout + run.stderr
+    run = build_and_run(program_sources(program), opt_level, tmp_path)
+    mismatches = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("ok "))
+    assert run.returncode == 0 and "ALL OK" in run.stdout, f"{program} at -O{opt_level}:\n{mismatches}\n{run.stderr}"
 
 
 def test_there_are_programs() -> None:
-    assert len(SOURCES) >= 5
+    assert len(PROGRAM_NAMES) >= 15
+
+
+def test_helpers_belong_to_a_program() -> None:
+    """A ``name_helper.c`` without ``name.c`` would silently never be built."""
+    for path in PROGRAMS.iterdir():
+        if path.stem.endswith(HELPER):
+            owners = [path.with_name(path.stem[: -len(HELPER)] + s) for s in SOURCE_SUFFIXES]
+            assert any(o.is_file() for o in owners), f"{path.name} has no main program"
