@@ -4,6 +4,7 @@
     enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]
     enzyme doctor
     enzyme --version | --cmake-dir
+    enzyme-cc / enzyme-c++ / enzyme-flang ARGS...   (compiler drivers, see enzyme.wrappers)
 
 Every failure prints ``error: <message>`` on stderr and exits with 1; ``--debug``
 adds the Python traceback.
@@ -11,6 +12,7 @@ adds the Python traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -138,32 +140,37 @@ def _cmake_dir() -> Path:
     return _paths.cmake_dir()
 
 
-def _wrapper_not_ready(name: str) -> int:
-    print(f"error: {name} is not available yet: the compiler wrappers arrive with the AD engine; "
-          "until then use `enzyme compile` and `enzyme opt`", file=sys.stderr)
-    return 1
+def _run_wrapper(driver: str) -> int:
+    """A compiler wrapper on ``sys.argv``; ``ENZYME_DEBUG=1`` shows tracebacks (``--debug`` is a clang flag)."""
+    from enzyme import wrappers
+
+    debug = os.environ.get("ENZYME_DEBUG", "") not in ("", "0")
+    return _guarded(lambda: wrappers.run_wrapper(driver, sys.argv[1:]), debug=lambda: debug,
+                    rerun_hint="rerun with ENZYME_DEBUG=1")
 
 
 def cc_main() -> int:
-    """``enzyme-cc`` (a clang-22 drop-in that differentiates): not written yet, says so."""
-    return _wrapper_not_ready("enzyme-cc")
+    """``enzyme-cc``: a clang-22 drop-in that differentiates ``__enzyme_*`` requests at link time."""
+    return _run_wrapper("cc")
 
 
 def cxx_main() -> int:
-    """``enzyme-c++``: not written yet, says so."""
-    return _wrapper_not_ready("enzyme-c++")
+    """``enzyme-c++``: the clang++ drop-in."""
+    return _run_wrapper("c++")
 
 
 def flang_main() -> int:
-    """``enzyme-flang``: not written yet, says so."""
-    return _wrapper_not_ready("enzyme-flang")
+    """``enzyme-flang``: the flang-22 drop-in."""
+    return _run_wrapper("flang")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``enzyme`` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
-    try:
+
+    def run() -> int:
+        nonlocal debug
         args = build_parser().parse_args(argv)
         debug = args.debug
         if args.version:
@@ -175,8 +182,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             raise UsageError("no command given; use one of: compile, opt, doctor (see enzyme --help)")
         return int(args.run(args))
+
+    return _guarded(run, debug=lambda: debug, rerun_hint="rerun with --debug")
+
+
+def _guarded(run: Callable[[], int], *, debug: Callable[[], bool], rerun_hint: str) -> int:
+    """``run()``, with every failure turned into one ``error:`` line and exit status 1."""
+    try:
+        return int(run())
     except EnzymeError as exc:
-        if debug:
+        if debug():
             traceback.print_exc()
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -184,8 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - the CLI turns every failure into one line
-        if debug:
+        if debug():
             traceback.print_exc()
-        print(f"error: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback; "
+        print(f"error: internal error: {type(exc).__name__}: {exc} ({rerun_hint} for the traceback; "
               "please report it)", file=sys.stderr)
         return 1

@@ -13,6 +13,7 @@ from enzyme.llvm.linking import link
 from enzyme.llvm.modules import to_bitcode, to_text, verify
 from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, parse, parse_file
 from enzyme.llvm.passes import optimize, preopt, strip_debug
+from enzyme.llvm.symbols import global_symbols
 from enzyme.llvm.targets import (
     emit_amdgpu_object,
     emit_object,
@@ -28,6 +29,7 @@ __all__ = [
     "emit_amdgpu_object",
     "emit_object",
     "emit_ptx",
+    "global_symbols",
     "host_target_machine",
     "link",
     "load_library",

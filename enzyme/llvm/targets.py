@@ -34,6 +34,9 @@ def host_target_machine(opt: int = 3) -> llvm.TargetMachine:
         features="",
         opt=opt,
         reloc="pic",
+        # llvmlite's default ("jitdefault") is the large code model for objects: every
+        # call through a 64-bit absolute address, in .ltext.  Objects get clang's model.
+        codemodel="small",
     )
 
 

@@ -1,15 +1,17 @@
 """The toolchain boundary: every call of an external compiler or linker lives here.
 
 One module per tool (``clang``, ``flang``, ``rustc``, ``cuda``, ``hip``,
-``linker``); ``tools`` finds programs and checks they are built on LLVM 22.
+``linker``, ``objcopy``, ``compiler_driver``); ``tools`` finds programs and checks they are built on LLVM 22.
 """
 from __future__ import annotations
 
 from enzyme.toolchain.bitcode import compile_to_bitcode
 from enzyme.toolchain.cache import cache_dir
+from enzyme.toolchain.compiler_driver import compile_native_object, run_driver
 from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
 from enzyme.toolchain.languages import LANGUAGES, language_of
 from enzyme.toolchain.linker import link_executable, link_shared
+from enzyme.toolchain.objcopy import add_section
 from enzyme.toolchain.runtimes import jit_libraries, link_libraries
 from enzyme.toolchain.tools import Tool, find_tool
 
@@ -17,7 +19,9 @@ __all__ = [
     "LANGUAGES",
     "Tool",
     "ToolStatus",
+    "add_section",
     "cache_dir",
+    "compile_native_object",
     "compile_to_bitcode",
     "doctor",
     "find_tool",
@@ -27,4 +31,5 @@ __all__ = [
     "link_executable",
     "link_libraries",
     "link_shared",
+    "run_driver",
 ]

@@ -49,11 +49,16 @@ def compile_to_bitcode(
     include_dirs: Sequence[PathLike] = (),
     defines: Sequence[str] = (),
     module_dir: PathLike | None = None,
+    language: str | None = None,
+    show_warnings: bool = False,
 ) -> Path:
-    """Compile ``source`` (language from its suffix) to bitcode at ``out``.
+    """Compile ``source`` to bitcode at ``out``.
 
+    The language comes from the suffix unless ``language`` (one of
+    ``LANGUAGES``) says otherwise, as ``-x`` does for a compiler driver.
     IR inputs (``.ll``/``.bc``) are taken as they are (text is assembled).
-    Compiler failures raise CompileError quoting the compiler's first errors.
+    Compiler failures raise CompileError quoting the compiler's first errors;
+    ``show_warnings`` echoes the diagnostics of a successful compile to stderr.
     """
     source = Path(source)
     if not source.is_file():
@@ -69,6 +74,9 @@ def compile_to_bitcode(
         include_dirs=tuple(Path(d) for d in include_dirs),
         defines=tuple(defines),
         module_dir=Path(module_dir) if module_dir is not None else None,
+        show_warnings=show_warnings,
     )
+    if language is not None and language not in _DRIVERS:
+        raise UsageError(f"unknown language {language!r} for {source}; known: {', '.join(_DRIVERS)}")
     request.output.parent.mkdir(parents=True, exist_ok=True)
-    return _DRIVERS[language_of(source)](request)
+    return _DRIVERS[language or language_of(source)](request)

@@ -47,6 +47,7 @@ def run_clang(request: CompileRequest, args: list[str]) -> Path:
     run_tool(
         [clang.path, *args, *request.flags, str(request.source), "-o", str(request.output)],
         what=f"clang-{clang.llvm_major} failed on {request.source}",
+        echo_warnings=request.show_warnings,
     )
     return request.output
 

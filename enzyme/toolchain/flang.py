@@ -42,6 +42,7 @@ def _run_flang(request: CompileRequest, module_dir: Path) -> Path:
             str(request.source), "-o", str(request.output),
         ],
         what=f"flang-{flang.llvm_major} failed on {request.source}",
+        echo_warnings=request.show_warnings,
     )
     return request.output
 

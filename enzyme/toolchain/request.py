@@ -12,7 +12,8 @@ class CompileRequest:
     ``defines`` are ``NAME`` or ``NAME=VALUE``; ``flags`` go to the compiler
     verbatim, after ours, so users can override.  ``module_dir`` is where
     Fortran ``.mod`` files are written and searched (a private temporary
-    directory when None).
+    directory when None).  ``show_warnings`` echoes the compiler's
+    diagnostics of a successful compile to stderr.
     """
 
     source: Path
@@ -23,6 +24,7 @@ class CompileRequest:
     include_dirs: tuple[Path, ...] = ()
     defines: tuple[str, ...] = ()
     module_dir: Path | None = None
+    show_warnings: bool = False
 
     @property
     def preprocessor_args(self) -> list[str]:

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,8 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         _llvm_tool("ld.lld", "ENZYME_LLD", r"LLD ", "lld"),
         _llvm_tool("llc", "ENZYME_LLC", r"LLVM version ", "llvm", required=False),
         _llvm_tool("llvm-link", "ENZYME_LLVM_LINK", r"LLVM version ", "llvm", required=False),
+        # The compiler wrappers carry bitcode in a section of their objects.
+        _llvm_tool("llvm-objcopy", "ENZYME_LLVM_OBJCOPY", r"LLVM version ", "llvm", required=False),
         ToolSpec(
             "ptxas", "ENZYME_PTXAS", ("ptxas", "/usr/local/cuda-13.0/bin/ptxas", "/usr/local/cuda/bin/ptxas"),
             ("--version",), r"release (\d+\.\d+)",
@@ -175,10 +178,12 @@ def rustc_release(tool: Tool) -> str:
 
 
 def run_tool(argv: Sequence[str], *, what: str, cwd: str | os.PathLike[str] | None = None,
-             error: type[Exception] = CompileError) -> subprocess.CompletedProcess[str]:
+             error: type[Exception] = CompileError, echo_warnings: bool = False) -> subprocess.CompletedProcess[str]:
     """Run a tool; on failure raise ``error`` quoting the tool's first error lines.
 
     ``what`` names the job for the message, e.g. ``"clang-22 failed on model.c"``.
+    ``echo_warnings`` copies the output of a successful run to our stderr, as a
+    compiler driver shows its warnings (the compiler wrappers use it).
     """
     try:
         result = subprocess.run(list(argv), capture_output=True, text=True, cwd=cwd, check=False)
@@ -186,6 +191,8 @@ def run_tool(argv: Sequence[str], *, what: str, cwd: str | os.PathLike[str] | No
         raise ToolNotFoundError(f"{what}: cannot run {argv[0]}: {exc.strerror or exc}") from None
     if result.returncode != 0:
         raise error(f"{what}: {first_error_lines(result.stderr + result.stdout)}")
+    if echo_warnings and (result.stderr or result.stdout):
+        sys.stderr.write(result.stderr + result.stdout)
     return result
 
 
