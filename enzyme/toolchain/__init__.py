@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from enzyme.toolchain.bitcode import compile_to_bitcode
 from enzyme.toolchain.cache import cache_dir
+from enzyme.toolchain.clang import compile_ir_object
 from enzyme.toolchain.compiler_driver import compile_native_object, run_driver
 from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
 from enzyme.toolchain.languages import LANGUAGES, language_of
@@ -21,6 +22,7 @@ __all__ = [
     "ToolStatus",
     "add_section",
     "cache_dir",
+    "compile_ir_object",
     "compile_native_object",
     "compile_to_bitcode",
     "doctor",

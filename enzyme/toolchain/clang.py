@@ -58,3 +58,21 @@ def compile_c(request: CompileRequest) -> Path:
 
 def compile_cxx(request: CompileRequest) -> Path:
     return run_clang(request, clang_args(request, language="c++"))
+
+
+def compile_ir_object(bitcode: Path, output: Path, *, opt_level: int) -> Path:
+    """Code generation only: an ELF object for already optimized bitcode, as clang-22 makes it.
+
+    Not llvmlite's ``emit_object``: its target machine leaves LLVM's
+    ``UseInitArray`` off, so static constructors land in ``.ctors``, which lld
+    does not turn into ``.init_array`` -- C++ globals such as ``std::cout``
+    would never be initialized.  ``-fPIC`` suits executables and shared libraries.
+    """
+    clang = find_tool("clang")
+    run_tool(
+        [clang.path, "-c", "-x", "ir", f"-O{opt_level}", "-fPIC",
+         # The IR is optimized already: only the backend runs.
+         "-Xclang", "-disable-llvm-passes", str(bitcode), "-o", str(output)],
+        what=f"clang-{clang.llvm_major} could not generate code for {bitcode}",
+    )
+    return output

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from enzyme import llvm, toolchain
+from enzyme import toolchain
 from enzyme.errors import UsageError
 from enzyme.pipeline import atomic_output, remove_stale_outputs
 from enzyme.wrappers.args import ASSEMBLER, Invocation, LinkerInput, Source
@@ -55,8 +55,7 @@ def compile_object(invocation: Invocation, source: Source, output: Path, scratch
                 )
             else:
                 bitcode = compile_bitcode(invocation, source, scratch / "unit.bc", target=output)
-                native = llvm.emit_object(llvm.parse(bitcode.read_bytes(), name=str(source.path)),
-                                          scratch / "native.o")
+                native = toolchain.compile_ir_object(bitcode, scratch / "native.o", opt_level=invocation.opt_level)
                 toolchain.add_section(native, temp, name=BITCODE_SECTION, contents=bitcode)
     except BaseException:
         remove_stale_outputs(output)  # like clang: a failed compile leaves no (old) object

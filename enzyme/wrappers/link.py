@@ -242,4 +242,6 @@ def build_module_object(invocation: Invocation, plan: _LinkPlan, path: Path, out
     else:
         # No requests: the objects' code, optimized across files only when the link asks (like LTO).
         llvm.optimize(module, invocation.opt_level)
-    return llvm.emit_object(module, path)
+    bitcode = path.with_suffix(".bc")
+    bitcode.write_bytes(llvm.to_bitcode(module))
+    return toolchain.compile_ir_object(bitcode, path, opt_level=invocation.opt_level)
