@@ -96,6 +96,8 @@ def archive_members(path: Path, data: bytes) -> Iterator[tuple[str, bytes]]:
             long_names = body
             continue
         name, body = _member_name(raw_name, body, long_names)
+        if name.startswith("__.SYMDEF"):
+            continue  # BSD symbol index under a long name
         if thin:
             member_path = Path(name) if Path(name).is_absolute() else path.parent / name
             try:
