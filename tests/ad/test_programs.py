@@ -62,7 +62,7 @@ def test_program(program: str, opt_level: int, tmp_path: Path) -> None:
 
 
 def test_there_are_programs() -> None:
-    assert len(PROGRAM_NAMES) >= 50
+    assert len(PROGRAM_NAMES) >= 60
 
 
 def test_helpers_belong_to_a_program() -> None:
