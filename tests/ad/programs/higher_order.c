@@ -1,0 +1,26 @@
+#include "check.h"
+/* Second derivatives by nesting entry points: forward over reverse (Hessian-vector products of a function of an
+   array) and forward over forward. (Reverse over forward/reverse are not right yet: see the AD bug list.) */
+double f(const double *x) { return sin(x[0]) * x[1] * x[1] + exp(x[0] * x[1]); }
+void grad(const double *x, double *g) { g[0] = g[1] = 0; __enzyme_autodiff((void *)f, enzyme_dup, x, g); }
+double s(double x) { return x * x * x * cos(x); }
+double ds(double x) { return __enzyme_fwddiff((void *)s, x, 1.0); }
+
+int main(void) {
+  double x[2] = {0.6, -0.9}, e = exp(x[0] * x[1]);
+  double H[2][2] = {{-sin(x[0]) * x[1] * x[1] + x[1] * x[1] * e, 2 * cos(x[0]) * x[1] + e + x[0] * x[1] * e},
+                    {0, 2 * sin(x[0]) + x[0] * x[0] * e}};
+  H[1][0] = H[0][1];
+  for (int j = 0; j < 2; j++) {
+    double xd[2] = {0, 0}, g[2], gd[2] = {0, 0};
+    xd[j] = 1.0;
+    __enzyme_fwddiff((void *)grad, enzyme_dup, x, xd, enzyme_dup, g, gd);
+    for (int i = 0; i < 2; i++) check("Hessian column (forward over reverse)", gd[i], H[i][j], 1e-12);
+    check("gradient computed alongside", g[0], cos(x[0]) * x[1] * x[1] + x[1] * e, 1e-12);
+  }
+  double y = 1.1, v;
+  double d2 = 6 * y * cos(y) - 6 * y * y * sin(y) - y * y * y * cos(y);
+  check("forward over forward", __enzyme_fwddiff((void *)ds, y, 1.0), d2, 1e-12);
+  check("forward over forward central", CENTRAL(ds(v), v, y), d2, 1e-6);
+  return finish();
+}
