@@ -35,4 +35,4 @@ def wrappers(wrapper_bin: Path, tmp_path: Path) -> Wrappers:
     env = dict(os.environ)
     env["PATH"] = f"{wrapper_bin}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    return Wrappers(tmp_path, env)
+    return Wrappers(tmp_path, env, wrapper_bin)

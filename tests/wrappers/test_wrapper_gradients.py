@@ -6,6 +6,7 @@ exits with 0 only if they agree.
 from __future__ import annotations
 
 import ctypes
+import shutil
 
 import numpy as np
 import pytest
@@ -290,3 +291,33 @@ def test_shared_library_loaded_with_ctypes(wrappers: Wrappers) -> None:
     np.testing.assert_allclose(gradient, _rosenbrock_gradient(x), rtol=1e-13)
     assert lib.rosenbrock_value(x.ctypes.data_as(pointer), len(x)) == pytest.approx(
         float(np.sum((1 - x[:-1]) ** 2 + 100 * (x[1:] - x[:-1] ** 2) ** 2)), rel=1e-14)
+
+
+CMAKE_PROJECT = """\
+cmake_minimum_required(VERSION 3.20)
+project(gradient_demo C)
+add_library(f STATIC f.c)
+add_executable(prog main.c)
+target_link_libraries(prog PRIVATE f m)
+"""
+
+
+def test_cmake_project_with_cc_set_to_the_wrapper(two_files: Wrappers) -> None:
+    # CMake's compiler checks (identification, ABI, a test link) pass through the wrapper.
+    w = two_files
+    w.write("CMakeLists.txt", CMAKE_PROJECT)
+    w.env["CC"] = str(w.bin_dir / "enzyme-cc")
+    w.run("cmake", "-S", ".", "-B", "build", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release")
+    assert 'CMAKE_C_COMPILER_ID "Clang"' in "".join(
+        path.read_text() for path in (w.cwd / "build" / "CMakeFiles").glob("*/CMakeCCompiler.cmake"))
+    w.run("cmake", "--build", "build")
+    w.run(w.cwd / "build" / "prog")
+
+
+def test_installed_console_scripts(wrappers: Wrappers) -> None:
+    # ci/setup.sh installs pyenzyme (editable): the console scripts are on PATH.
+    for script, banner in (("enzyme-cc", "clang version 22"), ("enzyme-c++", "clang version 22"),
+                           ("enzyme-flang", "flang version 22")):
+        found = shutil.which(script)
+        assert found, f"{script} is not on PATH; run `pip install -e .` (ci/setup.sh does)"
+        assert banner in wrappers.run(found, "--version").stdout

@@ -16,6 +16,7 @@ class Wrappers:
 
     cwd: Path
     env: dict[str, str]
+    bin_dir: Path  # holds the enzyme-cc, enzyme-c++, enzyme-flang launchers
 
     def run(self, *command: str | os.PathLike[str], check: bool = True, stdin: str = "",
             timeout: float = 300) -> subprocess.CompletedProcess[str]:
