@@ -10,6 +10,7 @@ delegation to the real compiler.
 """
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ DRIVER_LANGUAGES = {"cc": "c", "c++": "cxx", "flang": "fortran"}
 ASSEMBLER = "assembler"
 _ASSEMBLER_SUFFIXES = (".s", ".S", ".sx", ".asm")
 _UNSUPPORTED_LANGUAGES = {"cuda": "CUDA", "hip": "HIP"}
+_MAX_RESPONSE_FILE_DEPTH = 16
 
 # Commands that only print, preprocess or stop before an object: the real compiler does them.
 _DELEGATED = {"-E", "-S", "-M", "-MM", "-fsyntax-only", "-###", "--version", "-dumpversion", "-dumpmachine",
@@ -289,6 +291,27 @@ class _Reader:
                                  "supported by the compiler wrappers; use `enzyme compile` or the CMake package")
 
 
+def expand_response_files(argv: Sequence[str], *, depth: int = 0) -> list[str]:
+    """Replace each ``@file`` naming an existing file by the arguments in it (as gcc and clang do).
+
+    Build systems pass long link lines this way.  ``@name`` without such a file stays as it is.
+    """
+    expanded: list[str] = []
+    for arg in argv:
+        path = Path(arg[1:]) if arg.startswith("@") and len(arg) > 1 else None
+        if path is None or not path.is_file():
+            expanded.append(arg)
+            continue
+        if depth >= _MAX_RESPONSE_FILE_DEPTH:
+            raise UsageError(f"response file {path} nests more than {_MAX_RESPONSE_FILE_DEPTH} levels deep")
+        try:
+            words = shlex.split(path.read_text(), comments=False, posix=True)
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot read response file {path}: {exc}") from None
+        expanded += expand_response_files(words, depth=depth + 1)
+    return expanded
+
+
 def parse_command_line(driver: str, argv: Sequence[str]) -> Invocation:
     """Sort ``argv`` (without the program name) of wrapper ``driver`` into an Invocation.
 
@@ -298,6 +321,6 @@ def parse_command_line(driver: str, argv: Sequence[str]) -> Invocation:
     """
     if driver not in DRIVER_NAMES:
         raise UsageError(f"unknown compiler driver {driver!r}; known: {', '.join(DRIVER_NAMES)}")
-    reader = _Reader(driver, argv)
+    reader = _Reader(driver, expand_response_files(argv))
     reader.read()
     return reader.invocation()

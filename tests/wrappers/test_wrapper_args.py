@@ -101,3 +101,11 @@ def test_refused_command_lines(args: list[str], fragment: str) -> None:
 def test_unknown_driver() -> None:
     with pytest.raises(UsageError, match="unknown compiler driver"):
         parse_command_line("fortran77", [])
+
+
+def test_response_files(tmp_path: Path) -> None:
+    (tmp_path / "inner.rsp").write_text("-lm\n")
+    (tmp_path / "link.rsp").write_text(f"main.o 'dir with space/f.o' @{tmp_path / 'inner.rsp'}\n")
+    inv = parse_command_line("cc", [f"@{tmp_path / 'link.rsp'}", "@not-a-file", "-o", "prog"])
+    assert inv.items == (LinkerInput(Path("main.o")), LinkerInput(Path("dir with space/f.o")), Library("m"),
+                         LinkerInput(Path("@not-a-file")))
