@@ -20,7 +20,8 @@ def global_symbols(mod: llvm.ModuleRef) -> tuple[frozenset[str], frozenset[str]]
         if not name or name.startswith("llvm."):
             continue
         if value.is_declaration:
-            undefined.add(name)
+            if value.linkage != llvm.Linkage.external_weak:  # weak references pull in no archive member
+                undefined.add(name)
         elif value.linkage not in _LOCAL_LINKAGES:
             defined.add(name)
     defined.update(match.group(1).strip('"') for match in _ALIAS.finditer(str(mod)))

@@ -99,7 +99,7 @@ def plan_link(invocation: Invocation, scratch: Path, output: Path) -> _LinkPlan:
         elif isinstance(item, Library):
             found = _find_library(invocation, item.spec, static=static)
             keep = True
-            if found is not None and is_archive(found.read_bytes()[:8]):
+            if found is not None and _starts_like_archive(found):
                 keep = _add_archive(plan, found, scratch / f"archive-{index}", whole_archive=whole_archive)
             if keep:
                 plan.arguments.append(f"-l{item.spec}")
@@ -199,6 +199,11 @@ def _take_archive_members(plan: _LinkPlan) -> None:
                     plan.add_unit(member)
                 else:
                     plan.add_symbols(member)  # the linker takes it from the archive itself
+
+
+def _starts_like_archive(path: Path) -> bool:
+    with path.open("rb") as file:
+        return is_archive(file.read(8))
 
 
 def _with_bitcode_symbols(obj: ObjectFile) -> ObjectFile:

@@ -32,6 +32,7 @@ _SHT_SYMTAB = 2
 _SHN_UNDEF = 0
 _SHN_XINDEX = 0xFFFF
 _STB_LOCAL = 0
+_STB_WEAK = 2
 
 
 @dataclass(frozen=True)
@@ -185,9 +186,13 @@ class _Elf:
                     name, info, _other, shndx = struct.unpack_from(self.endian + "IBBH", table, at)
                 else:
                     name, _value, _size, info, _other, shndx = struct.unpack_from(self.endian + "IIIBBH", table, at)
-                if info >> 4 == _STB_LOCAL or name == 0:
+                binding = info >> 4
+                if binding == _STB_LOCAL or name == 0:
                     continue
-                (undefined if shndx == _SHN_UNDEF else defined).add(_c_string(names, name))
+                if shndx != _SHN_UNDEF:
+                    defined.add(_c_string(names, name))
+                elif binding != _STB_WEAK:  # a weak reference never makes a linker take an archive member
+                    undefined.add(_c_string(names, name))
         return defined, undefined - defined
 
 

@@ -74,3 +74,14 @@ def test_truncated_elf_is_refused() -> None:
 def test_truncated_archive_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="malformed archive member header"):
         list(archive_members(tmp_path / "bad.a", b"!<arch>\n" + b"x" * 60))
+
+
+def test_weak_references_are_not_undefined(tmp_path: Path) -> None:
+    # A linker takes no archive member for a weak reference; neither does the link step.
+    source = "extern int maybe __attribute__((weak));\nint probe(void) { return &maybe ? maybe : 0; }\n"
+    (tmp_path / "weak.c").write_text(source)
+    subprocess.run(["clang-22", "-O1", "-c", "weak.c"], cwd=tmp_path, check=True)
+    obj = read_object("weak.o", (tmp_path / "weak.o").read_bytes())
+    assert obj is not None and obj.defined == {"probe"} and obj.undefined == frozenset()
+    subprocess.run(["clang-22", "-O1", "-flto", "-c", "weak.c", "-o", "weak.bc"], cwd=tmp_path, check=True)
+    assert llvm.global_symbols(llvm.parse((tmp_path / "weak.bc").read_bytes())) == ({"probe"}, frozenset())
