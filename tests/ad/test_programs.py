@@ -24,7 +24,7 @@ HELPER = "_helper"
 
 
 def program_sources(name: str) -> list[Path]:
-    """The sources of program ``name`` (a file or a directory under ``PROGRAMS``), main file first."""
+    """The sources of program ``name``: the file and its helper, or a directory's files in name order."""
     path = PROGRAMS / name
     if path.is_dir():
         return sorted(p for p in path.iterdir() if p.suffix in SOURCE_SUFFIXES)
@@ -32,14 +32,14 @@ def program_sources(name: str) -> list[Path]:
     return [path, *(h for h in helpers if h.is_file())]
 
 
+def is_program(path: Path) -> bool:
+    if path.is_dir():
+        return any(p.suffix in SOURCE_SUFFIXES for p in path.iterdir())
+    return path.suffix in SOURCE_SUFFIXES and not path.stem.endswith(HELPER)
+
+
 def discover() -> list[str]:
-    names = []
-    for path in sorted(PROGRAMS.iterdir()):
-        if path.is_dir() and any(p.suffix in SOURCE_SUFFIXES for p in path.iterdir()):
-            names.append(path.name)
-        elif path.suffix in SOURCE_SUFFIXES and not path.stem.endswith(HELPER):
-            names.append(path.name)
-    return names
+    return [path.name for path in sorted(PROGRAMS.iterdir()) if is_program(path)]
 
 
 PROGRAM_NAMES = discover()
@@ -50,7 +50,7 @@ def build_and_run(sources: list[Path], opt_level: int, tmp_path: Path) -> subpro
     result = transform_module(module, TransformOptions(postopt_level=opt_level), name=sources[0].name)
     obj = llvm.emit_object(result, tmp_path / "prog.o")
     exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm", "-lstdc++"])
-    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
 
 
 @pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
