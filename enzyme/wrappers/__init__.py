@@ -5,7 +5,7 @@ carries the translation unit's bitcode (section ``.enzyme.bitcode``); linking ga
 bitcode of every input, links it into one module, differentiates every
 ``__enzyme_*`` request, and links the result with lld like clang would.
 Commands that stop before an object (``-E``, ``-S``, ``-M``) and the
-informational ones (``--version``, ``-v``) run the real compiler unchanged.
+informational ones (``--version``, ``-v`` alone, ``-print-*``) run the real compiler unchanged.
 
     enzyme-cc -O2 -c main.c -o main.o && enzyme-cc -O2 -c f.c -o f.o
     enzyme-cc -O2 main.o f.o -o prog -lm
