@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, Argument, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
+from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
+                  ExtractValueInst, InsertValueInst,
                   ConstantKeyword,
                   Function, FunctionType, GEPInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
                   StoreInst, StructType, UnaryOperator, Value)
@@ -30,7 +31,7 @@ from ..ir.cfg import Loop, LoopInfo, reverse_post_order
 from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, clone_body, describe, freed_in_function, is_inactive_function, memory_function,
+from .common import (ADContext, carries_float, clone_body, describe, freed_in_function, is_inactive_function, memory_function,
                      value_name, zero, zero_fill)
 from .tape import slot_size, tape_functions
 
@@ -47,6 +48,7 @@ class SweepPair:
     reverse: Function
     out_types: tuple[Type, ...]
     returns_adjoint: bool  # reverse takes dret
+    returns_shadow: bool = False  # augmented returns {primal pointer, shadow pointer}
 
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> tuple[Function, tuple[Type, ...]]:
@@ -55,6 +57,10 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     if key in ctx.memo:
         d = ctx.memo[key]
         return d, tuple(d.return_type.elements) if isinstance(d.return_type, StructType) else ()
+    if carries_float(fn.return_type) and not _is_fp(fn.return_type):
+        raise DifferentiationError(
+            f"@{fn.name} returns {fn.return_type}: the __enzyme_autodiff C ABI seeds only a floating-point "
+            "return value; return a scalar, or write the outputs through an enzyme_dup pointer argument")
     pair = sweeps(ctx, fn, activities, top_level=True)
     m = ctx.module
     params, names = [], []
@@ -134,9 +140,12 @@ class _ReverseGenerator:
             if act in ("dup", "dupnoneed"):
                 params.append(a.type)
                 names.append(value_name(a, "'"))
-        self.returns_adjoint = _is_fp(fn.return_type)
+        self.returns_adjoint = carries_float(fn.return_type)
+        # A returned pointer comes back with its shadow, so callers can follow it.
+        self.returns_shadow = isinstance(fn.return_type, PointerType)
+        aug_ret = StructType((fn.return_type, fn.return_type)) if self.returns_shadow else fn.return_type
         self.out_types = tuple(a.type for a, act in zip(fn.args, self.acts) if act == "out")
-        aug = Function(m.unique_name(f"augmented_{fn.name}"), FunctionType(fn.return_type, (*params, PTR)),
+        aug = Function(m.unique_name(f"augmented_{fn.name}"), FunctionType(aug_ret, (*params, PTR)),
                        arg_names=[*names, "tape"], prefix="internal")
         rparams = [*params] + ([fn.return_type] if self.returns_adjoint else []) + [PTR]
         rnames = [*names] + (["dret"] if self.returns_adjoint else []) + ["tape"]
@@ -163,7 +172,7 @@ class _ReverseGenerator:
 
     def run(self) -> SweepPair:
         self._signatures()
-        pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint)
+        pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint, self.returns_shadow)
         self.ctx.memo[("sweeps", self.fn, self.acts, self.top_level)] = pair  # type: ignore[assignment]  # recursion
         self.order = reverse_post_order(self.fn)
         self._augmented()
@@ -188,7 +197,7 @@ class _ReverseGenerator:
         while changed:
             changed = False
             for inst, _ in clones:
-                if inst in self.active or not _is_fp(inst.type):
+                if inst in self.active or not carries_float(inst.type):
                     continue
                 if self._depends_on_active(inst):
                     self.active.add(inst)
@@ -301,6 +310,18 @@ class _ReverseGenerator:
                                            "Not supported yet in reverse mode")
         elif isinstance(inst, CallInst):
             self._augment_call(inst, ni, b)
+        elif isinstance(inst, ReturnInst) and self.returns_shadow:
+            v = inst.value
+            assert v is not None
+            sv = self._shadow_or_none(v)
+            if sv is None:
+                raise DifferentiationError(
+                    f"{describe(inst)}: returns a pointer to memory that has no shadow (constant memory); "
+                    "callers could not follow its derivative. Not supported yet")
+            rb = Builder(InsertPoint.before_inst(ni))
+            pair_t = self.aug.return_type
+            agg = rb.insertvalue(ConstantKeyword(pair_t, "undef"), ni.operand(0), [0])
+            ni.set_operand(0, rb.insertvalue(agg, sv, [1]))
 
     def _augment_call(self, inst: CallInst, ni: Instruction, b: Builder) -> None:
         assert isinstance(ni, CallInst)
@@ -352,10 +373,14 @@ class _ReverseGenerator:
                 if act == "dup":
                     args.append(self.shadow[a])
             call = b.call(pair.augmented, [*args, self.aug_tape])
+            primal: Value = call
+            if pair.returns_shadow:
+                primal = b.extractvalue(call, [0])
+                self.shadow[inst] = b.extractvalue(call, [1], value_name(inst, "'"))
             if not f.return_type.is_void:
-                ni.replace_all_uses_with(call)
-                call.name = ni.name
-            self.fwd[inst] = call
+                ni.replace_all_uses_with(primal)
+                primal.name = ni.name
+            self.fwd[inst] = primal
             ni.erase()
             return
         if inst in self.active or any(a in self.active for a in inst.args):
@@ -441,7 +466,7 @@ class _ReverseGenerator:
         if v not in self.active:
             return
         s = self._adjoint_slot(v)
-        b.store(b.fadd(b.load(v.type, s), d), s)
+        b.store(_fadd_deep(b, b.load(v.type, s), d), s)
 
     def _load_adjoint(self, b: Builder, v: Value) -> Value:
         return b.load(v.type, self._adjoint_slot(v))
@@ -641,15 +666,21 @@ class _ReverseGenerator:
             elif inst in self.active and inst.operand(0) in self.active:
                 raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this cast yet")
         elif isinstance(inst, LoadInst):
-            if inst in self.active and _is_fp(inst.type) and inst.pointer in self.shadow:
+            if inst in self.active and carries_float(inst.type) and inst.pointer in self.shadow:
+                if _holds_pointers(inst.type):
+                    raise DifferentiationError(f"{describe(inst)}: loads a {inst.type} mixing pointers and "
+                                               "floating-point values; not supported in reverse mode yet")
                 d = self._take_adjoint(b, inst)
                 sp = self._need_aug_value(self.shadow[inst.pointer])
-                b.store(b.fadd(b.load(inst.type, sp, align=inst.align), d), sp, inst.align)
+                b.store(_fadd_deep(b, b.load(inst.type, sp, align=inst.align), d), sp, inst.align)
         elif isinstance(inst, StoreInst):
             v, p = inst.value, inst.pointer
             if p in self.shadow and not isinstance(v.type, PointerType):
                 sp = self._need_aug_value(self.shadow[p])
-                if _is_fp(v.type):
+                if carries_float(v.type):
+                    if _holds_pointers(v.type):
+                        raise DifferentiationError(f"{describe(inst)}: stores a {v.type} mixing pointers and "
+                                                   "floating-point values; not supported in reverse mode yet")
                     d = b.load(v.type, sp, align=inst.align)
                     b.store(zero(v.type), sp, inst.align)
                     self._add_adjoint(b, v, d)
@@ -662,11 +693,24 @@ class _ReverseGenerator:
                 z = zero(d.type)
                 self._add_adjoint(b, inst.operand(1), b.select(c, d, z))
                 self._add_adjoint(b, inst.operand(2), b.select(c, z, d))
+        elif isinstance(inst, ExtractValueInst):
+            if inst in self.active:
+                d = self._take_adjoint(b, inst)
+                agg = inst.operand(0)
+                self._add_adjoint(b, agg, b.insertvalue(zero(agg.type), d, inst.indices))
+        elif isinstance(inst, InsertValueInst):
+            if inst in self.active:
+                d = self._take_adjoint(b, inst)
+                agg, val = inst.operands
+                if val in self.active:
+                    self._add_adjoint(b, val, b.extractvalue(d, inst.indices))
+                if agg in self.active:
+                    self._add_adjoint(b, agg, b.insertvalue(d, zero(val.type), inst.indices))
         elif isinstance(inst, CallInst):
             self._reverse_call(b, inst)
         elif isinstance(inst, AllocaInst):
             self._free_both(b, inst)
-        elif isinstance(inst, GEPInst) or not (inst in self.active or _is_fp(inst.type)):
+        elif isinstance(inst, GEPInst) or not (inst in self.active or carries_float(inst.type)):
             return
         elif inst in self.active:
             raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this instruction yet")
@@ -806,3 +850,25 @@ def _affine_iv(phi: PhiInst, loops: dict[Block, LoopPlan]) -> tuple[LoopPlan, Va
         if b is phi and isinstance(a, ConstantInt) and nxt.opcode == "add":
             return lp, start, a.value
     return None
+
+
+def _fadd_deep(b: Builder, a: Value, d: Value) -> Value:
+    """``a + d`` for floats, float vectors, and structs/arrays of them (integer and pointer fields kept)."""
+    t = a.type
+    if isinstance(t, (StructType, ArrayType)):
+        elements = t.elements if isinstance(t, StructType) else (t.element,) * t.count
+        for i, et in enumerate(elements):
+            if carries_float(et):
+                a = b.insertvalue(a, _fadd_deep(b, b.extractvalue(a, [i]), b.extractvalue(d, [i])), [i])
+        return a
+    return b.fadd(a, d)
+
+
+def _holds_pointers(t: Type) -> bool:
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, StructType):
+        return any(_holds_pointers(e) for e in t.elements)
+    if isinstance(t, ArrayType):
+        return _holds_pointers(t.element)
+    return False

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..ad.common import ADContext
-from ..ir import Module
+from ..errors import DifferentiationError
+from ..ir import CallInst, Function, Module
 from .requests import Request, find_requests
 from .replace import replace_request
 
@@ -20,6 +21,42 @@ def differentiate_module(module: Module) -> int:
     if not requests:
         return 0
     ctx = ADContext(module)
-    for req in requests:
+    for req in _inner_first(requests):
         replace_request(ctx, req)
     return len(requests)
+
+
+def _inner_first(requests: list[Request]) -> list[Request]:
+    """Order requests so that one inside code another differentiates is replaced first.
+
+    ``__enzyme_autodiff(f)`` where ``f`` itself calls ``__enzyme_fwddiff(g)``
+    must see ``f`` calling the generated ``fwddiffe_g``, which it can
+    differentiate, not the ``__enzyme_fwddiff`` declaration.
+    """
+    reach = {id(r): _reachable(r.function) for r in requests}
+    done: list[Request] = []
+    pending = list(requests)
+    while pending:
+        ready = [r for r in pending if not any(
+            q is not r and q.call.function in reach[id(r)] for q in pending)]
+        if not ready:
+            names = ", ".join(f"@{r.function.name}" for r in pending)
+            raise DifferentiationError(f"derivative requests depend on each other in a cycle ({names})")
+        done += ready
+        pending = [r for r in pending if r not in ready]
+    return done
+
+
+def _reachable(fn: Function) -> set[Function]:
+    """Functions with bodies that ``fn`` may call, directly or not (``fn`` included)."""
+    seen: set[Function] = set()
+    work = [fn]
+    while work:
+        f = work.pop()
+        if f in seen or f.is_declaration:
+            continue
+        seen.add(f)
+        for inst in f.instructions():
+            if isinstance(inst, CallInst) and inst.called_function is not None:
+                work.append(inst.called_function)
+    return seen

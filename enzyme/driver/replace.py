@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
 from ..errors import DifferentiationError, UsageError
-from ..ir import Value
+from ..ir import InvokeInst, Value
 from ..ir.builder import Builder, InsertPoint
 from .requests import Request, where
 
@@ -19,6 +19,12 @@ def replace_request(ctx: ADContext, req: Request) -> None:
 
 def _finish(req: Request, result: Value | None) -> None:
     call = req.call
+    if req.sret is not None:
+        if result is None:
+            raise UsageError(f"{call.callee_name} {where(call)}: declared to return a struct but "
+                             f"@{req.function.name} has no enzyme_out arguments")
+        Builder(InsertPoint.before_inst(call)).store(result, req.sret)
+        result = None
     if call.type.is_void or result is None:
         if call.has_uses and result is None:
             raise UsageError(f"{call.callee_name} {where(call)}: the result is used but @{req.function.name} "
@@ -28,6 +34,16 @@ def _finish(req: Request, result: Value | None) -> None:
             raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type} but the "
                              f"derivative of @{req.function.name} is {result.type}")
         call.replace_all_uses_with(result)
+    if isinstance(call, InvokeInst):
+        # The derivative call cannot throw: continue on the normal path, drop the unwind edge.
+        block = call.parent
+        Builder(InsertPoint.before_inst(call)).br(call.normal_dest)
+        unwind = call.unwind_dest
+        call.erase()
+        if block not in unwind.predecessors:
+            for phi in unwind.phis():
+                phi.remove_incoming(block)  # type: ignore[arg-type]
+        return
     call.erase()
 
 

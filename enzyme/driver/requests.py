@@ -37,6 +37,7 @@ class Request:
     mode: str                # forward | reverse
     function: Function
     args: list[Arg]
+    sret: Value | None = None  # where a struct result goes when the ABI returns it through memory
 
     @property
     def activities(self) -> tuple[str, ...]:
@@ -86,6 +87,10 @@ def find_requests(module: Module) -> list[Request]:
 
 def decode(call: CallInst, mode: str) -> Request:
     args = call.args
+    sret = None
+    if args and "sret" in call.arg_attrs[0]:
+        # A struct result too big for registers: the ABI passes a pointer to it first.
+        sret, args = args[0], args[1:]
     if not args:
         raise UsageError(f"{call.callee_name} {where(call)}: missing the function to differentiate")
     fn = args[0]
@@ -147,4 +152,4 @@ def decode(call: CallInst, mode: str) -> Request:
     if i != len(args):
         raise UsageError(f"{call.callee_name} {where(call)}: @{fn.name} takes {len(params)} arguments but "
                          f"{len(args) - i} more were given")
-    return Request(call, mode, fn, decoded)
+    return Request(call, mode, fn, decoded, sret)

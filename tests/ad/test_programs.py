@@ -48,7 +48,10 @@ PROGRAM_NAMES = discover()
 def build_and_run(sources: list[Path], opt_level: int, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     module = compile_sources(sources, CompileOptions(opt_level=opt_level, include_dirs=(PROGRAMS,)))
     result = transform_module(module, TransformOptions(postopt_level=opt_level), name=sources[0].name)
-    obj = llvm.emit_object(result, tmp_path / "prog.o")
+    bitcode = tmp_path / "prog.bc"
+    bitcode.write_bytes(llvm.to_bitcode(result))
+    # clang's backend, not llvmlite's: C++ static constructors must go to .init_array.
+    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=opt_level)
     exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm", "-lstdc++"])
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
 

@@ -180,8 +180,6 @@ int main() {
 """
 
 
-@pytest.mark.xfail(strict=True, reason="AD driver: __enzyme_autodiff reached by `invoke` leaves a block "
-                                       "without terminator (engine bug, reported)")
 def test_cxx_request_as_invoke(wrappers: Wrappers) -> None:
     wrappers.write("invoke.cpp", INVOKE_REQUEST_CPP)
     wrappers.run("enzyme-c++", "-O2", "invoke.cpp", "-o", "invoke")
