@@ -140,5 +140,22 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> 
     return clones
 
 
+def unshadowed_store_error(inst: Instruction, pointer: Value) -> DifferentiationError:
+    """The refusal for an active value stored where no shadow can receive its derivative."""
+    from ..ir import CastInst, GEPInst, GlobalVariable
+    base = pointer
+    while isinstance(base, (GEPInst, CastInst)):
+        base = base.operand(0)
+    if isinstance(base, GlobalVariable):
+        return DifferentiationError(
+            f"{describe(inst)}: an active value is stored into memory that has no shadow: global @{base.name}. "
+            "Globals have no shadow yet; pass that state through a pointer argument marked enzyme_dup "
+            "(Duplicated in Python)")
+    return DifferentiationError(
+        f"{describe(inst)}: an active value is stored into memory that has no shadow (constant memory), so its "
+        "derivative would be lost. Pass that memory as enzyme_dup (Duplicated in Python), or use runtime "
+        "activity once it exists")
+
+
 def value_name(v: Value, suffix: str) -> str | None:
     return f"{v.name}{suffix}" if v.name else None

@@ -23,7 +23,7 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 
 from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
-                     value_name, zero, zero_fill)
+                     unshadowed_store_error, value_name, zero, zero_fill)
 
 if TYPE_CHECKING:
     from ..rules.memory import MemoryFunction
@@ -190,9 +190,7 @@ class _ForwardGenerator:
         if s is not None:
             b.store(self._t(v, inst), s, inst.align)
         elif self.tangent(v) is not None and carries_float(v.type):
-            raise DifferentiationError(
-                f"{describe(inst)}: an active value is stored into memory that has no shadow (constant memory). "
-                "Pass that memory as enzyme_dup (or Duplicated in Python) so its derivative has somewhere to go")
+            raise unshadowed_store_error(inst, p)
 
     def _return(self, inst: ReturnInst, ni: Instruction) -> None:
         if not returns_tangent(self.fn):

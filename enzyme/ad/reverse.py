@@ -32,7 +32,7 @@ from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, Ve
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, carries_float, clone_body, describe, freed_in_function, is_inactive_function, memory_function,
-                     value_name, zero, zero_fill)
+                     unshadowed_store_error, value_name, zero, zero_fill)
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -299,10 +299,7 @@ class _ReverseGenerator:
                 sv = self._shadow_or_none(v)
                 b.store(sv if sv is not None else ConstantKeyword(v.type, "null"), sp, inst.align)
             elif sp is None and v in self.active:
-                raise DifferentiationError(
-                    f"{describe(inst)}: an active value is stored into memory that has no shadow (constant "
-                    "memory), so its derivative would be lost. Pass that memory as enzyme_dup (Duplicated in "
-                    "Python), or use runtime activity once it exists")
+                raise unshadowed_store_error(inst, p)
             elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
                     and v.pointer in self.shadow:
                 raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "

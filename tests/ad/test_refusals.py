@@ -127,8 +127,8 @@ double last;
 double f(double x) { last = x; return __builtin_sin(last) * last; }
 double g(double x) { return __enzyme_autodiff((void *)f, x); }
 """
-    message = refused(tmp_path, body, opt_level, r"active value is stored into memory that has no shadow")
-    assert "@f" in message
+    message = refused(tmp_path, body, opt_level, r"active value is stored into memory that has no shadow: global @last")
+    assert "@f" in message and "enzyme_dup" in message
 
 
 @LEVELS
