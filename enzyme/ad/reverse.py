@@ -33,6 +33,7 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, carries_float, clone_body, describe, freed_in_function, is_inactive_function, memory_function,
                      unshadowed_store_error, value_name, zero, zero_fill)
+from .memcopy import copied_element_type, copy_adjoint_function
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -351,6 +352,19 @@ class _ReverseGenerator:
             return
         if kind == "set":
             return  # the shadow is zeroed in the reverse sweep
+        if kind in ("copy", "move") and mf is not None and mf.dst is not None and mf.src is not None:
+            dst, src = inst.args[mf.dst], inst.args[mf.src]
+            if dst not in self.shadow and src not in self.shadow:
+                return
+            if dst not in self.shadow:
+                raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
+                                           "memory that has no shadow; pass the destination as enzyme_dup")
+            if src in self.shadow and copied_element_type(self.fn, [dst, src]) is None:
+                raise DifferentiationError(
+                    f"{describe(inst)}: {name} of memory that may hold active values, but the copied bytes are not "
+                    "accessed as one floating-point type in this function, so their adjoints cannot be moved "
+                    "safely; not supported in reverse mode yet")
+            return
         if kind is not None:
             if any(a in self.shadow for a in inst.args):
                 raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is "
@@ -712,6 +726,20 @@ class _ReverseGenerator:
         elif inst in self.active:
             raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this instruction yet")
 
+    def _reverse_copy(self, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
+                      size: Value) -> None:
+        sd = self._need_aug_value(self.shadow[dst])
+        nbytes = self._primal(size)
+        if nbytes.type != I64:
+            nbytes = b.cast("zext", nbytes, I64)
+        if src not in self.shadow:  # constant data was copied: the overwritten adjoints are dropped
+            zero_fill(self.m, b, sd, nbytes)
+            return
+        t = copied_element_type(self.fn, [dst, src])
+        assert t is not None  # checked in the augmented sweep
+        helper = copy_adjoint_function(self.m, t, overlapping)
+        b.call(helper, [sd, self._need_aug_value(self.shadow[src]), nbytes])
+
     def _free_both(self, b: Builder, inst: Instruction) -> None:
         """Free a primal allocation and its shadow once the reverse sweep has passed it."""
         free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
@@ -742,6 +770,10 @@ class _ReverseGenerator:
                 # The overwritten bytes' adjoints are consumed: zero them.
                 zero_fill(self.m, b, self._need_aug_value(self.shadow[inst.args[mf.dst]]),
                           self._primal(inst.args[mf.size]))
+            elif kind in ("copy", "move") and mf.dst is not None and mf.src is not None and mf.size is not None \
+                    and inst.args[mf.dst] in self.shadow:
+                self._reverse_copy(b, inst, kind == "move", inst.args[mf.dst], inst.args[mf.src],
+                                   inst.args[mf.size])
             return
         rule = lookup(name)
         if rule is not None:

@@ -62,53 +62,6 @@ double g(double *x, double *d, int n) { return __enzyme_autodiff((void *)f, enzy
 
 
 @LEVELS
-def test_memcpy_of_active_memory_in_reverse(tmp_path: Path, opt_level: int) -> None:
-    body = """
-double f(const double *x, int n) {
-  double t[8];
-  memcpy(t, x, n * sizeof(double));
-  double s = 0;
-  for (int i = 0; i < n; i++) s += t[i] * t[i];
-  return s;
-}
-double g(double *x, double *d, int n) { return __enzyme_autodiff((void *)f, enzyme_dup, x, d, enzyme_const, n); }
-"""
-    message = refused(tmp_path, body, opt_level, r"memcpy\S* of memory that may hold active values is not supported in reverse mode")
-    assert "@f" in message
-
-
-@LEVELS
-def test_memmove_of_active_memory_in_reverse(tmp_path: Path, opt_level: int) -> None:
-    body = """
-double f(double *x, int n) {
-  memmove(x + 1, x, (n - 1) * sizeof(double));
-  double s = 0;
-  for (int i = 0; i < n; i++) s += x[i] * x[i];
-  return s;
-}
-double g(double *x, double *d, int n) { return __enzyme_autodiff((void *)f, enzyme_dup, x, d, enzyme_const, n); }
-"""
-    refused(tmp_path, body, opt_level, r"memmove\S* of memory that may hold active values is not supported in reverse mode")
-
-
-@LEVELS
-def test_copy_loop_turned_into_memcpy(tmp_path: Path, opt_level: int) -> None:
-    """The pre-AD optimizer rewrites an element-wise copy loop into memcpy: the refusal must still be clear."""
-    body = """
-double f(double *u, int n) {
-  double tmp[16];
-  for (int i = 0; i < n; i++) tmp[i] = u[i] * u[i];
-  for (int i = 0; i < n; i++) u[i] = tmp[i];
-  double s = 0;
-  for (int i = 0; i < n; i++) s += u[i] * u[i];
-  return s;
-}
-double g(double *x, double *d, int n) { return __enzyme_autodiff((void *)f, enzyme_dup, x, d, enzyme_const, n); }
-"""
-    refused(tmp_path, body, opt_level, r"memcpy\S* of memory that may hold active values is not supported in reverse mode")
-
-
-@LEVELS
 @pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, enzyme_const, fn, x)",
                                    "__enzyme_fwddiff((void *)f, enzyme_const, fn, x, 1.0)"])
 def test_indirect_call_with_active_argument(tmp_path: Path, opt_level: int, entry: str) -> None:
