@@ -508,6 +508,7 @@ class _ReverseGenerator:
         self.needs: dict[Value, Value] = {}   # augmented value -> placeholder in reverse
         self.need_order: list[Value] = []
         self.recomputed: dict[Value, Value] = {}
+        self.recomputed_shifted: dict[int, dict[Value, Value]] = {}
         body = Builder(body_block)
         for inst in reversed(blk.instructions):
             self._reverse_inst(body, inst)
@@ -619,35 +620,37 @@ class _ReverseGenerator:
             self.need_order.append(av)
         return ph
 
-    def _recompute(self, av: Value, depth: int) -> Value | None:
+    def _recompute(self, av: Value, depth: int, shift: tuple["LoopPlan", Value] | None = None) -> Value | None:
+        """``av`` rebuilt in the current reverse block, or None.
+
+        With ``shift = (loop, k)``, ``av`` is rebuilt as it was in iteration ``k``
+        of that loop (for values carried from the previous iteration).
+        """
         if isinstance(av, Constant):
             return av
         if isinstance(av, Argument) and av.function is self.aug:
             return self.rev.args[av.index]
-        got = self.recomputed.get(av)
+        memo = self.recomputed if shift is None else self.recomputed_shifted.setdefault(id(shift[0]), {})
+        got = memo.get(av)
         if got is not None or depth > 12 or not isinstance(av, Instruction):
             return got
         orig = self.orig_of.get(av)
+        if shift is not None and isinstance(orig, Instruction) and orig.parent in shift[0].loop.blocks \
+                and orig.parent is not shift[0].loop.header:
+            return None  # may not have run in the shifted iteration
         rb = Builder(self.cur_ib)
         if isinstance(orig, PhiInst):
-            iv = _affine_iv(orig, self.loops)
-            if iv is None or self.cur_blk not in iv[0].loop.blocks:
+            got = self._recompute_phi(rb, orig, depth, shift)
+            if got is None:
                 return None
-            lp, start, step = iv
-            s0 = self._recompute(self.fwd.get(start, start), depth + 1)
-            if s0 is None:
-                return None
-            k = rb.load(I64, self._counter_slot(lp))
-            if orig.type != I64:
-                k = rb.cast("trunc", k, orig.type)
-            got = rb.add(s0, rb.mul(k, const_int(orig.type, step)))  # type: ignore[arg-type]
         elif _recomputable(av) or (isinstance(av, LoadInst) and self.rereadable and not av.volatile
                                     and not av.atomic):
             # Operands that cannot be recomputed come from the tape; at most one, so that
-            # recomputing never pushes more than taping ``av`` itself would.
-            ops: list[Value | None] = [self._recompute(o, depth + 1) for o in av.operands]
+            # recomputing never pushes more than taping ``av`` itself would.  (Not in a shifted
+            # iteration: the tape holds the current one.)
+            ops: list[Value | None] = [self._recompute(o, depth + 1, shift) for o in av.operands]
             missing = [i for i, r in enumerate(ops) if r is None]
-            if len(missing) > 1 or (missing and isinstance(av, LoadInst)):
+            if len(missing) > 1 or (missing and (isinstance(av, LoadInst) or shift is not None)):
                 return None
             for i in missing:
                 ops[i] = self._tape(av.operand(i))
@@ -655,8 +658,37 @@ class _ReverseGenerator:
             got = rb.insert(av.clone(lambda _v: next(it)))
         else:
             return None
-        self.recomputed[av] = got
+        memo[av] = got
         return got
+
+    def _recompute_phi(self, rb: Builder, phi: PhiInst, depth: int,
+                       shift: tuple["LoopPlan", Value] | None) -> Value | None:
+        iv = _affine_iv(phi, self.loops)
+        if iv is not None:
+            lp, start, step = iv
+            if self.cur_blk not in lp.loop.blocks:
+                return None
+            s0 = self._recompute(self.fwd.get(start, start), depth + 1, shift)
+            if s0 is None:
+                return None
+            k = shift[1] if shift is not None and shift[0] is lp else rb.load(I64, self._counter_slot(lp))
+            if phi.type != I64:
+                k = rb.cast("trunc", k, phi.type)
+            return rb.add(s0, rb.mul(k, const_int(phi.type, step)))  # type: ignore[arg-type]
+        # A value carried from the previous iteration (a load reused by the next one, say):
+        # iteration 0 takes the preheader's value, iteration k the latch's value of k - 1.
+        lp = self.loops.get(phi.parent) if phi.parent is not None else None
+        if lp is None or shift is not None or self.cur_blk not in lp.loop.blocks:
+            return None
+        k = rb.load(I64, self._counter_slot(lp))
+        first = rb.icmp("eq", k, const_int(I64, 0))
+        prev_k = rb.select(first, const_int(I64, 0), rb.sub(k, const_int(I64, 1)))
+        initial = self._recompute(self.fwd.get(phi.value_for(lp.preheader), phi.value_for(lp.preheader)), depth + 1)
+        latch_v = phi.value_for(lp.latch)
+        previous = self._recompute(self.fwd.get(latch_v, latch_v), depth + 1, (lp, prev_k))
+        if initial is None or previous is None:
+            return None
+        return rb.select(first, initial, previous)
 
     def _primal(self, v: Value) -> Value:
         """The primal value ``v`` (of the original function) in the reverse sweep."""
