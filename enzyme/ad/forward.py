@@ -54,6 +54,7 @@ class _ForwardGenerator:
         self.activities = activities
         self.vmap: dict[Value, Value] = {}
         self.tan: dict[Value, Value] = {}
+        self.float_bits: set[Value] = set()  # integers holding the bits of active floats
 
     # -- signature -------------------------------------------------------------
     def _make_function(self) -> Function:
@@ -120,7 +121,13 @@ class _ForwardGenerator:
         b = Builder(InsertPoint.after_inst(ni))
         ops = inst.operands
         op = inst.opcode
-        if isinstance(inst, PhiInst) or op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):
+        if isinstance(inst, PhiInst):
+            return
+        if op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):
+            if op not in ("icmp", "br", "switch") and any(v in self.float_bits for v in ops):
+                raise DifferentiationError(
+                    f"{describe(inst)}: integer arithmetic on the bits of an active floating-point value; its "
+                    "derivative cannot follow it")
             return
         if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
             self._apply_rule(inst, ni, INSTRUCTIONS[op], ops, b)
@@ -128,6 +135,10 @@ class _ForwardGenerator:
             t = self.tangent(ops[0])
             if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):
                 self.tan[inst] = b.cast(op, t, inst.type, value_name(inst, "'"))
+                if op == "bitcast" and carries_float(ops[0].type) and not carries_float(inst.type):
+                    self.float_bits.add(inst)  # copying these bits is fine, computing with them is not
+            elif t is not None and carries_float(ops[0].type) and op in ("fptosi", "fptoui"):
+                pass  # an integer result carries no derivative
         elif isinstance(inst, LoadInst):
             s = self.tangent(inst.pointer)
             if s is not None:

@@ -308,6 +308,12 @@ class _ReverseGenerator:
                                            "Not supported yet in reverse mode")
         elif isinstance(inst, CallInst):
             self._augment_call(inst, ni, b)
+        elif isinstance(inst, CastInst) and inst.opcode == "bitcast" and inst.operand(0) in self.active \
+                and not carries_float(inst.type):
+            # e.g. bitcast double -> i64: the value's derivative would travel as integer bits.
+            raise DifferentiationError(
+                f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
+                "derivative cannot follow integer bits in reverse mode yet")
         elif isinstance(inst, ReturnInst) and self.returns_shadow:
             v = inst.value
             assert v is not None
