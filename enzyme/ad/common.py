@@ -157,5 +157,18 @@ def unshadowed_store_error(inst: Instruction, pointer: Value) -> Differentiation
         "activity once it exists")
 
 
+def primal_and_shadow_params(fn: Function, activities: tuple[str, ...]) -> tuple[list[Type], list[str | None]]:
+    """Parameter types and names of a derivative: each primal argument, then its shadow if it is dup."""
+    params: list[Type] = []
+    names: list[str | None] = []
+    for a, act in zip(fn.args, activities):
+        params.append(a.type)
+        names.append(a.name)
+        if act in ("dup", "dupnoneed"):
+            params.append(a.type)
+            names.append(value_name(a, "'"))
+    return params, names
+
+
 def value_name(v: Value, suffix: str) -> str | None:
     return f"{v.name}{suffix}" if v.name else None

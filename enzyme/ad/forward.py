@@ -23,7 +23,7 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 
 from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
-                     unshadowed_store_error, value_name, zero, zero_fill)
+                     primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
 
 if TYPE_CHECKING:
     from ..rules.memory import MemoryFunction
@@ -59,13 +59,7 @@ class _ForwardGenerator:
     # -- signature -------------------------------------------------------------
     def _make_function(self) -> Function:
         fn = self.fn
-        params, names = [], []
-        for a, act in zip(fn.args, self.activities):
-            params.append(a.type)
-            names.append(a.name)
-            if act in ("dup", "dupnoneed"):
-                params.append(a.type)
-                names.append(value_name(a, "'"))
+        params, names = primal_and_shadow_params(fn, self.activities)
         rt = fn.return_type
         ret = StructType((rt, rt)) if returns_tangent(fn) else rt
         new = Function(self.ctx.module.unique_name(f"fwddiffe_{fn.name}"), FunctionType(ret, tuple(params)),

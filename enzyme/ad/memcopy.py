@@ -55,7 +55,8 @@ def copy_adjoint_function(module: Module, t: Type, overlapping: bool) -> Functio
         text = _HELPER.format(name=name, size=size, t=t, read="%dd", zero=f"store {t} zeroinitializer, ptr %pd",
                               prologue="", epilogue="")
     decls = ("declare ptr @malloc(i64)\ndeclare void @free(ptr)\n"
-             "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\ndeclare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n")
+             "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n"
+             "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n")
     helper = parse_module(decls + text).get_function(name)
     assert helper is not None
     for inst in helper.instructions():

@@ -31,8 +31,8 @@ from ..ir.cfg import Loop, LoopInfo, reverse_post_order
 from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, carries_float, clone_body, describe, freed_in_function, is_inactive_function, memory_function,
-                     unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, carries_float, clone_body, describe, freed_in_function, is_inactive_function,
+                     memory_function, primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
 from .memcopy import copied_element_type, copy_adjoint_function
 from .tape import slot_size, tape_functions
 
@@ -64,13 +64,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
             "return value; return a scalar, or write the outputs through an enzyme_dup pointer argument")
     pair = sweeps(ctx, fn, activities, top_level=True)
     m = ctx.module
-    params, names = [], []
-    for a, act in zip(fn.args, activities):
-        params.append(a.type)
-        names.append(a.name)
-        if act in ("dup", "dupnoneed"):
-            params.append(a.type)
-            names.append(value_name(a, "'"))
+    params, names = primal_and_shadow_params(fn, activities)
     ret = StructType(pair.out_types) if pair.out_types else VOID
     d = Function(m.unique_name(f"diffe{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
@@ -134,13 +128,7 @@ class _ReverseGenerator:
     # ------------------------------------------------------------------ setup
     def _signatures(self) -> None:
         fn, m = self.fn, self.m
-        params, names = [], []
-        for a, act in zip(fn.args, self.acts):
-            params.append(a.type)
-            names.append(a.name)
-            if act in ("dup", "dupnoneed"):
-                params.append(a.type)
-                names.append(value_name(a, "'"))
+        params, names = primal_and_shadow_params(fn, self.acts)
         self.returns_adjoint = carries_float(fn.return_type)
         # A returned pointer comes back with its shadow, so callers can follow it.
         self.returns_shadow = isinstance(fn.return_type, PointerType)

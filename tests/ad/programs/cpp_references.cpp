@@ -1,14 +1,12 @@
 #include "check.h"
 // References: output parameters by reference, reference to array element, const references to structs,
-// a function returning a reference into its argument. States are copied field by field: a whole-struct copy of
-// an escaping local is a memcpy at -O0, which reverse mode refuses today.
+// a function returning a reference into its argument, whole-struct copies (a memcpy at -O0).
 struct State { double p, q; };
 void step(const State &in, State &out, double dt) { out.p = in.p - dt * sin(in.q); out.q = in.q + dt * out.p; }
-// always_inline: at -O0 a pointer (reference) returned by a non-inlined call has no shadow in reverse mode today.
-__attribute__((always_inline)) inline double &largest(double (&arr)[3]) { int k = 0; for (int i = 1; i < 3; i++) if (arr[i] > arr[k]) k = i; return arr[k]; }
+double &largest(double (&arr)[3]) { int k = 0; for (int i = 1; i < 3; i++) if (arr[i] > arr[k]) k = i; return arr[k]; }
 double energy_after(State *s, int steps) {
-  State a{s->p, s->q}, b;
-  for (int i = 0; i < steps; i++) { step(a, b, 0.1); a.p = b.p; a.q = b.q; }
+  State a = *s, b;
+  for (int i = 0; i < steps; i++) { step(a, b, 0.1); a = b; }
   return 0.5 * a.p * a.p - cos(a.q);
 }
 double bump(double (*arr)[3]) { double &m = largest(*arr); m *= m; return (*arr)[0] + (*arr)[1] + (*arr)[2]; }
