@@ -157,6 +157,27 @@ def unshadowed_store_error(inst: Instruction, pointer: Value) -> Differentiation
         "activity once it exists")
 
 
+def add_helper_functions(module: Module, text: str) -> None:
+    """Parse LLVM IR ``text`` and move its definitions into ``module``.
+
+    Calls to declarations in ``text`` are rebound to ``module``'s declarations
+    of the same name (declared there if missing).
+    """
+    from ..ir import parse_module
+    helpers = parse_module(text)
+    defined = [f for f in helpers.functions if not f.is_declaration]
+    for f in defined:
+        for inst in f.instructions():
+            for use in inst.operand_uses:
+                v = use.value
+                if isinstance(v, Function) and v not in defined:
+                    inst.set_operand(use.index, module.declare_function(v.name or "", v.function_type))
+    for f in defined:
+        f.module = None
+        del helpers.globals[f.name or ""]
+        module.add(f)
+
+
 def primal_and_shadow_params(fn: Function, activities: tuple[str, ...]) -> tuple[list[Type], list[str | None]]:
     """Parameter types and names of a derivative: each primal argument, then its shadow if it is dup."""
     params: list[Type] = []

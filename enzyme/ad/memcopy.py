@@ -7,7 +7,8 @@ memory objects; if that is not one floating-point type the copy is refused.
 """
 from __future__ import annotations
 
-from ..ir import CastInst, Function, GEPInst, LoadInst, Module, StoreInst, Type, Value, parse_module
+from ..ir import CastInst, Function, GEPInst, LoadInst, Module, StoreInst, Type, Value
+from .common import add_helper_functions
 from ..ir.types import FloatType
 
 _HELPER = """
@@ -57,15 +58,9 @@ def copy_adjoint_function(module: Module, t: Type, overlapping: bool) -> Functio
     decls = ("declare ptr @malloc(i64)\ndeclare void @free(ptr)\n"
              "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n"
              "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n")
-    helper = parse_module(decls + text).get_function(name)
+    add_helper_functions(module, decls + text)
+    helper = module.get_function(name)
     assert helper is not None
-    for inst in helper.instructions():
-        for use in inst.operand_uses:
-            v = use.value
-            if isinstance(v, Function) and v is not helper:
-                inst.set_operand(use.index, module.declare_function(v.name or "", v.function_type))
-    helper.module = None
-    module.add(helper)
     return helper
 
 

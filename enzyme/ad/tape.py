@@ -8,7 +8,8 @@ onto the caller's tape).  The tape is ``{ ptr base, i64 top, i64 capacity }``.
 """
 from __future__ import annotations
 
-from ..ir import Function, Module, Type, parse_module
+from ..ir import Function, Module, Type
+from .common import add_helper_functions
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, VectorType
 
 TAPE_TYPE_TEXT = "{ ptr, i64, i64 }"
@@ -61,33 +62,12 @@ entry:
 
 def tape_functions(module: Module) -> tuple[Function, Function]:
     """The push and pop helpers, added to ``module`` on first use."""
+    if module.get_function("__pyenzyme_tape_push") is None:
+        add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\n" + _HELPERS)
     push = module.get_function("__pyenzyme_tape_push")
-    if push is None:
-        from ..ir.types import I64, PTR, VOID
-        from ..ir import FunctionType
-        module.declare_function("realloc", FunctionType(PTR, (PTR, I64)))
-        module.declare_function("abort", FunctionType(VOID, ()))
-        helpers = parse_module("declare ptr @realloc(ptr, i64)\ndeclare void @abort()\n" + _HELPERS)
-        for f in helpers.functions:
-            if f.name.startswith("__pyenzyme_tape"):
-                _transplant(f, module)
-        push = module.get_function("__pyenzyme_tape_push")
     pop = module.get_function("__pyenzyme_tape_pop")
     assert push is not None and pop is not None
     return push, pop
-
-
-def _transplant(f: Function, module: Module) -> None:
-    """Move a function parsed in a helper module into ``module`` (rebinding global references)."""
-    for inst in f.instructions():
-        for use in inst.operand_uses:
-            v = use.value
-            if isinstance(v, Function) and v is not f:
-                target = module.get_function(v.name or "")
-                assert target is not None
-                inst.set_operand(use.index, target)
-    f.module = None
-    module.add(f)
 
 
 def slot_size(t: Type) -> int:
