@@ -2,6 +2,7 @@
 
     enzyme compile a.c flux.f90 scale.rs -o prog.bc [-O0..-O3] [-g] [-I DIR] [-D X=Y] [--strip-debug]
     enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]
+    enzyme opt prog.ll --print-types F | --print-activity F --activity dup,const [--ret-active]
     enzyme doctor
     enzyme --version | --cmake-dir
     enzyme-cc / enzyme-c++ / enzyme-flang ARGS...   (compiler drivers, see enzyme.wrappers)
@@ -62,11 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     opt = commands.add_parser("opt", help="preoptimize, differentiate and optimize a module")
     opt.add_argument("input", metavar="IN", help="input .ll or .bc")
-    opt.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .ll (or .bc)")
+    opt.add_argument("-o", dest="output", metavar="OUT", help="output .ll (or .bc); not needed with --print-*")
     opt.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
     opt.add_argument("--no-postopt", action="store_true", help="skip optimization after AD")
     opt.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=3,
                      help="optimization level after AD (default 3)")
+    opt.add_argument("--print-types", metavar="FNAME", help="print the type analysis of FNAME (input as given)")
+    opt.add_argument("--print-activity", metavar="FNAME", help="print the activity analysis of FNAME")
+    opt.add_argument("--activity", default="", metavar="A,B,...",
+                     help="argument activities for --print-activity: const, active (out), dup, dupnoneed")
+    opt.add_argument("--ret-active", action="store_true", help="with --print-activity: the return value is active")
     _add_debug_flag(opt, default=argparse.SUPPRESS)
     opt.set_defaults(run=_run_opt)
 
@@ -105,6 +111,10 @@ def _run_compile(args: argparse.Namespace) -> int:
 def _run_opt(args: argparse.Namespace) -> int:
     from enzyme import llvm, pipeline
 
+    if args.print_types or args.print_activity:
+        return _print_analyses(args)
+    if args.output is None:
+        raise UsageError("opt needs -o OUT (or --print-types/--print-activity FNAME)")
     options = pipeline.TransformOptions(
         preopt=not args.no_preopt,
         postopt_level=0 if args.no_postopt else args.opt_level,
@@ -115,6 +125,19 @@ def _run_opt(args: argparse.Namespace) -> int:
         pipeline.write_module(pipeline.transform_module(module, options, name=args.input), out)
 
     _produce(args.output, make)
+    return 0
+
+
+def _print_analyses(args: argparse.Namespace) -> int:
+    from enzyme import analysis, llvm
+    from enzyme.ir import parse_module
+
+    module = parse_module(llvm.to_text(llvm.parse_file(args.input)))
+    if args.print_types:
+        sys.stdout.write(analysis.print_types(module, args.print_types))
+    if args.print_activity:
+        activities = [a for a in args.activity.split(",") if a]
+        sys.stdout.write(analysis.print_activity(module, args.print_activity, activities, args.ret_active))
     return 0
 
 

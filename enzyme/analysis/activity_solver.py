@@ -1,0 +1,596 @@
+"""The fixed point behind activity analysis.
+
+Three facts grow together until nothing changes:
+
+- **points-to**: which :class:`MemoryObject` each pointer (or pointer-carrying
+  integer) may point into, and which objects pointers stored in an object may
+  point to (``contents``);
+- **varied** ("up" in Enzyme): values that may depend on an active input, and
+  objects that may hold such values (dup arguments' memory, memory something
+  varied is stored into);
+- **useful** ("down"): values that may influence an active output (the
+  returned value when the return is active, anything stored into memory the
+  caller can read back: dup arguments' memory, globals, memory of unknown
+  origin, memory that escapes into those), and objects that a useful value is
+  loaded from.
+
+A value is active when it is varied *and* useful; an object when it is both,
+or when it holds pointers to active objects (its shadow must hold their
+shadows).  Values are only varied or useful when their type may carry float
+data (type analysis says an integer is an integer); pointers are active by
+what they point to.  Everything is flow-insensitive and object-granular, so
+it errs on the active side; defined callees are analysed with the caller,
+context-insensitively (all calls of a callee reached from the root share one
+summary).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst, CastInst, CmpXchgInst, Constant,
+                  DebugRecord,
+                  ConstantAggregate, ConstantExpr, ExtractElementInst, ExtractValueInst, FreezeInst, Function, GEPInst,
+                  GlobalVariable, InsertElementInst, InsertValueInst, Instruction, IntType, LandingPadInst, LoadInst,
+                  OpaqueInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, UnaryOperator, VAArgInst,
+                  Value)
+from ..ir.types import ArrayType, PointerType, StructType, Type, VectorType
+from . import known_functions as known
+from .memory_objects import MemoryObject
+from .type_analysis import FunctionTypeInfo, TypeAnalysis
+
+
+def type_has_pointer(t: Type) -> bool:
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, (VectorType, ArrayType)):
+        return type_has_pointer(t.element)
+    if isinstance(t, StructType):
+        return any(type_has_pointer(e) for e in t.elements)
+    return False
+
+
+def _may_hold_pointer_bits(t: Type) -> bool:
+    """Could a value of this type be a pointer in disguise (an integer as wide as an address)?"""
+    if type_has_pointer(t):
+        return True
+    s = t.element if isinstance(t, VectorType) else t
+    return isinstance(s, IntType) and s.bits >= 32
+
+
+def _pure_intrinsic(callee: Function | None, args: list[Value]) -> bool:
+    """An LLVM intrinsic without pointer operands cannot touch memory: it is arithmetic."""
+    return (callee is not None and (callee.name or "").startswith("llvm.") and callee.is_declaration
+            and not any(type_has_pointer(a.type) for a in args))
+
+
+def reachable_functions(root: Function) -> list[Function]:
+    """``root`` and the defined functions it calls directly, transitively (root first)."""
+    out: dict[Function, None] = {root: None}
+    work = [root]
+    while work:
+        f = work.pop()
+        for inst in f.instructions():
+            if isinstance(inst, CallInst):
+                g = inst.called_function
+                if g is not None and not g.is_declaration and g not in out:
+                    out[g] = None
+                    work.append(g)
+    return list(out)
+
+
+class MergedTypes:
+    """Type facts of a function analysed in several calling contexts: a fact counts if all contexts agree.
+
+    Activity analysis merges a callee's calls, so it may only trust what holds
+    in every context in which type analysis saw the callee.
+    """
+
+    def __init__(self, infos: list[FunctionTypeInfo]) -> None:
+        self.infos = infos
+        self.layout = infos[0].layout
+
+    def may_carry_float(self, v: Value) -> bool:
+        return any(i.may_carry_float(v) for i in self.infos)
+
+    def top(self, v: Value):  # -> ConcreteType | None
+        tops = {i.top(v) for i in self.infos}
+        return tops.pop() if len(tops) == 1 else None
+
+    def pointee_is_integer_only(self, v: Value) -> bool:
+        return all(i.pointee_is_integer_only(v) for i in self.infos)
+
+    def is_integer_memory(self, ptr: Value, size: int) -> bool:
+        return all(i.is_integer_memory(ptr, size) for i in self.infos)
+
+
+class ActivitySolver:
+    def __init__(self, root: Function, annotations: list[str], ret_active: bool,
+                 root_types: FunctionTypeInfo, ta: TypeAnalysis) -> None:
+        self.root = root
+        self.annotations = annotations
+        self.ret_active = ret_active
+        self.functions = reachable_functions(root)
+        self.types: dict[Function, MergedTypes] = {root: MergedTypes([root_types])}
+        for g in self.functions[1:]:
+            seen = ta.contexts(g)
+            self.types[g] = MergedTypes(seen or [ta.analyze(g, integer_args=False)])
+        self.pts: dict[Value, set[MemoryObject]] = {}
+        self.contents: dict[MemoryObject, set[MemoryObject]] = {}
+        self.varied: set[Value] = set()
+        self.useful: set[Value] = set()
+        self.varied_mem: set[MemoryObject] = set()
+        self.useful_mem: set[MemoryObject] = set()
+        self.active_mem: set[MemoryObject] = set()
+        self.unknown = MemoryObject("unknown")
+        self.objects: list[MemoryObject] = [self.unknown]
+        self.contents[self.unknown] = {self.unknown}
+        self.arg_objects: dict[Argument, MemoryObject] = {}
+        self.global_objects: dict[GlobalVariable, MemoryObject] = {}
+        self.site_objects: dict[Instruction, MemoryObject] = {}
+        self.returns: dict[Function, list[Value]] = {g: [] for g in self.functions}
+        self._carries: dict[Value, bool] = {}
+        self.changed = False
+        self.ret_deps = return_dependencies(self.functions)
+        self._internal: dict[Function, set[Instruction]] = {}
+
+    # -- small helpers ---------------------------------------------------------------
+    def info(self, v: Value) -> MergedTypes:
+        f = v.function if isinstance(v, Instruction) else getattr(v, "function", None)
+        return self.types.get(f, self.types[self.root])  # type: ignore[arg-type]
+
+    def carries(self, v: Value) -> bool:
+        """May ``v`` itself hold float data (so that it can be varied or useful)?"""
+        c = self._carries.get(v)
+        if c is None:
+            c = self._carries[v] = self.info(v).may_carry_float(v)
+        return c
+
+    def holds_pointer(self, v: Value) -> bool:
+        if type_has_pointer(v.type):
+            return True
+        if not isinstance(v.type, IntType) or not self.pts.get(v):
+            return False
+        top = self.info(v).top(v)
+        return not (top is not None and top.is_integer)
+
+    def objs(self, v: Value) -> set[MemoryObject]:
+        """Objects ``v`` may point into (constants computed, others as found so far)."""
+        if isinstance(v, GlobalVariable):
+            return {self.global_object(v)}
+        if isinstance(v, (ConstantExpr, ConstantAggregate)):
+            out: set[MemoryObject] = set()
+            for o in (v.operands if isinstance(v, ConstantExpr) else v.elements):
+                out |= self.objs(o)
+            return out
+        if isinstance(v, Constant):
+            return set()
+        return self.pts.get(v, set())
+
+    def new_object(self, kind: str, origin: Value | None, annotation: str | None = None) -> MemoryObject:
+        o = MemoryObject(kind, origin, annotation)
+        self.objects.append(o)
+        self.contents[o] = set()
+        self.changed = True
+        return o
+
+    def global_object(self, g: GlobalVariable) -> MemoryObject:
+        o = self.global_objects.get(g)
+        if o is None:
+            o = self.global_objects[g] = self.new_object("global", g)
+            self.contents[o].add(self.unknown)  # set elsewhere before the call, for all we know
+            if g.initializer is not None:
+                self.contents[o] |= self.objs(g.initializer)
+            self.useful_mem.add(o)  # the caller may read a global after the call
+        return o
+
+    def site_object(self, inst: Instruction, kind: str) -> MemoryObject:
+        o = self.site_objects.get(inst)
+        if o is None:
+            o = self.site_objects[inst] = self.new_object(kind, inst)
+        return o
+
+    def add_pts(self, v: Value, objs: Iterable[MemoryObject]) -> None:
+        if isinstance(v, Constant):
+            return
+        cur = self.pts.setdefault(v, set())
+        n = len(cur)
+        cur.update(objs)
+        if len(cur) != n:
+            self.changed = True
+
+    def add_contents(self, o: MemoryObject, objs: Iterable[MemoryObject]) -> None:
+        cur = self.contents[o]
+        n = len(cur)
+        cur.update(objs)
+        if len(cur) != n:
+            self.changed = True
+
+    def mark(self, s: set, v: Value) -> None:
+        if v not in s and not isinstance(v, Constant) and self.carries(v):
+            s.add(v)
+            self.changed = True
+
+    def mark_mem(self, s: set, objs: Iterable[MemoryObject]) -> None:
+        for o in objs:
+            if o not in s:
+                s.add(o)
+                self.changed = True
+
+    def reach(self, start: Iterable[MemoryObject]) -> set[MemoryObject]:
+        seen = set(start)
+        work = list(seen)
+        while work:
+            for p in self.contents.get(work.pop(), ()):
+                if p not in seen:
+                    seen.add(p)
+                    work.append(p)
+        return seen
+
+    # -- driver --------------------------------------------------------------------
+    def solve(self) -> None:
+        for a, ann in zip(self.root.args, self.annotations):
+            # An integer marked dup is an address in disguise (Rust/Julia pass pointers as i64).
+            disguised = ann in ("dup", "dupnoneed") and isinstance(a.type, IntType) and a.type.bits >= 32
+            if type_has_pointer(a.type) or disguised:
+                o = self.new_object("argument", a, ann)
+                self.contents[o].add(o)  # pointers loaded from it lead back into "its" memory
+                self.arg_objects[a] = o
+                self.pts[a] = {o}
+            if ann != "const":
+                self.mark(self.varied, a)
+        self.mark_mem(self.useful_mem, [self.unknown])
+        for g in self.functions:
+            for inst in g.instructions():
+                if isinstance(inst, ReturnInst) and inst.operands:
+                    self.returns[g].append(inst.operand(0))
+        while True:
+            self.changed = False
+            for g in self.functions:
+                for inst in g.instructions():
+                    self.transfer(inst)
+            self.close()
+            if not self.changed:
+                break
+
+    def close(self) -> None:
+        """Roots and reachability: what the caller owns a shadow of, and what it can read back."""
+        active_roots = {o for a, o in self.arg_objects.items() if o.annotation in ("dup", "dupnoneed")}
+        if self.ret_active:
+            for r in self.returns[self.root]:
+                self.mark(self.useful, r)
+                if self.holds_pointer(r):
+                    active_roots |= self.objs(r)
+        owned = self.reach(active_roots)
+        self.mark_mem(self.varied_mem, owned)
+        self.mark_mem(self.useful_mem, owned)
+        self.mark_mem(self.useful_mem, self.reach([self.unknown, *self.global_objects.values()]))
+        active = self.varied_mem & self.useful_mem
+        grew = True
+        while grew:  # memory holding pointers to active memory needs a shadow too
+            grew = False
+            for o in self.objects:
+                if o not in active and self.contents[o] & active:
+                    active.add(o)
+                    grew = True
+        if not active <= self.active_mem:
+            self.active_mem |= active
+            self.changed = True
+
+    # -- transfer functions ------------------------------------------------------------
+    def transfer(self, inst: Instruction) -> None:
+        if isinstance(inst, LoadInst):
+            self.load(inst, inst.pointer)
+        elif isinstance(inst, StoreInst):
+            self.store(inst.value, inst.pointer)
+        elif isinstance(inst, AtomicRMWInst):
+            ptr, val = inst.operands
+            self.load(inst, ptr)
+            self.store(val, ptr)
+            if val in self.varied:
+                self.mark(self.varied, inst)
+        elif isinstance(inst, CmpXchgInst):
+            ptr, _cmp, new = inst.operands
+            self.load(inst, ptr)
+            self.store(new, ptr)
+        elif isinstance(inst, AllocaInst):
+            self.add_pts(inst, [self.site_object(inst, "alloca")])
+        elif isinstance(inst, GEPInst):
+            self.add_pts(inst, self.objs(inst.pointer))
+        elif isinstance(inst, CallInst):
+            self.call(inst)
+        elif isinstance(inst, (BinaryOperator, UnaryOperator, CastInst, PhiInst, SelectInst, ExtractValueInst,
+                               InsertValueInst, ExtractElementInst, InsertElementInst, ShuffleVectorInst,
+                               FreezeInst)):
+            self.data_flow(inst, self.data_operands(inst))
+            if isinstance(inst, CastInst) and inst.opcode == "inttoptr":
+                self.add_pts(inst, [self.unknown])
+        elif isinstance(inst, VAArgInst):
+            self.load(inst, inst.operand(0))
+            self.add_pts(inst, [self.unknown])
+        elif isinstance(inst, LandingPadInst):
+            self.add_pts(inst, [self.unknown])
+        elif isinstance(inst, OpaqueInst):
+            self.unknown_call(inst, inst.operands)
+
+    @staticmethod
+    def data_operands(inst: Instruction) -> list[Value]:
+        if isinstance(inst, PhiInst):
+            return [v for v, _ in inst.incoming]
+        if isinstance(inst, SelectInst):
+            return inst.operands[1:]
+        if isinstance(inst, (ExtractElementInst, InsertElementInst)):
+            return inst.operands[:-1] if isinstance(inst, InsertElementInst) else inst.operands[:1]
+        return inst.operands
+
+    def data_flow(self, inst: Instruction, data: list[Value]) -> None:
+        for d in data:
+            p = self.objs(d)
+            if p:
+                self.add_pts(inst, p)
+        if any(d in self.varied for d in data):
+            self.mark(self.varied, inst)
+        if inst in self.useful:
+            for d in data:
+                self.mark(self.useful, d)
+
+    def load(self, inst: Instruction, ptr: Value) -> None:
+        p = self.objs(ptr)
+        if _may_hold_pointer_bits(inst.type):
+            for o in p:
+                if self.contents[o]:
+                    self.add_pts(inst, self.contents[o])
+        if p & self.varied_mem:
+            self.mark(self.varied, inst)
+        if inst in self.useful:
+            self.mark_mem(self.useful_mem, p)
+
+    def store(self, val: Value, ptr: Value) -> None:
+        p = self.objs(ptr)
+        vp = self.objs(val)
+        if vp:
+            for o in p:
+                self.add_contents(o, vp)
+        if val in self.varied:
+            self.mark_mem(self.varied_mem, p)
+        if p & self.useful_mem:
+            self.mark(self.useful, val)
+
+    # -- calls ----------------------------------------------------------------------------
+    def call(self, inst: CallInst) -> None:
+        callee = inst.called_function
+        args = inst.args
+        kind = known.call_kind(callee.name) if callee is not None else "unknown"
+        if kind == "unknown" and _pure_intrinsic(callee, args):
+            kind = "rule"  # arithmetic without a rule yet: the engine will ask for one
+        if kind == "inactive":
+            if type_has_pointer(inst.type):
+                self.add_pts(inst, [self.unknown])
+        elif kind in ("alloc", "calloc"):
+            self.add_pts(inst, [self.site_object(inst, "heap")])
+        elif kind == "realloc":
+            new = self.site_object(inst, "heap")
+            self.add_pts(inst, [new])
+            old = self.objs(args[0]) if args else set()
+            for o in old:
+                self.add_contents(new, self.contents[o])
+            if old & self.varied_mem:
+                self.mark_mem(self.varied_mem, [new])
+            if new in self.useful_mem:
+                self.mark_mem(self.useful_mem, old)
+        elif kind == "free":
+            pass
+        elif kind == "copy" and len(args) >= 2:
+            dst, src = self.objs(args[0]), self.objs(args[1])
+            for d in dst:
+                for s in src:
+                    self.add_contents(d, self.contents[s])
+            if src & self.varied_mem:
+                self.mark_mem(self.varied_mem, dst)
+            if dst & self.useful_mem:
+                self.mark_mem(self.useful_mem, src)
+            self.add_pts(inst, dst)
+        elif kind == "set":
+            if args:
+                self.add_pts(inst, self.objs(args[0]))
+        elif kind == "rule":
+            self.rule_call(inst, args)
+        elif (callee is not None and not callee.is_declaration and not callee.function_type.vararg
+              and len(args) == len(callee.args)):
+            self.defined_call(inst, callee, args)
+        else:
+            self.unknown_call(inst, args + ([inst.callee] if callee is None else []))
+
+    def rule_call(self, inst: CallInst, args: list[Value]) -> None:
+        """A function with a derivative rule: arithmetic on its float operands, reading/writing pointees."""
+        mem: set[MemoryObject] = set()
+        for a in args:
+            if self.holds_pointer(a):
+                mem |= self.objs(a)
+        if any(a in self.varied for a in args) or mem & self.varied_mem:
+            self.mark(self.varied, inst)
+            self.mark_mem(self.varied_mem, mem)
+        if inst in self.useful or mem & self.useful_mem:
+            for a in args:
+                self.mark(self.useful, a)
+            self.mark_mem(self.useful_mem, mem)
+        if type_has_pointer(inst.type):
+            self.add_pts(inst, [self.unknown])
+
+    def defined_call(self, inst: CallInst, callee: Function, args: list[Value]) -> None:
+        for a, formal in zip(args, callee.args):
+            self.add_pts(formal, self.objs(a))
+            if a in self.varied:
+                self.mark(self.varied, formal)
+            if formal in self.useful:
+                self.mark(self.useful, a)
+        site_varied = self._site_varied(callee, args)
+        for r in self.returns.get(callee, []):
+            self.add_pts(inst, self.objs(r))
+            if r in self.varied and site_varied:
+                self.mark(self.varied, inst)
+            if inst in self.useful:
+                self.mark(self.useful, r)
+
+    def globals_used_by(self, callee: Function) -> set[MemoryObject]:
+        """Objects of the globals named in ``callee`` and the functions it calls."""
+        out: set[MemoryObject] = set()
+        for g in reachable_functions(callee):
+            for inst in g.instructions():
+                for op in inst.operands:
+                    out |= {o for o in self.objs(op) if o.kind == "global"} if isinstance(op, Constant) else set()
+        return out
+
+    def _site_varied(self, callee: Function, args: list[Value]) -> bool:
+        """Can this call's result be varied, given what *its* arguments are?
+
+        The callee's body is analysed for all its calls together; this keeps a
+        call with constant arguments from inheriting another call's activity.
+        """
+        deps = self.ret_deps.get(callee, ALL_DEPS)
+        if any(isinstance(d, int) and d < len(args) and args[d] in self.varied for d in deps):
+            return True
+        if MEMORY not in deps:
+            return False
+        start: set[MemoryObject] = {self.unknown, *self.global_objects.values()}
+        for a in args:
+            start |= self.objs(a)
+        internal = self._internal.get(callee)
+        if internal is None:
+            internal = self._internal[callee] = {i for g in reachable_functions(callee) for i in g.instructions()}
+        start |= {o for i, o in self.site_objects.items() if i in internal}
+        return bool(self.reach(start) & self.varied_mem)
+
+    def unknown_call(self, inst: Instruction, args: list[Value]) -> None:
+        """Code we cannot see: it may read and write everything reachable from its arguments and globals."""
+        start: set[MemoryObject] = {self.unknown, *self.global_objects.values()}
+        for a in args:
+            start |= self.objs(a)
+        p = self.reach(start)
+        for o in p:
+            self.add_contents(o, p)
+        if not inst.type.is_void and _may_hold_pointer_bits(inst.type):
+            self.add_pts(inst, p)
+        if any(a in self.varied for a in args) or p & self.varied_mem:
+            self.mark(self.varied, inst)
+            self.mark_mem(self.varied_mem, p)
+        if inst in self.useful or p & self.useful_mem:
+            for a in args:
+                self.mark(self.useful, a)
+            self.mark_mem(self.useful_mem, p)
+
+
+MEMORY = "memory"
+ALL_DEPS = frozenset({MEMORY, *range(64)})
+
+
+def return_dependencies(functions: list[Function]) -> dict[Function, frozenset]:
+    """For each function, which arguments (by index) and whether memory its return value may depend on.
+
+    A flow-insensitive taint analysis: stored values taint all memory, loads
+    read all memory; calls use the callee's summary (unknown callees: all).
+    """
+    deps: dict[Function, frozenset] = {g: frozenset() for g in functions}
+    changed = True
+    while changed:
+        changed = False
+        for g in functions:
+            new = _taint(g, deps)
+            if new != deps[g]:
+                deps[g] = new
+                changed = True
+    return deps
+
+
+def _private_slots(g: Function) -> set[Instruction]:
+    """Allocas only ever loaded from and stored to directly (-O0 keeps every local in one)."""
+    slots: set[Instruction] = set()
+    for inst in g.instructions():
+        if not isinstance(inst, AllocaInst):
+            continue
+        ok = True
+        for use in inst.uses:
+            u = use.user
+            if isinstance(u, (LoadInst, DebugRecord)) or (isinstance(u, StoreInst) and use.index == 1):
+                continue
+            if isinstance(u, CallInst) and u.called_function is not None and \
+                    known.call_kind(u.called_function.name) == "inactive":
+                continue  # lifetime markers, debug intrinsics
+            ok = False
+            break
+        if ok:
+            slots.add(inst)
+    return slots
+
+
+def _taint(g: Function, deps: dict[Function, frozenset]) -> frozenset:
+    taint: dict[Value, frozenset] = {a: frozenset({a.index}) for a in g.args}
+    slots = _private_slots(g)
+    slot_taint: dict[Value, frozenset] = {}
+    mem: frozenset = frozenset({MEMORY})
+    empty: frozenset = frozenset()
+    changed = True
+    result: frozenset = empty
+    while changed:
+        changed = False
+        for inst in g.instructions():
+            t: frozenset = empty
+            for o in inst.operands:
+                t = t | taint.get(o, empty)
+            if isinstance(inst, LoadInst) and inst.pointer in slots:
+                t = slot_taint.get(inst.pointer, empty)
+            elif isinstance(inst, StoreInst) and inst.pointer in slots:
+                old = slot_taint.get(inst.pointer, empty)
+                new = old | taint.get(inst.value, empty)
+                if new != old:
+                    slot_taint[inst.pointer] = new
+                    changed = True
+                continue
+            elif isinstance(inst, (LoadInst, VAArgInst)):
+                t = t | mem
+            elif isinstance(inst, (StoreInst, AtomicRMWInst, CmpXchgInst)):
+                if not t <= mem:
+                    mem = mem | t
+                    changed = True
+                t = t | mem if isinstance(inst, (AtomicRMWInst, CmpXchgInst)) else t
+            elif isinstance(inst, (CallInst, OpaqueInst)):
+                t, stored = _call_taint(inst, taint, deps, mem)
+                if not stored <= mem:  # what the call may store anywhere
+                    mem = mem | stored
+                    changed = True
+            if isinstance(inst, ReturnInst):
+                result = result | t
+                continue
+            if t and not t <= taint.get(inst, empty):
+                taint[inst] = t | taint.get(inst, empty)
+                changed = True
+    return result
+
+
+def _call_taint(inst: Instruction, taint: dict[Value, frozenset], deps: dict[Function, frozenset],
+                mem: frozenset) -> tuple[frozenset, frozenset]:
+    """(taint of the result, taint the call may store into memory)."""
+    empty: frozenset = frozenset()
+    callee = inst.called_function if isinstance(inst, CallInst) else None
+    kind = known.call_kind(callee.name) if callee is not None else "unknown"
+    args = inst.args if isinstance(inst, CallInst) else inst.operands
+    everything = empty
+    for a in args:
+        everything = everything | taint.get(a, empty)
+    if kind == "unknown" and _pure_intrinsic(callee, args):
+        kind = "rule"
+    if kind in ("inactive", "alloc", "calloc", "realloc", "free", "copy", "set"):
+        return empty, empty  # no float result; copies move memory that is tainted already
+    if kind == "rule":
+        if any(type_has_pointer(a.type) for a in args):  # sincos, modf: write through pointers
+            return everything | mem, everything
+        return everything, empty
+    if callee is not None and callee in deps and kind == "unknown":
+        d = deps[callee]
+        t = empty
+        for i in d:
+            if isinstance(i, int) and i < len(args):
+                t = t | taint.get(args[i], empty)
+        if MEMORY in d:
+            t = t | mem
+        return t, everything  # the callee may store its arguments anywhere
+    return everything | mem, everything

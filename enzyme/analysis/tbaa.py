@@ -1,0 +1,84 @@
+"""Types from TBAA: ``!tbaa`` access tags name the scalar type a load or store touches.
+
+Clang writes struct-path tags ``!{!base, !access, i64 offset}`` whose access
+type node starts with the type's name (``!{!"double", !char, i64 0}``).  The
+names map to concrete types; pointer names say what they point to
+(``"p2 double"`` is a pointer to a pointer to double).  ``omnipotent char``
+says nothing (char accesses may alias anything).
+"""
+from __future__ import annotations
+
+from ..ir import Instruction, Module
+from .metadata import MDRef, MDString, metadata_table
+from .type_tree import INTEGER, POINTER, ConcreteType, TypeTree, float_type
+
+_FLOAT_NAMES = {
+    "double": "double", "float": "float", "long double": "x86_fp80", "_Float16": "half", "__fp16": "half",
+    "half": "half", "__bf16": "bfloat", "__float128": "fp128", "_Float128": "fp128",
+}
+_INT_NAMES = frozenset({
+    "int", "long", "long long", "short", "bool", "_Bool", "__int128", "wchar_t", "char16_t", "char32_t",
+    "char8_t", "unsigned int", "unsigned long", "unsigned long long", "unsigned short",
+    "jtbaa_arraysize", "jtbaa_arraylen", "jtbaa_arrayflags",
+})
+_POINTER_NAMES = frozenset({"any pointer", "vtable pointer", "jtbaa_arrayptr"})
+
+
+def type_of_name(name: str) -> list[ConcreteType] | None:
+    """The chain of types a TBAA type name stands for: ``"p1 double"`` -> [Pointer, Float@double]."""
+    if name in _FLOAT_NAMES:
+        return [float_type(_FLOAT_NAMES[name])]
+    if name in _INT_NAMES:
+        return [INTEGER]
+    if name in _POINTER_NAMES:
+        return [POINTER]
+    head, _, rest = name.partition(" ")
+    if len(head) >= 2 and head[0] == "p" and head[1:].isdigit() and rest:
+        depth = int(head[1:])
+        inner = type_of_name(rest)
+        return [POINTER] * depth + (inner or [])
+    return None
+
+
+def access_type_name(module: Module, tag_ref: str) -> str | None:
+    """The scalar type name of a TBAA access tag (``!38`` -> ``"double"``)."""
+    table = metadata_table(module)
+    tag = table.node(tag_ref)
+    if not tag:
+        return None
+    if isinstance(tag[0], MDString):  # old scalar format: the tag is the type node
+        return tag[0].text
+    if len(tag) < 2 or not isinstance(tag[1], MDRef):
+        return None
+    access = table.node(tag[1].ref)
+    if not access:
+        return None
+    for op in access:  # the new format puts the name after parent and size
+        if isinstance(op, MDString):
+            return op.text
+    return None
+
+
+def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
+    """The memory tree (offset 0 = the accessed address) a ``!tbaa`` attachment implies, if any."""
+    ref = inst.get_metadata("tbaa")
+    f = inst.function
+    module = f.module if f is not None else None
+    if ref is None or not isinstance(module, Module):
+        return None
+    name = access_type_name(module, ref)
+    chain = type_of_name(name) if name is not None else None
+    if not chain:
+        return None
+    tree = TypeTree()
+    first = chain[0]
+    if first.is_integer:
+        for b in range(max(1, access_size)):
+            tree.insert((b,), INTEGER)
+        return tree
+    path: tuple[int, ...] = (0,)
+    tree.insert(path, first)
+    for t in chain[1:]:  # pointee levels: every offset of the pointed-to memory
+        path = path + (-1,)
+        tree.insert(path, t)
+    return tree

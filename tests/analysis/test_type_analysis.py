@@ -1,0 +1,221 @@
+"""Type analysis on hand-written IR: each transfer rule, interprocedural use, conflicts."""
+from __future__ import annotations
+
+import pytest
+
+from enzyme.analysis import INTEGER, POINTER, TypeAnalysis, TypeTree, float_type
+from enzyme.errors import DifferentiationError
+from enzyme.ir import parse_module
+
+DOUBLE = float_type("double")
+FLOAT = float_type("float")
+
+
+def analyze(text: str, fname: str = "f", arg_trees=None):
+    m = parse_module(text)
+    f = m.get_function(fname)
+    info = TypeAnalysis(m).analyze(f, arg_trees)
+    values = {a.name: a for a in f.args}
+    values.update({i.name: i for i in f.instructions() if i.name})
+    return info, values
+
+
+def test_ir_types_seed_floats_pointers_and_bools():
+    info, v = analyze("""
+define i1 @f(double %x, float %y, ptr %p, i64 %n) {
+  %c = fcmp olt double %x, 0.0
+  ret i1 %c
+}""")
+    assert str(info.tree(v["x"])) == "{[-1]:Float@double}"
+    assert info.float_kind(v["y"]) == "float"
+    assert info.is_pointer(v["p"])
+    assert info.is_integer(v["n"])  # integer arguments default to Integer (enzyme_const)
+    assert info.is_integer(v["c"])
+
+
+def test_integer_arguments_need_not_be_integers():
+    info, v = analyze("define i64 @f(i64 %n) {\n  ret i64 %n\n}", arg_trees=[TypeTree()])
+    assert str(info.tree(v["n"])) == "{}"
+    assert info.may_carry_float(v["n"])
+
+
+def test_phi_select_and_casts():
+    info, v = analyze("""
+define double @f(i1 %c, i32 %k, double %x) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  br label %b
+b:
+  %i = phi i32 [ 0, %entry ], [ %k, %a ]
+  %w = zext i32 %i to i64
+  %d = sitofp i64 %w to double
+  %s = select i1 %c, double %d, double %x
+  %bits = bitcast double %s to i64
+  %back = bitcast i64 %bits to double
+  %t = fptosi double %back to i32
+  ret double %back
+}""")
+    assert info.is_integer(v["i"]) and info.is_integer(v["w"]) and info.is_integer(v["t"])
+    assert info.is_float(v["bits"])
+    assert not info.may_carry_float(v["t"])
+    assert info.may_carry_float(v["bits"])
+
+
+def test_store_types_pointee_and_load_types_value():
+    info, v = analyze("""
+define void @f(ptr %p, ptr %q, double %x) {
+  %g = getelementptr inbounds i8, ptr %p, i64 24
+  store double %x, ptr %g
+  %y = load i64, ptr %q
+  %z = mul i64 %y, 2
+  ret void
+}""")
+    assert info.pointee_type(v["p"], 24) == DOUBLE
+    assert info.pointee_type(v["p"], 0) is None
+    assert info.pointee_tree(v["q"]).at(7) == INTEGER
+
+
+def test_variable_index_means_every_element():
+    info, v = analyze("""
+define float @f(ptr %a, i64 %i) {
+  %p = getelementptr inbounds [8 x float], ptr %a, i64 0, i64 %i
+  %x = load float, ptr %p
+  ret float %x
+}""")
+    assert str(info.tree(v["a"])) == "{[-1]:Pointer, [-1,-1]:Float@float}"
+
+
+def test_struct_array_index_keeps_field_offsets():
+    info, v = analyze("""
+%P = type { i32, double }
+define double @f(ptr %a, i64 %i) {
+  %p = getelementptr inbounds %P, ptr %a, i64 %i, i32 1
+  %x = load double, ptr %p
+  %q = getelementptr inbounds %P, ptr %a, i64 %i, i32 0
+  %n = load i32, ptr %q
+  %m = mul i32 %n, 2
+  ret double %x
+}""")
+    mem = info.pointee_tree(v["a"])
+    assert mem.at(8) == DOUBLE and mem.at(0) == INTEGER and mem.at(3) == INTEGER
+
+
+def test_aggregates_and_vectors():
+    info, v = analyze("""
+define double @f({ double, ptr } %s, <2 x double> %vec) {
+  %x = extractvalue { double, ptr } %s, 0
+  %p = extractvalue { double, ptr } %s, 1
+  %t = insertvalue { double, i64 } undef, i64 3, 1
+  %e = extractelement <2 x double> %vec, i32 1
+  ret double %x
+}""")
+    assert str(info.tree(v["s"])) == "{[0]:Float@double, [8]:Pointer}"
+    assert info.is_float(v["x"]) and info.is_pointer(v["p"]) and info.is_float(v["e"])
+    assert str(info.tree(v["vec"])) == "{[-1]:Float@double}"
+
+
+def test_known_functions():
+    info, v = analyze("""
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare double @frexp(double, ptr)
+declare void @sincos(double, ptr, ptr)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+define double @f(double %x, i64 %n, ptr %dst) {
+  %m = call ptr @malloc(i64 %n)
+  %e = alloca i32
+  %fr = call double @frexp(double %x, ptr %e)
+  %s = alloca double
+  %c = alloca double
+  call void @sincos(double %x, ptr %s, ptr %c)
+  store double %fr, ptr %m
+  call void @llvm.memcpy.p0.p0.i64(ptr %dst, ptr %m, i64 8, i1 false)
+  call void @free(ptr %m)
+  ret double %fr
+}""")
+    assert info.is_pointer(v["m"])
+    assert info.pointee_type(v["e"], 0) == INTEGER
+    assert info.pointee_type(v["s"], 0) == DOUBLE
+    assert info.pointee_type(v["dst"], 0) == DOUBLE
+
+
+def test_interprocedural_callee_types_flow_back():
+    info, v = analyze("""
+define internal double @get(ptr %p, i64 %i) {
+  %q = getelementptr inbounds double, ptr %p, i64 %i
+  %x = load double, ptr %q
+  ret double %x
+}
+define double @f(ptr %a) {
+  %r = call double @get(ptr %a, i64 2)
+  ret double %r
+}""")
+    assert str(info.tree(v["a"])) == "{[-1]:Pointer, [-1,-1]:Float@double}"
+    assert info.is_float(v["r"])
+
+
+def test_recursion_terminates():
+    info, v = analyze("""
+define double @f(ptr %p, i32 %n) {
+entry:
+  %c = icmp eq i32 %n, 0
+  br i1 %c, label %done, label %rec
+rec:
+  %m = sub i32 %n, 1
+  %x = load double, ptr %p
+  %next = getelementptr inbounds i8, ptr %p, i64 8
+  %r = call double @f(ptr %next, i32 %m)
+  %s = fadd double %x, %r
+  ret double %s
+done:
+  ret double 0.0
+}""")
+    assert info.pointee_type(v["p"], 0) == DOUBLE
+
+
+def test_globals_and_constant_expressions():
+    info, v = analyze("""
+@tab = internal global { i32, [3 x double] } zeroinitializer
+define double @f() {
+  %x = load double, ptr getelementptr inbounds (i8, ptr @tab, i64 16)
+  ret double %x
+}""")
+    m_tab = info.tree(info.function.module.get("tab"))
+    assert m_tab.at(-1, 16) == DOUBLE
+    assert info.is_float(v["x"])
+
+
+def test_conflict_raises_with_source_location():
+    m = parse_module("""
+define i64 @f(ptr %u) {
+  %d = load double, ptr %u
+  %i = load i64, ptr %u
+  %j = mul i64 %i, 3, !dbg !10
+  ret i64 %j
+}
+!0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1)
+!1 = !DIFile(filename: "u.c", directory: "/src")
+!5 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, unit: !0)
+!10 = !DILocation(line: 4, column: 9, scope: !5)
+""")
+    info = TypeAnalysis(m).analyze(m.get_function("f"))
+    assert info.conflicts
+    with pytest.raises(DifferentiationError, match=r"holds both .* at u.c:4:9"):
+        info.raise_on_conflicts()
+
+
+def test_memoized_per_argument_trees():
+    m = parse_module("define double @f(ptr %p) {\n  %x = load double, ptr %p\n  ret double %x\n}\n")
+    ta = TypeAnalysis(m)
+    f = m.get_function("f")
+    assert ta.analyze(f) is ta.analyze(f)
+    other = ta.analyze(f, [TypeTree({(-1,): POINTER, (-1, 8): DOUBLE})])
+    assert other is not ta.analyze(f)
+    assert other.pointee_type(f.args[0], 8) == DOUBLE
+
+
+def test_declarations_are_refused():
+    m = parse_module("declare double @g(double)\n")
+    with pytest.raises(DifferentiationError, match="no body"):
+        TypeAnalysis(m).analyze(m.get_function("g"))
