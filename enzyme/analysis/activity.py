@@ -28,9 +28,9 @@ from ..ir import (Argument, AtomicRMWInst, CallInst, CmpXchgInst, Constant, Cons
                   Instruction, IntType, Module, OpaqueInst, ReturnInst, StoreInst, Value)
 from ..ir.types import LabelType, MetadataType, TokenType, VoidType
 from . import known_functions as known
-from .activity_solver import ActivitySolver, type_has_pointer
+from .activity_solver import ActivitySolver
 from .debuginfo import describe, value_name
-from .memory_objects import MemoryObject
+from .memory_objects import MemoryObject, type_has_pointer
 from .type_analysis import FunctionTypeInfo, TypeAnalysis
 from .type_tree import INTEGER, TypeTree
 
@@ -109,7 +109,6 @@ class ActivityResult:
         return c
 
     def _constant_instruction(self, inst: Instruction) -> bool:
-        s = self._s
         if isinstance(inst, CallInst):
             callee = inst.called_function
             if callee is not None and known.call_kind(callee.name) == "inactive":

@@ -28,25 +28,15 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst, CastInst, CmpXchgInst, Constant,
-                  DebugRecord,
                   ConstantAggregate, ConstantExpr, ExtractElementInst, ExtractValueInst, FreezeInst, Function, GEPInst,
                   GlobalVariable, InsertElementInst, InsertValueInst, Instruction, IntType, LandingPadInst, LoadInst,
                   OpaqueInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, UnaryOperator, VAArgInst,
                   Value)
-from ..ir.types import ArrayType, PointerType, StructType, Type, VectorType
+from ..ir.types import Type, VectorType
 from . import known_functions as known
-from .memory_objects import MemoryObject
+from .call_summaries import ALL_DEPS, MEMORY, return_dependencies
+from .memory_objects import MemoryObject, type_has_pointer
 from .type_analysis import FunctionTypeInfo, TypeAnalysis
-
-
-def type_has_pointer(t: Type) -> bool:
-    if isinstance(t, PointerType):
-        return True
-    if isinstance(t, (VectorType, ArrayType)):
-        return type_has_pointer(t.element)
-    if isinstance(t, StructType):
-        return any(type_has_pointer(e) for e in t.elements)
-    return False
 
 
 def _may_hold_pointer_bits(t: Type) -> bool:
@@ -55,12 +45,6 @@ def _may_hold_pointer_bits(t: Type) -> bool:
         return True
     s = t.element if isinstance(t, VectorType) else t
     return isinstance(s, IntType) and s.bits >= 32
-
-
-def _pure_intrinsic(callee: Function | None, args: list[Value]) -> bool:
-    """An LLVM intrinsic without pointer operands cannot touch memory: it is arithmetic."""
-    return (callee is not None and (callee.name or "").startswith("llvm.") and callee.is_declaration
-            and not any(type_has_pointer(a.type) for a in args))
 
 
 def reachable_functions(root: Function) -> list[Function]:
@@ -360,7 +344,7 @@ class ActivitySolver:
         callee = inst.called_function
         args = inst.args
         kind = known.call_kind(callee.name) if callee is not None else "unknown"
-        if kind == "unknown" and _pure_intrinsic(callee, args):
+        if kind == "unknown" and known.pure_intrinsic(callee, args):
             kind = "rule"  # arithmetic without a rule yet: the engine will ask for one
         if kind == "inactive":
             if type_has_pointer(inst.type):
@@ -478,119 +462,3 @@ class ActivitySolver:
                 self.mark(self.useful, a)
             self.mark_mem(self.useful_mem, p)
 
-
-MEMORY = "memory"
-ALL_DEPS = frozenset({MEMORY, *range(64)})
-
-
-def return_dependencies(functions: list[Function]) -> dict[Function, frozenset]:
-    """For each function, which arguments (by index) and whether memory its return value may depend on.
-
-    A flow-insensitive taint analysis: stored values taint all memory, loads
-    read all memory; calls use the callee's summary (unknown callees: all).
-    """
-    deps: dict[Function, frozenset] = {g: frozenset() for g in functions}
-    changed = True
-    while changed:
-        changed = False
-        for g in functions:
-            new = _taint(g, deps)
-            if new != deps[g]:
-                deps[g] = new
-                changed = True
-    return deps
-
-
-def _private_slots(g: Function) -> set[Instruction]:
-    """Allocas only ever loaded from and stored to directly (-O0 keeps every local in one)."""
-    slots: set[Instruction] = set()
-    for inst in g.instructions():
-        if not isinstance(inst, AllocaInst):
-            continue
-        ok = True
-        for use in inst.uses:
-            u = use.user
-            if isinstance(u, (LoadInst, DebugRecord)) or (isinstance(u, StoreInst) and use.index == 1):
-                continue
-            if isinstance(u, CallInst) and u.called_function is not None and \
-                    known.call_kind(u.called_function.name) == "inactive":
-                continue  # lifetime markers, debug intrinsics
-            ok = False
-            break
-        if ok:
-            slots.add(inst)
-    return slots
-
-
-def _taint(g: Function, deps: dict[Function, frozenset]) -> frozenset:
-    taint: dict[Value, frozenset] = {a: frozenset({a.index}) for a in g.args}
-    slots = _private_slots(g)
-    slot_taint: dict[Value, frozenset] = {}
-    mem: frozenset = frozenset({MEMORY})
-    empty: frozenset = frozenset()
-    changed = True
-    result: frozenset = empty
-    while changed:
-        changed = False
-        for inst in g.instructions():
-            t: frozenset = empty
-            for o in inst.operands:
-                t = t | taint.get(o, empty)
-            if isinstance(inst, LoadInst) and inst.pointer in slots:
-                t = slot_taint.get(inst.pointer, empty)
-            elif isinstance(inst, StoreInst) and inst.pointer in slots:
-                old = slot_taint.get(inst.pointer, empty)
-                new = old | taint.get(inst.value, empty)
-                if new != old:
-                    slot_taint[inst.pointer] = new
-                    changed = True
-                continue
-            elif isinstance(inst, (LoadInst, VAArgInst)):
-                t = t | mem
-            elif isinstance(inst, (StoreInst, AtomicRMWInst, CmpXchgInst)):
-                if not t <= mem:
-                    mem = mem | t
-                    changed = True
-                t = t | mem if isinstance(inst, (AtomicRMWInst, CmpXchgInst)) else t
-            elif isinstance(inst, (CallInst, OpaqueInst)):
-                t, stored = _call_taint(inst, taint, deps, mem)
-                if not stored <= mem:  # what the call may store anywhere
-                    mem = mem | stored
-                    changed = True
-            if isinstance(inst, ReturnInst):
-                result = result | t
-                continue
-            if t and not t <= taint.get(inst, empty):
-                taint[inst] = t | taint.get(inst, empty)
-                changed = True
-    return result
-
-
-def _call_taint(inst: Instruction, taint: dict[Value, frozenset], deps: dict[Function, frozenset],
-                mem: frozenset) -> tuple[frozenset, frozenset]:
-    """(taint of the result, taint the call may store into memory)."""
-    empty: frozenset = frozenset()
-    callee = inst.called_function if isinstance(inst, CallInst) else None
-    kind = known.call_kind(callee.name) if callee is not None else "unknown"
-    args = inst.args if isinstance(inst, CallInst) else inst.operands
-    everything = empty
-    for a in args:
-        everything = everything | taint.get(a, empty)
-    if kind == "unknown" and _pure_intrinsic(callee, args):
-        kind = "rule"
-    if kind in ("inactive", "alloc", "calloc", "realloc", "free", "copy", "set"):
-        return empty, empty  # no float result; copies move memory that is tainted already
-    if kind == "rule":
-        if any(type_has_pointer(a.type) for a in args):  # sincos, modf: write through pointers
-            return everything | mem, everything
-        return everything, empty
-    if callee is not None and callee in deps and kind == "unknown":
-        d = deps[callee]
-        t = empty
-        for i in d:
-            if isinstance(i, int) and i < len(args):
-                t = t | taint.get(args[i], empty)
-        if MEMORY in d:
-            t = t | mem
-        return t, everything  # the callee may store its arguments anywhere
-    return everything | mem, everything

@@ -14,7 +14,10 @@ The rules package is imported lazily, so the analyses work while it grows.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..ir import Function, Value
 
 # Intrinsics with no derivative effect, whatever the rules tables say.
 _INACTIVE_INTRINSICS = (
@@ -133,3 +136,10 @@ def signature(name: str) -> tuple[str, ...] | None:
     if sig is None and name[-1:] in ("f", "l"):
         sig = _SIGNATURES.get(name[:-1])
     return sig
+
+
+def pure_intrinsic(callee: "Function | None", args: "list[Value]") -> bool:
+    """An LLVM intrinsic without pointer operands cannot touch memory: it is arithmetic."""
+    from .memory_objects import type_has_pointer
+    return (callee is not None and (callee.name or "").startswith("llvm.") and callee.is_declaration
+            and not any(type_has_pointer(a.type) for a in args))

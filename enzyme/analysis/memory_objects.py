@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir import Value
+from ..ir import Type, Value
+from ..ir.types import ArrayType, PointerType, StructType, VectorType
 from .debuginfo import value_name
 
 
@@ -39,3 +40,14 @@ class MemoryObject:
 
     def __repr__(self) -> str:
         return f"<MemoryObject {self.label()}>"
+
+
+def type_has_pointer(t: Type) -> bool:
+    """Can a value of this type hold an address (directly, not through memory)?"""
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, (VectorType, ArrayType)):
+        return type_has_pointer(t.element)
+    if isinstance(t, StructType):
+        return any(type_has_pointer(e) for e in t.elements)
+    return False

@@ -74,7 +74,7 @@ class FunctionTypeInfo:
         t = self.trees.get(v)
         if t is not None:
             return t
-        from .type_solver import constant_tree
+        from .type_offsets import constant_tree
         return constant_tree(v, self)
 
     @property

@@ -9,152 +9,22 @@ this ends.
 from __future__ import annotations
 
 from collections import deque
-from math import gcd
 from typing import TYPE_CHECKING
 
-from ..ir import (AllocaInst, AtomicRMWInst, BinaryOperator, CallInst, CastInst, CmpInst, CmpXchgInst, Constant,
-                  ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, ExtractElementInst, ExtractValueInst,
-                  FreezeInst, Function, GEPInst, GlobalVariable, InsertElementInst, InsertValueInst, Instruction,
-                  IntType, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, Type, Value)
-from ..ir import Argument
-from ..ir.types import ArrayType, FloatType, PointerType, StructType, VectorType
+from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst, CastInst, CmpInst, CmpXchgInst,
+                  Constant, ConstantExpr, ConstantInt, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
+                  GEPInst, GlobalVariable, InsertElementInst, InsertValueInst, Instruction, IntType, LoadInst, PhiInst,
+                  ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, Type, Value)
+from ..ir.types import ArrayType, FloatType, PointerType, VectorType
 from . import known_functions as known
 from .tbaa import access_tree
-from .type_tree import INTEGER, MAX_OFFSET, POINTER, TypeTree, float_type
+from .type_offsets import (gep_backward, gep_forward, gep_offset, global_seed, globals_in,
+                           memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
+                           wild_only)
+from .type_tree import INTEGER, POINTER, TypeTree, float_type
 
 if TYPE_CHECKING:
     from .type_analysis import FunctionTypeInfo, TypeAnalysis
-
-
-def constant_tree(v: Value, info: "FunctionTypeInfo") -> TypeTree:
-    """Trees of values the solver does not track: constants and constant expressions."""
-    from .type_analysis import ir_type_tree
-    layout = info.layout
-    if isinstance(v, GlobalVariable):
-        return global_seed(v, info)
-    if isinstance(v, Function):
-        return TypeTree({(-1,): POINTER})
-    if isinstance(v, ConstantFP):
-        return ir_type_tree(v.type, layout)
-    if isinstance(v, ConstantInt):
-        return TypeTree({(-1,): INTEGER}) if v.type == IntType(1) else TypeTree()
-    if isinstance(v, ConstantExpr):
-        ops = v.operands
-        if v.opcode == "getelementptr" and ops and v.source_type is not None:
-            base = info.tree(ops[0])
-            const, strides = gep_offset(layout, v.source_type, ops[1:])
-            return gep_forward(base, const, strides)
-        if v.opcode in ("bitcast", "addrspacecast", "ptrtoint", "inttoptr") and ops:
-            return info.tree(ops[0])
-        return TypeTree()
-    if isinstance(v, ConstantAggregate) and isinstance(v.type, (StructType, ArrayType, VectorType)):
-        out = TypeTree()
-        for i, e in enumerate(v.elements):
-            off, _ = layout.element_offset(v.type, i)
-            for p, t in constant_tree(e, info):
-                first = off if p[0] == -1 else off + p[0]
-                out.insert((first, *p[1:]), t)
-        return out
-    if isinstance(v, Constant):
-        return ir_type_tree(v.type, layout) if isinstance(v.type, FloatType) else TypeTree()
-    return TypeTree()
-
-
-def global_seed(g: GlobalVariable, info: "FunctionTypeInfo") -> TypeTree:
-    """A global's tree: a pointer to memory typed by its value type (floats and pointers only)."""
-    t = info.trees.get(g)
-    if t is not None:
-        return t
-    from .type_analysis import ir_type_tree
-    return ir_type_tree(g.value_type, info.layout).under(-1) if g.value_type is not None else TypeTree(
-        {(-1,): POINTER})
-
-
-def gep_offset(layout, source_type: Type, indices: list[Value]) -> tuple[int, list[int]]:
-    """Constant byte offset of a GEP and the strides of its variable indices."""
-    const, strides = 0, []
-    t: Type = source_type
-    for n, idx in enumerate(indices):
-        if n == 0:
-            step, nxt = layout.alloc_size(t), t
-        elif isinstance(t, StructType):
-            k = idx.value if isinstance(idx, ConstantInt) else 0
-            off, nxt = layout.element_offset(t, k)
-            const += off
-            t = nxt
-            continue
-        elif isinstance(t, (ArrayType, VectorType)):
-            step, nxt = layout.alloc_size(t.element), t.element
-        else:
-            break
-        if isinstance(idx, ConstantInt):
-            const += step * idx.value
-        elif step:
-            strides.append(step)
-        t = nxt
-    return const, strides
-
-
-def _window(mem: TypeTree, start: int, stride: int) -> TypeTree:
-    """One array element of ``mem``: offsets [start, start+stride) moved to 0, wildcards kept.
-
-    If the element is one scalar filling the whole stride (an array of doubles,
-    of pointers, of integers) it stands for every element: offset -1.
-    """
-    win = mem.shifted(-start, 0, stride)
-    specific = {p: t for p, t in win if p[0] != -1}
-    firsts = {p[0] for p in specific}
-    if not specific:
-        return win
-    top0 = win.get((0,))
-    uniform = False
-    if firsts == {0} and top0 is not None and not top0.is_integer:
-        uniform = _scalar_size(top0) == stride
-    elif top0 is not None and top0.is_integer and firsts == set(range(stride)):
-        uniform = all(t.is_integer for p, t in specific.items() if len(p) == 1)
-    if not uniform:
-        return win
-    out = TypeTree()
-    for p, t in win:
-        out.insert((-1, *p[1:]), t)
-    return out
-
-
-def _scalar_size(t) -> int:
-    if t.is_pointer:
-        return 8
-    if t.is_float:
-        return {"half": 2, "bfloat": 2, "float": 4, "double": 8, "x86_fp80": 16, "fp128": 16,
-                "ppc_fp128": 16}.get(t.float_kind or "", 0)
-    return 0
-
-
-def gep_forward(base: TypeTree, const: int, strides: list[int]) -> TypeTree:
-    """Tree of a GEP result from its base pointer's tree."""
-    mem = base.pointee()
-    if strides:
-        g = 0
-        for s in strides:
-            g = gcd(g, s)
-        res = _window(mem, const, g)
-    else:
-        res = mem.shifted(-const)
-    out = res.under(-1)
-    return out
-
-
-def gep_backward(result: TypeTree, const: int, strides: list[int]) -> TypeTree:
-    """What a GEP result's tree says about its base pointer's tree."""
-    mem = result.pointee()
-    if strides:
-        g = 0
-        for s in strides:
-            g = gcd(g, s)
-        win = _window(mem, 0, g)
-        back = win.shifted(const, keep_wild=(const == 0))
-    else:
-        back = mem.shifted(const, keep_wild=(const == 0))
-    return back.under(-1)
 
 
 class Solver:
@@ -186,7 +56,7 @@ class Solver:
             if not inst.type.is_void and inst not in info.trees:
                 info.trees[inst] = ir_type_tree(inst.type, self.layout)
             for op in inst.operands:
-                for g in _globals_in(op):
+                for g in globals_in(op):
                     if g not in info.trees:
                         info.trees[g] = global_seed(g, info)
                     self.global_users.setdefault(g, set()).add(inst)
@@ -264,43 +134,6 @@ class Solver:
         self.update(v, TypeTree({(-1,): ct}))
 
     # -- memory <-> value -----------------------------------------------------------
-    def value_to_memory(self, vt: TypeTree, ty: Type) -> TypeTree:
-        """A value's tree as the memory tree at the address it is stored to."""
-        out = TypeTree()
-        leaves = self.layout.scalar_leaves(ty, max_offset=MAX_OFFSET)
-        for path, ct in vt:
-            first, rest = path[0], path[1:]
-            targets: list[tuple[int, Type | None]] = list(leaves) if first == -1 else (
-                [lf for lf in leaves if lf[0] == first] or [(first, None)])
-            for off, leaf in targets:
-                if rest:
-                    out.insert((off, *rest), ct)
-                elif (ct.is_integer or ct.is_anything) and leaf is not None:
-                    for b in range(max(1, self.layout.store_size(leaf))):
-                        out.insert((off + b,), ct)
-                else:
-                    out.insert((off,), ct)
-        return out
-
-    def memory_to_value(self, mem: TypeTree, ty: Type) -> TypeTree:
-        """The tree of a value of type ``ty`` loaded from memory with tree ``mem``."""
-        out = TypeTree()
-        if not mem:
-            return out
-        aggregate = isinstance(ty, (StructType, ArrayType, VectorType))
-        by_first: dict[int, list] = {}
-        for path, ct in mem:
-            by_first.setdefault(path[0], []).append((path[1:], ct))
-        wild = by_first.get(-1, [])
-        for off, _leaf in self.layout.scalar_leaves(ty, max_offset=MAX_OFFSET):
-            first = off if aggregate else -1
-            for rest, ct in wild + by_first.get(off, []):
-                out.insert((first, *rest), ct)
-        if isinstance(ty, (ArrayType, VectorType)):
-            out = _collapse_homogeneous(out, self.layout.alloc_size(ty.element))
-        return out
-
-    # -- dispatch ----------------------------------------------------------------------
     def visit(self, inst: Instruction) -> None:
         if isinstance(inst, LoadInst):
             self.visit_load(inst)
@@ -333,8 +166,8 @@ class Solver:
             self.visit_insertelement(inst)
         elif isinstance(inst, ShuffleVectorInst):
             for op in inst.operands:
-                self.update(inst, _wild_only(self.tree(op)))
-                self.update(op, _wild_only(self.tree(inst)))
+                self.update(inst, wild_only(self.tree(op)))
+                self.update(op, wild_only(self.tree(inst)))
         elif isinstance(inst, FreezeInst):
             self.update(inst, self.tree(inst.operand(0)))
             self.update(inst.operand(0), self.tree(inst))
@@ -346,8 +179,8 @@ class Solver:
             ptr, cmp, new = inst.operands
             self.set_top(ptr, POINTER)
             for v in (cmp, new):
-                self.update(ptr, self.value_to_memory(self.tree(v), v.type).under(-1))
-                self.update(v, self.memory_to_value(self.tree(ptr).pointee(), v.type))
+                self.update(ptr, value_to_memory(self.layout, self.tree(v), v.type).under(-1))
+                self.update(v, memory_to_value(self.layout, self.tree(ptr).pointee(), v.type))
 
     # -- memory instructions ------------------------------------------------------------
     def _byte_typed(self, t: Type) -> bool:
@@ -365,8 +198,8 @@ class Solver:
         if self._byte_typed(inst.type):
             return
         mem = self.tree(ptr).pointee()
-        self.update(inst, self.memory_to_value(mem, inst.type))
-        self.update(ptr, self.value_to_memory(self.tree(inst), inst.type).under(-1))
+        self.update(inst, memory_to_value(self.layout, mem, inst.type))
+        self.update(ptr, value_to_memory(self.layout, self.tree(inst), inst.type).under(-1))
 
     def visit_store(self, inst: StoreInst) -> None:
         val, ptr = inst.value, inst.pointer
@@ -377,14 +210,14 @@ class Solver:
             self.update(ptr, tb.under(-1))
         if self._byte_typed(val.type):
             return
-        self.update(ptr, self.value_to_memory(self.tree(val), val.type).under(-1))
-        self.update(val, self.memory_to_value(self.tree(ptr).pointee(), val.type))
+        self.update(ptr, value_to_memory(self.layout, self.tree(val), val.type).under(-1))
+        self.update(val, memory_to_value(self.layout, self.tree(ptr).pointee(), val.type))
 
     def visit_atomicrmw(self, inst: AtomicRMWInst) -> None:
         ptr, val = inst.operands
         self.set_top(ptr, POINTER)
-        self.update(ptr, self.value_to_memory(self.tree(val), val.type).under(-1))
-        loaded = self.memory_to_value(self.tree(ptr).pointee(), val.type)
+        self.update(ptr, value_to_memory(self.layout, self.tree(val), val.type).under(-1))
+        loaded = memory_to_value(self.layout, self.tree(ptr).pointee(), val.type)
         self.update(val, loaded)
         self.update(inst, loaded)
         self.update(inst, self.tree(val))
@@ -395,8 +228,8 @@ class Solver:
         if inst.count is not None and not isinstance(inst.count, Constant):
             self.set_top(inst.count, INTEGER)
         seed = ir_type_tree(inst.allocated_type, self.layout)
-        mem = self.value_to_memory(seed, inst.allocated_type) if not isinstance(
-            inst.allocated_type, (ArrayType, VectorType)) else _wild_only(seed)
+        mem = value_to_memory(self.layout, seed, inst.allocated_type) if not isinstance(
+            inst.allocated_type, (ArrayType, VectorType)) else wild_only(seed)
         self.update(inst, mem.under(-1))
 
     def visit_gep(self, inst: GEPInst) -> None:
@@ -511,10 +344,10 @@ class Solver:
                 delta = b.value if isinstance(b, ConstantInt) else None
                 if delta is not None and op == "sub":
                     delta = -delta
-                self.update(inst, _offset_pointer(self.tree(a), delta))
+                self.update(inst, offset_pointer(self.tree(a), delta))
             elif op == "add" and pb and ia:
                 delta = a.value if isinstance(a, ConstantInt) else None
-                self.update(inst, _offset_pointer(self.tree(b), delta))
+                self.update(inst, offset_pointer(self.tree(b), delta))
             elif op == "sub" and pa and pb:
                 self.set_top(inst, INTEGER)
             elif ia and ib:
@@ -537,18 +370,17 @@ class Solver:
         agg = inst.operand(0)
         off, ty = self._aggregate_offset(agg.type, inst.indices)
         size = self.layout.alloc_size(ty)
-        self.update(inst, self._sub_value(self.tree(agg), off, size, ty))
-        self.update(agg, self._place_value(self.tree(inst), off, ty))
+        self.update(inst, sub_value(self.tree(agg), off, size, ty))
+        self.update(agg, place_value(self.layout, self.tree(inst), off, ty))
 
     def visit_insertvalue(self, inst: InsertValueInst) -> None:
         agg, val = inst.operands
         off, ty = self._aggregate_offset(agg.type, inst.indices)
         size = self.layout.alloc_size(ty)
-        outside = _outside(self.tree(agg), off, size)
-        self.update(inst, outside)
-        self.update(inst, self._place_value(self.tree(val), off, ty))
-        self.update(agg, _outside(self.tree(inst), off, size))
-        self.update(val, self._sub_value(self.tree(inst), off, size, ty))
+        self.update(inst, outside(self.tree(agg), off, size))
+        self.update(inst, place_value(self.layout, self.tree(val), off, ty))
+        self.update(agg, outside(self.tree(inst), off, size))
+        self.update(val, sub_value(self.tree(inst), off, size, ty))
 
     def visit_extractelement(self, inst: ExtractElementInst) -> None:
         vec, idx = inst.operands
@@ -557,7 +389,7 @@ class Solver:
         self.update(inst, self._element_of(vec, idx, inst.type))
         if isinstance(idx, ConstantInt):
             step = self.layout.alloc_size(inst.type)
-            self.update(vec, self._place_value(self.tree(inst), idx.value * step, inst.type))
+            self.update(vec, place_value(self.layout, self.tree(inst), idx.value * step, inst.type))
 
     def visit_insertelement(self, inst: InsertElementInst) -> None:
         vec, val, idx = inst.operands
@@ -567,17 +399,17 @@ class Solver:
         self.update(vec, self.tree(inst))
         if isinstance(idx, ConstantInt):
             step = self.layout.alloc_size(val.type)
-            self.update(inst, self._place_value(self.tree(val), idx.value * step, val.type))
+            self.update(inst, place_value(self.layout, self.tree(val), idx.value * step, val.type))
         else:
-            self.update(inst, _wild_only(self.tree(val)))
+            self.update(inst, wild_only(self.tree(val)))
         self.update(val, self._element_of(inst, idx, val.type))
 
     def _element_of(self, vec: Value, idx: Value, ty: Type) -> TypeTree:
         t = self.tree(vec)
         if isinstance(idx, ConstantInt):
             step = self.layout.alloc_size(ty)
-            return self._sub_value(t, idx.value * step, step, ty)
-        return _wild_only(t)
+            return sub_value(t, idx.value * step, step, ty)
+        return wild_only(t)
 
     def _aggregate_offset(self, t: Type, indices: list[int]) -> tuple[int, Type]:
         off = 0
@@ -586,38 +418,6 @@ class Solver:
             off += o
         return off, t
 
-    def _sub_value(self, agg: TypeTree, off: int, size: int, ty: Type) -> TypeTree:
-        """The part [off, off+size) of an aggregate value's tree, as a value of type ``ty``."""
-        scalar = not isinstance(ty, (StructType, ArrayType, VectorType))
-        out = TypeTree()
-        for p, t in agg:
-            if p[0] == -1:
-                out.insert(p, t)
-            elif off <= p[0] < off + size:
-                first = -1 if scalar and p[0] == off else p[0] - off
-                if scalar and first != -1:
-                    continue
-                out.insert((first, *p[1:]), t)
-        return out
-
-    def _place_value(self, vt: TypeTree, off: int, ty: Type) -> TypeTree:
-        """A value's tree placed at byte ``off`` of an enclosing aggregate value."""
-        scalar = not isinstance(ty, (StructType, ArrayType, VectorType))
-        out = TypeTree()
-        for p, t in vt:
-            if p[0] == -1:
-                if scalar:
-                    out.insert((off, *p[1:]), t)
-                else:
-                    step = self.layout.alloc_size(ty.element) if isinstance(ty, (ArrayType, VectorType)) else 0
-                    count = ty.count if isinstance(ty, (ArrayType, VectorType)) else 0
-                    for k in range(min(count, 256)):
-                        out.insert((off + k * step, *p[1:]), t)
-            else:
-                out.insert((off + p[0], *p[1:]), t)
-        return out
-
-    # -- calls ------------------------------------------------------------------------------
     def visit_call(self, inst: CallInst) -> None:
         callee = inst.called_function
         name = callee.name if callee is not None else None
@@ -697,48 +497,3 @@ class Solver:
         self.update(inst, info.return_tree)
 
 
-def _globals_in(v: Value) -> list[GlobalVariable]:
-    if isinstance(v, GlobalVariable):
-        return [v]
-    if isinstance(v, ConstantExpr):
-        out: list[GlobalVariable] = []
-        for o in v.operands:
-            out += _globals_in(o)
-        return out
-    return []
-
-
-def _wild_only(t: TypeTree) -> TypeTree:
-    return TypeTree([(p, c) for p, c in t if p[0] == -1])
-
-
-def _outside(t: TypeTree, off: int, size: int) -> TypeTree:
-    return TypeTree([(p, c) for p, c in t if p[0] == -1 or not off <= p[0] < off + size])
-
-
-def _offset_pointer(t: TypeTree, delta: int | None) -> TypeTree:
-    """``ptr + delta`` as integers (ptrtoint arithmetic): a pointer, pointee moved when delta is known."""
-    out = TypeTree({(-1,): POINTER})
-    mem = t.pointee()
-    moved = mem.shifted(-delta) if delta is not None else _wild_only(mem)
-    out.join(moved.under(-1))
-    return out
-
-
-def _collapse_homogeneous(t: TypeTree, step: int) -> TypeTree:
-    """An array/vector value tree whose elements all agree becomes one ``-1`` entry per path."""
-    firsts = {p[0] for p, _ in t}
-    if not firsts or -1 in firsts and len(firsts) == 1:
-        return t
-    by_first: dict[int, list] = {}
-    for p, c in t:
-        by_first.setdefault(p[0], []).append((p[1:], c))
-    shapes = {tuple(v) for k, v in by_first.items() if k != -1}
-    if len(shapes) != 1:
-        return t
-    out = TypeTree()
-    for rest, c in next(iter(shapes)):
-        out.insert((-1, *rest), c)
-    for rest, c in by_first.get(-1, []):
-        out.insert((-1, *rest), c)
-    return out

@@ -49,7 +49,8 @@ def test_printer_output(path: Path, prefix: str, kind: str, fname: str, acts: st
         text = print_activity(module, fname, acts.split(",") if acts else [], ret)
     result = subprocess.run([*_filecheck(), str(path), f"--check-prefix={prefix}"], input=text,
                             capture_output=True, text=True)
-    assert result.returncode == 0, f"{path.name} [{prefix}]\n--- output\n{text}--- filecheck\n{result.stdout}{result.stderr}"
+    report = f"{path.name} [{prefix}]\n--- output\n{text}--- filecheck\n{result.stdout}{result.stderr}"
+    assert result.returncode == 0, report
 
 
 def test_every_file_has_an_analysis() -> None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from enzyme.analysis import DataLayout
-from enzyme.analysis.type_solver import gep_offset
+from enzyme.analysis.type_offsets import gep_offset
 from enzyme.ir import (DOUBLE, FLOAT, I8, I32, I64, PTR, ArrayType, ConstantInt, FloatType, IntType, PointerType,
                        StructType, VectorType, parse_module)
 

@@ -53,7 +53,8 @@ def test_pointee_and_shift():
     mem = t.pointee()
     assert str(mem) == "{[0]:Integer, [8]:Float@double, [16]:Pointer, [16,-1]:Float@double}"
     assert str(mem.shifted(-8)) == "{[0]:Float@double, [8]:Pointer, [8,-1]:Float@double}"
-    assert str(mem.shifted(-8).under(-1)) == "{[-1]:Pointer, [-1,0]:Float@double, [-1,8]:Pointer, [-1,8,-1]:Float@double}"
+    assert str(mem.shifted(-8).under(-1)) == (
+        "{[-1]:Pointer, [-1,0]:Float@double, [-1,8]:Pointer, [-1,8,-1]:Float@double}")
 
 
 def test_join_and_keys():

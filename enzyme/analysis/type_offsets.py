@@ -1,0 +1,272 @@
+"""Offsets in type trees: GEPs, loads and stores, aggregates, constants.
+
+The pure functions type analysis is built from: how a GEP moves a pointee
+tree, how a value's tree maps onto the bytes it is stored to (and back), and
+what constants and globals say by themselves.
+"""
+from __future__ import annotations
+
+from math import gcd
+from typing import TYPE_CHECKING
+
+from ..ir import (Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, Function, GlobalVariable,
+                  IntType, Type, Value)
+from ..ir.types import ArrayType, FloatType, StructType, VectorType
+from .layout import DataLayout
+from .type_tree import INTEGER, MAX_OFFSET, POINTER, TypeTree
+
+if TYPE_CHECKING:
+    from .type_analysis import FunctionTypeInfo
+
+
+def constant_tree(v: Value, info: "FunctionTypeInfo") -> TypeTree:
+    """Trees of values the solver does not track: constants and constant expressions."""
+    from .type_analysis import ir_type_tree
+    layout = info.layout
+    if isinstance(v, GlobalVariable):
+        return global_seed(v, info)
+    if isinstance(v, Function):
+        return TypeTree({(-1,): POINTER})
+    if isinstance(v, ConstantFP):
+        return ir_type_tree(v.type, layout)
+    if isinstance(v, ConstantInt):
+        return TypeTree({(-1,): INTEGER}) if v.type == IntType(1) else TypeTree()
+    if isinstance(v, ConstantExpr):
+        ops = v.operands
+        if v.opcode == "getelementptr" and ops and v.source_type is not None:
+            base = info.tree(ops[0])
+            const, strides = gep_offset(layout, v.source_type, ops[1:])
+            return gep_forward(base, const, strides)
+        if v.opcode in ("bitcast", "addrspacecast", "ptrtoint", "inttoptr") and ops:
+            return info.tree(ops[0])
+        return TypeTree()
+    if isinstance(v, ConstantAggregate) and isinstance(v.type, (StructType, ArrayType, VectorType)):
+        out = TypeTree()
+        for i, e in enumerate(v.elements):
+            off, _ = layout.element_offset(v.type, i)
+            for p, t in constant_tree(e, info):
+                first = off if p[0] == -1 else off + p[0]
+                out.insert((first, *p[1:]), t)
+        return out
+    if isinstance(v, Constant):
+        return ir_type_tree(v.type, layout) if isinstance(v.type, FloatType) else TypeTree()
+    return TypeTree()
+
+
+def global_seed(g: GlobalVariable, info: "FunctionTypeInfo") -> TypeTree:
+    """A global's tree: a pointer to memory typed by its value type (floats and pointers only)."""
+    t = info.trees.get(g)
+    if t is not None:
+        return t
+    from .type_analysis import ir_type_tree
+    return ir_type_tree(g.value_type, info.layout).under(-1) if g.value_type is not None else TypeTree(
+        {(-1,): POINTER})
+
+
+def gep_offset(layout, source_type: Type, indices: list[Value]) -> tuple[int, list[int]]:
+    """Constant byte offset of a GEP and the strides of its variable indices."""
+    const, strides = 0, []
+    t: Type = source_type
+    for n, idx in enumerate(indices):
+        if n == 0:
+            step, nxt = layout.alloc_size(t), t
+        elif isinstance(t, StructType):
+            k = idx.value if isinstance(idx, ConstantInt) else 0
+            off, nxt = layout.element_offset(t, k)
+            const += off
+            t = nxt
+            continue
+        elif isinstance(t, (ArrayType, VectorType)):
+            step, nxt = layout.alloc_size(t.element), t.element
+        else:
+            break
+        if isinstance(idx, ConstantInt):
+            const += step * idx.value
+        elif step:
+            strides.append(step)
+        t = nxt
+    return const, strides
+
+
+def _window(mem: TypeTree, start: int, stride: int) -> TypeTree:
+    """One array element of ``mem``: offsets [start, start+stride) moved to 0, wildcards kept.
+
+    If the element is one scalar filling the whole stride (an array of doubles,
+    of pointers, of integers) it stands for every element: offset -1.
+    """
+    win = mem.shifted(-start, 0, stride)
+    specific = {p: t for p, t in win if p[0] != -1}
+    firsts = {p[0] for p in specific}
+    if not specific:
+        return win
+    top0 = win.get((0,))
+    uniform = False
+    if firsts == {0} and top0 is not None and not top0.is_integer:
+        uniform = _scalar_size(top0) == stride
+    elif top0 is not None and top0.is_integer and firsts == set(range(stride)):
+        uniform = all(t.is_integer for p, t in specific.items() if len(p) == 1)
+    if not uniform:
+        return win
+    out = TypeTree()
+    for p, t in win:
+        out.insert((-1, *p[1:]), t)
+    return out
+
+
+def _scalar_size(t) -> int:
+    if t.is_pointer:
+        return 8
+    if t.is_float:
+        return {"half": 2, "bfloat": 2, "float": 4, "double": 8, "x86_fp80": 16, "fp128": 16,
+                "ppc_fp128": 16}.get(t.float_kind or "", 0)
+    return 0
+
+
+def gep_forward(base: TypeTree, const: int, strides: list[int]) -> TypeTree:
+    """Tree of a GEP result from its base pointer's tree."""
+    mem = base.pointee()
+    if strides:
+        g = 0
+        for s in strides:
+            g = gcd(g, s)
+        res = _window(mem, const, g)
+    else:
+        res = mem.shifted(-const)
+    out = res.under(-1)
+    return out
+
+
+def gep_backward(result: TypeTree, const: int, strides: list[int]) -> TypeTree:
+    """What a GEP result's tree says about its base pointer's tree."""
+    mem = result.pointee()
+    if strides:
+        g = 0
+        for s in strides:
+            g = gcd(g, s)
+        win = _window(mem, 0, g)
+        back = win.shifted(const, keep_wild=(const == 0))
+    else:
+        back = mem.shifted(const, keep_wild=(const == 0))
+    return back.under(-1)
+
+
+def value_to_memory(layout: DataLayout, vt: TypeTree, ty: Type) -> TypeTree:
+    """A value's tree as the memory tree at the address it is stored to."""
+    out = TypeTree()
+    leaves = layout.scalar_leaves(ty, max_offset=MAX_OFFSET)
+    for path, ct in vt:
+        first, rest = path[0], path[1:]
+        targets: list[tuple[int, Type | None]] = list(leaves) if first == -1 else (
+            [lf for lf in leaves if lf[0] == first] or [(first, None)])
+        for off, leaf in targets:
+            if rest:
+                out.insert((off, *rest), ct)
+            elif (ct.is_integer or ct.is_anything) and leaf is not None:
+                for b in range(max(1, layout.store_size(leaf))):
+                    out.insert((off + b,), ct)
+            else:
+                out.insert((off,), ct)
+    return out
+
+
+def memory_to_value(layout: DataLayout, mem: TypeTree, ty: Type) -> TypeTree:
+    """The tree of a value of type ``ty`` loaded from memory with tree ``mem``."""
+    out = TypeTree()
+    if not mem:
+        return out
+    aggregate = isinstance(ty, (StructType, ArrayType, VectorType))
+    by_first: dict[int, list] = {}
+    for path, ct in mem:
+        by_first.setdefault(path[0], []).append((path[1:], ct))
+    wild = by_first.get(-1, [])
+    for off, _leaf in layout.scalar_leaves(ty, max_offset=MAX_OFFSET):
+        first = off if aggregate else -1
+        for rest, ct in wild + by_first.get(off, []):
+            out.insert((first, *rest), ct)
+    if isinstance(ty, (ArrayType, VectorType)):
+        out = collapse_homogeneous(out, layout.alloc_size(ty.element))
+    return out
+
+# -- dispatch ----------------------------------------------------------------------
+
+
+def sub_value(agg: TypeTree, off: int, size: int, ty: Type) -> TypeTree:
+    """The part [off, off+size) of an aggregate value's tree, as a value of type ``ty``."""
+    scalar = not isinstance(ty, (StructType, ArrayType, VectorType))
+    out = TypeTree()
+    for p, t in agg:
+        if p[0] == -1:
+            out.insert(p, t)
+        elif off <= p[0] < off + size:
+            first = -1 if scalar and p[0] == off else p[0] - off
+            if scalar and first != -1:
+                continue
+            out.insert((first, *p[1:]), t)
+    return out
+
+
+def place_value(layout: DataLayout, vt: TypeTree, off: int, ty: Type) -> TypeTree:
+    """A value's tree placed at byte ``off`` of an enclosing aggregate value."""
+    scalar = not isinstance(ty, (StructType, ArrayType, VectorType))
+    out = TypeTree()
+    for p, t in vt:
+        if p[0] == -1:
+            if scalar:
+                out.insert((off, *p[1:]), t)
+            else:
+                step = layout.alloc_size(ty.element) if isinstance(ty, (ArrayType, VectorType)) else 0
+                count = ty.count if isinstance(ty, (ArrayType, VectorType)) else 0
+                for k in range(min(count, 256)):
+                    out.insert((off + k * step, *p[1:]), t)
+        else:
+            out.insert((off + p[0], *p[1:]), t)
+    return out
+
+# -- calls ------------------------------------------------------------------------------
+
+
+def globals_in(v: Value) -> list[GlobalVariable]:
+    if isinstance(v, GlobalVariable):
+        return [v]
+    if isinstance(v, ConstantExpr):
+        out: list[GlobalVariable] = []
+        for o in v.operands:
+            out += globals_in(o)
+        return out
+    return []
+
+
+def wild_only(t: TypeTree) -> TypeTree:
+    return TypeTree([(p, c) for p, c in t if p[0] == -1])
+
+
+def outside(t: TypeTree, off: int, size: int) -> TypeTree:
+    return TypeTree([(p, c) for p, c in t if p[0] == -1 or not off <= p[0] < off + size])
+
+
+def offset_pointer(t: TypeTree, delta: int | None) -> TypeTree:
+    """``ptr + delta`` as integers (ptrtoint arithmetic): a pointer, pointee moved when delta is known."""
+    out = TypeTree({(-1,): POINTER})
+    mem = t.pointee()
+    moved = mem.shifted(-delta) if delta is not None else wild_only(mem)
+    out.join(moved.under(-1))
+    return out
+
+
+def collapse_homogeneous(t: TypeTree, step: int) -> TypeTree:
+    """An array/vector value tree whose elements all agree becomes one ``-1`` entry per path."""
+    firsts = {p[0] for p, _ in t}
+    if not firsts or -1 in firsts and len(firsts) == 1:
+        return t
+    by_first: dict[int, list] = {}
+    for p, c in t:
+        by_first.setdefault(p[0], []).append((p[1:], c))
+    shapes = {tuple(v) for k, v in by_first.items() if k != -1}
+    if len(shapes) != 1:
+        return t
+    out = TypeTree()
+    for rest, c in next(iter(shapes)):
+        out.insert((-1, *rest), c)
+    for rest, c in by_first.get(-1, []):
+        out.insert((-1, *rest), c)
+    return out
