@@ -228,13 +228,14 @@ class TypeAnalysis:
         self._latest: dict[Function, FunctionTypeInfo] = {}
         self._contexts: dict[Function, int] = {}
 
-    def analyze(self, f: Function, arg_trees: list[TypeTree] | None = None,
+    def analyze(self, f: Function, arg_trees: list[TypeTree] | None = None, ret_tree: TypeTree | None = None,
                 *, integer_args: bool = True) -> FunctionTypeInfo:
         """Type trees of ``f``'s values.
 
-        ``arg_trees`` (one per argument) add what the caller knows; without them
-        arguments get their IR type, integers taken as Integer when
-        ``integer_args`` (the default for functions called through the C ABI).
+        ``arg_trees`` (one per argument) and ``ret_tree`` add what the caller
+        knows; without ``arg_trees`` arguments get their IR type, integers
+        taken as Integer when ``integer_args`` (the default for functions
+        called through the C ABI).
         """
         if f.is_declaration:
             raise DifferentiationError(f"type analysis: @{f.name} has no body to analyse")
@@ -247,7 +248,8 @@ class TypeAnalysis:
             if arg_trees is not None:
                 t.join(arg_trees[i])
             trees.append(t)
-        key = (f, tuple(t.key() for t in trees))
+        ret_key = ret_tree.key() if ret_tree is not None else ()
+        key = (f, tuple(t.key() for t in trees), ret_key)
         done = self._memo.get(key)
         if done is not None:
             return done
@@ -263,7 +265,7 @@ class TypeAnalysis:
                 return previous
             for t, old in zip(trees, previous.arg_trees):
                 t.join(old)
-            key = (f, tuple(t.key() for t in trees))
+            key = (f, tuple(t.key() for t in trees), ret_key)
         from .type_solver import Solver
         info = FunctionTypeInfo(f, self.layout, self)
         if previous is not None and _all_below(previous.arg_trees, trees):
@@ -273,7 +275,7 @@ class TypeAnalysis:
             info.conflicts = list(previous.conflicts)
         self._in_progress[f] = info
         try:
-            Solver(self, info, trees).run()
+            Solver(self, info, trees, ret_tree).run()
         finally:
             del self._in_progress[f]
         self._memo[key] = info
@@ -282,7 +284,11 @@ class TypeAnalysis:
 
     def contexts(self, f: Function) -> list[FunctionTypeInfo]:
         """Every analysis of ``f`` made so far (one per calling context)."""
-        return [info for (g, _), info in self._memo.items() if g is f]
+        return [info for (g, *_), info in self._memo.items() if g is f]
+
+    def is_in_progress(self, info: FunctionTypeInfo) -> bool:
+        """Is ``info`` a partial result (its function is being analysed further up the stack)?"""
+        return self._in_progress.get(info.function) is info
 
 
 def _all_below(old: list[TypeTree], new: list[TypeTree]) -> bool:

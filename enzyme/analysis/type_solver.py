@@ -17,6 +17,7 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
                   ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, Type, Value)
 from ..ir.types import ArrayType, FloatType, PointerType, VectorType
 from . import known_functions as known
+from .layout import DataLayout
 from .tbaa import access_tree
 from .type_offsets import (gep_backward, gep_forward, gep_offset, global_seed, globals_in,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
@@ -30,18 +31,22 @@ if TYPE_CHECKING:
 class Solver:
     """Runs the fixed point for one :class:`FunctionTypeInfo`."""
 
-    def __init__(self, ta: "TypeAnalysis", info: "FunctionTypeInfo", arg_trees: list[TypeTree]) -> None:
+    def __init__(self, ta: "TypeAnalysis", info: "FunctionTypeInfo", arg_trees: list[TypeTree],
+                 ret_tree: TypeTree | None = None) -> None:
         self.ta = ta
         self.info = info
         self.layout = info.layout
         self.f = info.function
         self.arg_trees = arg_trees
+        if ret_tree is not None:
+            info.return_tree.join(ret_tree)
         self.work: deque[Instruction] = deque()
         self.queued: set[Instruction] = set()
         self.global_users: dict[GlobalVariable, set[Instruction]] = {}
         self.current: Instruction | None = None
-        self.inductions: dict[GEPInst, bool] = {}
+        self.wobbly: set[Value] | None = None
         self.pending_calls: dict[CallInst, None] = {}
+        self.recursive_calls: dict[CallInst, None] = {}
 
     # -- driver ------------------------------------------------------------------
     def run(self) -> None:
@@ -61,20 +66,24 @@ class Solver:
                         info.trees[g] = global_seed(g, info)
                     self.global_users.setdefault(g, set()).add(inst)
             self._push(inst)
-        while self.work or self.pending_calls:
-            while self.work:
-                inst = self.work.popleft()
-                self.queued.discard(inst)
-                self.current = inst
-                self.visit(inst)
-            # Calls of defined functions wait until the caller's own facts settle, so that each
-            # callee is analysed with (nearly) final argument trees instead of every step on the way.
-            calls, self.pending_calls = self.pending_calls, {}
-            for call in calls:
-                self.current = call
-                callee = call.called_function
-                assert callee is not None
-                self._defined_call(call, callee, call.args)
+        while True:
+            while self.work or self.pending_calls:
+                while self.work:
+                    inst = self.work.popleft()
+                    self.queued.discard(inst)
+                    self.current = inst
+                    self.visit(inst)
+                # Calls of defined functions wait until the caller's own facts settle, so that each
+                # callee is analysed with (nearly) final argument trees instead of every step on the way.
+                calls, self.pending_calls = self.pending_calls, {}
+                for call in calls:
+                    self._call_site(call)
+            # Recursion: a call answered by a function still being analysed (this one, or one up the
+            # stack) read a partial result; read it again until nothing grows.
+            for call in list(self.recursive_calls):
+                self._call_site(call)
+            if not self.work and not self.pending_calls:
+                break
         self.current = None
         from .type_analysis import TypeConflict
         seen = {(c.value, c.path) for c in info.conflicts}
@@ -154,8 +163,9 @@ class Solver:
         elif isinstance(inst, AllocaInst):
             self.visit_alloca(inst)
         elif isinstance(inst, ReturnInst):
-            if inst.operands:
+            if inst.operands:  # all returns share one tree, which also holds what the caller knows
                 self.info.return_tree.join(self.tree(inst.operand(0)))
+                self.update(inst.operand(0), self.info.return_tree)
         elif isinstance(inst, ExtractValueInst):
             self.visit_extractvalue(inst)
         elif isinstance(inst, InsertValueInst):
@@ -248,40 +258,16 @@ class Solver:
         self.update(base, gep_backward(self.tree(inst), const, strides))
 
     def _is_pointer_induction(self, gep: GEPInst) -> bool:
-        """Does ``gep``'s result flow back into its own base (``p = phi [p0], [p + d]``) around a loop?
+        """Does ``gep`` sit in a cycle of pointers whose offsets do not add up (``p = phi [p0], [p + d]``)?
 
-        Then the constant offset is a stride: propagating it exactly would grow
-        the pointee's offsets by ``d`` on every round of the fixed point.
+        Phis, selects, casts and stack slots tie pointers together in both
+        directions.  Around a cycle whose offsets do not cancel, exact shifts
+        would push the pointee's offsets further on every round of the fixed
+        point, so in such a group constant offsets are taken as strides instead.
         """
-        cached = self.inductions.get(gep)
-        if cached is not None:
-            return cached
-        base = gep.pointer
-        seen: set[Value] = set()
-        work: list[Value] = [gep]
-        found = False
-        while work and not found and len(seen) < 256:
-            v = work.pop()
-            for u in v.users:
-                if u is base:
-                    found = True
-                    break
-                if isinstance(u, StoreInst) and u.value is v:  # through a stack slot (-O0 code)
-                    for w in u.pointer.users:
-                        if isinstance(w, LoadInst) and w not in seen:
-                            if w is base:
-                                found = True
-                            seen.add(w)
-                            work.append(w)
-                    continue
-                if u in seen or not isinstance(u, (PhiInst, SelectInst, GEPInst, CastInst)):
-                    continue
-                if isinstance(u, GEPInst) and u.pointer is not v:
-                    continue
-                seen.add(u)
-                work.append(u)
-        self.inductions[gep] = found
-        return found
+        if self.wobbly is None:
+            self.wobbly = _wobbly_pointers(self.f, self.layout)
+        return gep in self.wobbly
 
     # -- value instructions ---------------------------------------------------------------
     def visit_phi(self, inst: PhiInst) -> None:
@@ -485,15 +471,82 @@ class Solver:
             elif spec == "PF" and fk is not None:
                 self.update(v, TypeTree({(-1, 0): float_type(fk)}))
 
+    def _call_site(self, call: CallInst) -> None:
+        self.current = call
+        callee = call.called_function
+        assert callee is not None
+        self._defined_call(call, callee, call.args)
+
     def _defined_call(self, inst: CallInst, callee: Function, args: list[Value]) -> None:
         n = len(callee.args)
         trees = [self.tree(a).copy() for a in args[:n]]
         if len(trees) < n:
             return
         info = self.ta.analyze(callee, trees)
+        if self.ta.is_in_progress(info):
+            self.recursive_calls[inst] = None
         for a, formal in zip(args, callee.args):
             if not isinstance(a, Constant) or isinstance(a, (GlobalVariable, ConstantExpr)):
                 self.update(a, info.tree(formal))
         self.update(inst, info.return_tree)
 
 
+class _OffsetUnion:
+    """Union-find where each pointer knows its byte offset from its group's root."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Value, Value] = {}
+        self.offset: dict[Value, int] = {}  # offset of v from parent[v]
+        self.wobbly_roots: set[Value] = set()
+
+    def find(self, v: Value) -> tuple[Value, int]:
+        off = 0
+        path = []
+        while self.parent.get(v, v) is not v:
+            path.append(v)
+            off += self.offset[v]
+            v = self.parent[v]
+        root, total = v, off
+        for p in path:  # path compression, keeping offsets right
+            nxt = total - self.offset[p]
+            self.parent[p], self.offset[p] = root, total
+            total = nxt
+        return root, off
+
+    def union(self, a: Value, b: Value, delta: int) -> None:
+        """Record ``b = a + delta``."""
+        ra, oa = self.find(a)
+        rb, ob = self.find(b)
+        if ra is rb:
+            if ob - oa != delta:
+                self.wobbly_roots.add(ra)
+            return
+        self.parent[rb] = ra
+        self.offset[rb] = oa + delta - ob
+        if rb in self.wobbly_roots:
+            self.wobbly_roots.add(ra)
+
+
+def _wobbly_pointers(f: Function, layout: DataLayout) -> set[Value]:
+    """Constant-offset GEPs whose pointers are tied into a cycle with a non-zero total offset."""
+    groups = _OffsetUnion()
+    constant_geps: list[tuple[GEPInst, int]] = []
+    for inst in f.instructions():
+        if isinstance(inst, PhiInst):
+            for v, _ in inst.incoming:
+                groups.union(inst, v, 0)
+        elif isinstance(inst, SelectInst):
+            groups.union(inst, inst.operand(1), 0)
+            groups.union(inst, inst.operand(2), 0)
+        elif isinstance(inst, (CastInst, FreezeInst)) and inst.opcode in ("bitcast", "addrspacecast", "freeze"):
+            groups.union(inst, inst.operand(0), 0)
+        elif isinstance(inst, StoreInst) and isinstance(inst.value.type, PointerType):
+            for u in inst.pointer.users:  # a pointer kept in a stack slot (-O0) comes back out of it
+                if isinstance(u, LoadInst) and u.pointer is inst.pointer:
+                    groups.union(inst.value, u, 0)
+        elif isinstance(inst, GEPInst) and not isinstance(inst.type, VectorType):
+            const, strides = gep_offset(layout, inst.source_type, inst.indices)
+            if not strides:
+                constant_geps.append((inst, const))
+                groups.union(inst.pointer, inst, const)
+    return {g for g, c in constant_geps if c and groups.find(g)[0] in groups.wobbly_roots}
