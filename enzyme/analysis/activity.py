@@ -120,7 +120,7 @@ class ActivityResult:
             val = inst.value if isinstance(inst, StoreInst) else inst.operands[-1]
             if self.is_constant_value(ptr):
                 return True
-            return self._integer_data(val, ptr)
+            return self._integer_data(inst, val, ptr)
         if isinstance(inst, ReturnInst):
             return not inst.operands or self.is_constant_value(inst.operand(0))
         if isinstance(inst, CallInst):
@@ -129,9 +129,9 @@ class ActivityResult:
             return all(self.is_constant_value(o) for o in inst.operands)
         return True
 
-    def _integer_data(self, val: Value, ptr: Value) -> bool:
+    def _integer_data(self, inst: Instruction, val: Value, ptr: Value) -> bool:
         """Is the stored data known to be integers only (nothing for the shadow to carry)?"""
-        types = self._s.info(val)
+        types = self._s.info(inst)
         if isinstance(val.type, IntType):
             top = types.top(val)
             if val.type.bits == 1 or (top is not None and top.is_integer):
@@ -176,7 +176,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: list[str], ret
     ``arg_activities``: one of ``const``, ``active``/``out``, ``dup``,
     ``dupnoneed`` per argument (Enzyme marker and Enzyme.jl spellings work).
     ``types``: the type analysis of ``f`` to use; by default it is computed with
-    integer arguments taken as integers.
+    const integer arguments taken as integers (other integers may be addresses or float bits).
     """
     if f.is_declaration:
         raise UsageError(f"activity analysis: @{f.name} has no body")

@@ -116,6 +116,7 @@ class ActivitySolver:
         self.changed = False
         self.ret_deps = return_dependencies(self.functions)
         self._internal: dict[Function, set[Instruction]] = {}
+        self._globals_used: dict[Function, set[MemoryObject]] = {}
 
     # -- small helpers ---------------------------------------------------------------
     def info(self, v: Value) -> MergedTypes:
@@ -417,11 +418,15 @@ class ActivitySolver:
 
     def globals_used_by(self, callee: Function) -> set[MemoryObject]:
         """Objects of the globals named in ``callee`` and the functions it calls."""
-        out: set[MemoryObject] = set()
-        for g in reachable_functions(callee):
-            for inst in g.instructions():
-                for op in inst.operands:
-                    out |= {o for o in self.objs(op) if o.kind == "global"} if isinstance(op, Constant) else set()
+        out = self._globals_used.get(callee)
+        if out is None:
+            out = set()
+            for g in reachable_functions(callee):
+                for inst in g.instructions():
+                    for op in inst.operands:
+                        if isinstance(op, Constant):
+                            out |= {o for o in self.objs(op) if o.kind == "global"}
+            self._globals_used[callee] = out
         return out
 
     def _site_varied(self, callee: Function, args: list[Value]) -> bool:

@@ -13,7 +13,7 @@ from ..ir import (Constant, ConstantAggregate, ConstantExpr, ConstantFP, Constan
                   IntType, Type, Value)
 from ..ir.types import ArrayType, FloatType, StructType, VectorType
 from .layout import DataLayout
-from .type_tree import INTEGER, MAX_OFFSET, POINTER, TypeTree
+from .type_tree import INTEGER, MAX_OFFSET, POINTER, ConcreteType, TypeTree
 
 if TYPE_CHECKING:
     from .type_analysis import FunctionTypeInfo
@@ -152,7 +152,7 @@ def gep_backward(result: TypeTree, const: int, strides: list[int]) -> TypeTree:
 
 def value_to_memory(layout: DataLayout, vt: TypeTree, ty: Type) -> TypeTree:
     """A value's tree as the memory tree at the address it is stored to."""
-    out = TypeTree()
+    pairs: list[tuple[tuple[int, ...], ConcreteType]] = []
     leaves = layout.scalar_leaves(ty, max_offset=MAX_OFFSET)
     for path, ct in vt:
         first, rest = path[0], path[1:]
@@ -160,34 +160,31 @@ def value_to_memory(layout: DataLayout, vt: TypeTree, ty: Type) -> TypeTree:
             [lf for lf in leaves if lf[0] == first] or [(first, None)])
         for off, leaf in targets:
             if rest:
-                out.insert((off, *rest), ct)
+                pairs.append(((off, *rest), ct))
             elif (ct.is_integer or ct.is_anything) and leaf is not None:
-                for b in range(max(1, layout.store_size(leaf))):
-                    out.insert((off + b,), ct)
+                pairs += [((off + b,), ct) for b in range(max(1, layout.store_size(leaf)))]
             else:
-                out.insert((off,), ct)
-    return out
+                pairs.append(((off,), ct))
+    return TypeTree.from_pairs(pairs)
 
 
 def memory_to_value(layout: DataLayout, mem: TypeTree, ty: Type) -> TypeTree:
     """The tree of a value of type ``ty`` loaded from memory with tree ``mem``."""
-    out = TypeTree()
     if not mem:
-        return out
+        return TypeTree()
     aggregate = isinstance(ty, (StructType, ArrayType, VectorType))
     by_first: dict[int, list] = {}
     for path, ct in mem:
         by_first.setdefault(path[0], []).append((path[1:], ct))
     wild = by_first.get(-1, [])
+    pairs = []
     for off, _leaf in layout.scalar_leaves(ty, max_offset=MAX_OFFSET):
         first = off if aggregate else -1
-        for rest, ct in wild + by_first.get(off, []):
-            out.insert((first, *rest), ct)
+        pairs += [((first, *rest), ct) for rest, ct in wild + by_first.get(off, [])]
+    out = TypeTree.from_pairs(pairs)
     if isinstance(ty, (ArrayType, VectorType)):
         out = collapse_homogeneous(out, layout.alloc_size(ty.element))
     return out
-
-# -- dispatch ----------------------------------------------------------------------
 
 
 def sub_value(agg: TypeTree, off: int, size: int, ty: Type) -> TypeTree:

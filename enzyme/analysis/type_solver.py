@@ -22,7 +22,7 @@ from .tbaa import access_tree
 from .type_offsets import (gep_backward, gep_forward, gep_offset, global_seed, globals_in,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
                            wild_only)
-from .type_tree import INTEGER, POINTER, TypeTree, float_type
+from .type_tree import ANYTHING, INTEGER, POINTER, TypeTree, float_type
 
 if TYPE_CHECKING:
     from .type_analysis import FunctionTypeInfo, TypeAnalysis
@@ -281,9 +281,9 @@ class Solver:
         if inst.opcode != "icmp":
             return
         a, b = inst.operands
-        for x, y in ((a, b), (b, a)):
+        for x, y in ((a, b), (b, a)):  # only pointers: comparing with an integer proves nothing
             top = self.tree(x).top()
-            if top is not None and (top.is_integer or top.is_pointer) and not isinstance(y, Constant):
+            if top is not None and top.is_pointer and not isinstance(y, Constant):
                 self.set_top(y, top)
 
     def visit_select(self, inst: SelectInst) -> None:
@@ -300,10 +300,17 @@ class Solver:
         if op in ("bitcast", "addrspacecast", "ptrtoint", "inttoptr", "ptrtoaddr"):
             self.update(inst, self.tree(x))
             self.update(x, self.tree(inst))
-        elif op in ("zext", "sext"):
-            self.set_top(inst, INTEGER)
-            self.set_top(x, INTEGER)
-        elif op in ("trunc", "fptosi", "fptoui"):
+        elif op in ("zext", "sext", "trunc"):
+            # Widening or narrowing keeps what the bits are: an integer stays one, but half a double
+            # (a warp shuffle moves doubles as two i32) still carries float data.
+            top, res = self.tree(x).top(), self.tree(inst).top()
+            if (top is not None and top.is_integer) or (res is not None and res.is_integer and op != "trunc"):
+                self.set_top(inst, INTEGER)
+                if not isinstance(x, Constant):
+                    self.set_top(x, INTEGER)
+            elif top is not None and (top.is_float or top.is_anything):
+                self.set_top(inst, ANYTHING)
+        elif op in ("fptosi", "fptoui"):
             self.set_top(inst, INTEGER)
         elif op in ("sitofp", "uitofp"):
             self.set_top(x, INTEGER)
@@ -318,12 +325,17 @@ class Solver:
         ib = isinstance(b, ConstantInt) or (tb is not None and tb.is_integer)
         pa = ta is not None and ta.is_pointer
         pb = tb is not None and tb.is_pointer
-        if op in ("mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr"):
-            self.set_top(inst, INTEGER)
-            if op in ("mul", "sdiv"):  # (unsigned division and shifts also see pointer and float bits)
-                for v in (a, b):
-                    if not isinstance(v, Constant):
-                        self.set_top(v, INTEGER)
+        if op in ("mul", "sdiv"):  # no one multiplies pointer or float bits
+            for v in (inst, a, b):
+                if not isinstance(v, Constant):
+                    self.set_top(v, INTEGER)
+            return
+        if op in ("udiv", "urem", "srem", "shl", "lshr", "ashr"):
+            # Shifts also take doubles apart (high and low words): only integers in, integer out.
+            if ia and (ib or op in ("shl", "lshr", "ashr")):
+                self.set_top(inst, INTEGER)
+            elif ta is not None and (ta.is_float or ta.is_anything):
+                self.set_top(inst, ANYTHING)
             return
         if op in ("add", "sub"):
             if pa and ib:

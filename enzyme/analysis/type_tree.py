@@ -30,8 +30,8 @@ Path = tuple[int, ...]
 
 #: Paths deeper than this are dropped (recursive types would grow without end).
 MAX_DEPTH = 5
-#: Byte offsets above this are dropped (as Enzyme's MaxTypeOffset).
-MAX_OFFSET = 2048
+#: Byte offsets above this are dropped (Enzyme's MaxTypeOffset is 500): bigger structs lose types past it.
+MAX_OFFSET = 512
 #: A tree this big takes no more paths below its first pointee level (linked structures
 #: like red-black trees multiply paths at every level).
 MAX_ENTRIES = 512
@@ -91,10 +91,11 @@ class Conflict:
 class TypeTree:
     """A mutable map from offset paths to concrete types; see the module docstring."""
 
-    __slots__ = ("_m",)
+    __slots__ = ("_m", "_unchecked")
 
     def __init__(self, entries: Mapping[Any, ConcreteType] | Iterable[tuple[Path, ConcreteType]] | None = None) -> None:
         self._m: dict[Path, ConcreteType] = {}
+        self._unchecked = False  # a big-tree insert skipped the wildcard scan (see hidden_conflicts)
         if entries:
             items = entries.items() if isinstance(entries, Mapping) else entries
             for p, t in items:
@@ -136,7 +137,9 @@ class TypeTree:
 
     def hidden_conflicts(self) -> list[Conflict]:
         """Specific entries that disagree with a covering ``-1`` entry (left by big-tree inserts)."""
-        found = []
+        found: list[Conflict] = []
+        if not self._unchecked:
+            return found
         for p, t in self._m.items():
             if t.is_anything:
                 continue
@@ -151,7 +154,24 @@ class TypeTree:
     def copy(self) -> "TypeTree":
         t = TypeTree()
         t._m = dict(self._m)
+        t._unchecked = self._unchecked
         return t
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[Path, ConcreteType]]) -> "TypeTree":
+        """Build a tree from entries that already keep the pointer-prefix rule (fast path)."""
+        out = cls()
+        m = out._m
+        clashes = []
+        for p, t in pairs:
+            old = m.get(p)
+            if old is None:
+                m[p] = t
+            elif old is not t:
+                clashes.append((p, t))
+        for p, t in clashes:
+            out.insert(p, t)
+        return out
 
     def get(self, path: Path) -> ConcreteType | None:
         """The type at ``path``: the exact entry, else the most specific ``-1`` entry covering it."""
@@ -178,7 +198,7 @@ class TypeTree:
         old = self._m.get(path)
         if old is not None and (old == t or old.is_anything):
             return False, []
-        if len(path) > MAX_DEPTH or any(o > MAX_OFFSET or o < -1 for o in path):
+        if len(path) > MAX_DEPTH or max(path) > MAX_OFFSET or min(path) < -1:
             return False, []
         if len(path) > 2 and len(self._m) >= MAX_ENTRIES:
             return False, []
@@ -212,7 +232,9 @@ class TypeTree:
         if cover is not None and not t.is_anything:
             self._m[path] = ANYTHING
             return True, [Conflict(path, cover, t)]
-        if -1 in path and len(self._m) <= _SCAN_LIMIT:
+        if -1 in path and len(self._m) > _SCAN_LIMIT:
+            self._unchecked = True
+        elif -1 in path:
             # The new wildcard subsumes specific entries that agree; disagreeing ones conflict.
             # (Big trees skip this scan: a leftover specific entry still wins in get(), and
             # hidden_conflicts() finds the disagreements once the analysis is done.)

@@ -21,7 +21,9 @@ def test_struct_fields_at_their_offsets(c_modules, level):
     assert [mem.at(k) for k in (0, 3)] == [INTEGER, INTEGER]
     assert mem.at(8) == DOUBLE
     assert mem.at(16) == POINTER and mem.at(16, -1) == DOUBLE
-    assert mem.at(24) == INTEGER and mem.at(31) == INTEGER
+    if level == 2:  # TBAA says "long"; at -O0 it is only compared with the counter, which proves nothing
+        assert mem.at(24) == INTEGER and mem.at(31) == INTEGER
+    assert mem.at(24) in (None, INTEGER)
     assert not info.conflicts
 
 
