@@ -88,6 +88,8 @@ class MergedTypes:
 
 
 class ActivitySolver:
+    """Points-to, varied and useful sets for ``root`` and the defined functions it calls."""
+
     def __init__(self, root: Function, annotations: list[str], ret_active: bool,
                  root_types: FunctionTypeInfo, ta: TypeAnalysis) -> None:
         self.root = root

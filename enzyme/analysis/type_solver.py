@@ -9,6 +9,7 @@ this ends.
 from __future__ import annotations
 
 from collections import deque
+from math import gcd
 from typing import TYPE_CHECKING
 
 from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst, CastInst, CmpInst, CmpXchgInst,
@@ -44,7 +45,7 @@ class Solver:
         self.queued: set[Instruction] = set()
         self.global_users: dict[GlobalVariable, set[Instruction]] = {}
         self.current: Instruction | None = None
-        self.wobbly: set[Value] | None = None
+        self.cycle_strides: dict[Value, int] | None = None
         self.pending_calls: dict[CallInst, None] = {}
         self.recursive_calls: dict[CallInst, None] = {}
 
@@ -252,22 +253,25 @@ class Solver:
             if not isinstance(idx, Constant):
                 self.set_top(idx, INTEGER)
         const, strides = gep_offset(self.layout, inst.source_type, inst.indices)
-        if not strides and const and self._is_pointer_induction(inst):
-            strides, const = [abs(const)], 0  # p.next = p + d around a loop: every element of stride |d|
+        if not strides and const:
+            g = self._cycle_stride(inst)
+            if g:  # walking an array of g-byte elements: keep the phase, forget which element
+                strides, const = [g], const % g
         self.update(inst, gep_forward(self.tree(base), const, strides))
         self.update(base, gep_backward(self.tree(inst), const, strides))
 
-    def _is_pointer_induction(self, gep: GEPInst) -> bool:
-        """Does ``gep`` sit in a cycle of pointers whose offsets do not add up (``p = phi [p0], [p + d]``)?
+    def _cycle_stride(self, gep: GEPInst) -> int:
+        """The stride of the pointer cycle ``gep`` sits in (``p = phi [p0], [p + d]``), 0 if none.
 
         Phis, selects, casts and stack slots tie pointers together in both
         directions.  Around a cycle whose offsets do not cancel, exact shifts
         would push the pointee's offsets further on every round of the fixed
-        point, so in such a group constant offsets are taken as strides instead.
+        point; such pointers walk an array whose element size divides what the
+        cycles leave over, so their offsets are taken modulo that stride.
         """
-        if self.wobbly is None:
-            self.wobbly = _wobbly_pointers(self.f, self.layout)
-        return gep in self.wobbly
+        if self.cycle_strides is None:
+            self.cycle_strides = _cycle_strides(self.f, self.layout)
+        return self.cycle_strides.get(gep, 0)
 
     # -- value instructions ---------------------------------------------------------------
     def visit_phi(self, inst: PhiInst) -> None:
@@ -504,12 +508,16 @@ class Solver:
 
 
 class _OffsetUnion:
-    """Union-find where each pointer knows its byte offset from its group's root."""
+    """Union-find where each pointer knows its byte offset from its group's root.
+
+    ``cycle[root]`` is the gcd of the offsets by which cycles in the group fail
+    to come back to where they started (0: every cycle is consistent).
+    """
 
     def __init__(self) -> None:
         self.parent: dict[Value, Value] = {}
         self.offset: dict[Value, int] = {}  # offset of v from parent[v]
-        self.wobbly_roots: set[Value] = set()
+        self.cycle: dict[Value, int] = {}
 
     def find(self, v: Value) -> tuple[Value, int]:
         off = 0
@@ -530,17 +538,18 @@ class _OffsetUnion:
         ra, oa = self.find(a)
         rb, ob = self.find(b)
         if ra is rb:
-            if ob - oa != delta:
-                self.wobbly_roots.add(ra)
+            miss = abs(ob - oa - delta)
+            if miss:
+                self.cycle[ra] = gcd(self.cycle.get(ra, 0), miss)
             return
         self.parent[rb] = ra
         self.offset[rb] = oa + delta - ob
-        if rb in self.wobbly_roots:
-            self.wobbly_roots.add(ra)
+        if rb in self.cycle:
+            self.cycle[ra] = gcd(self.cycle.get(ra, 0), self.cycle.pop(rb))
 
 
-def _wobbly_pointers(f: Function, layout: DataLayout) -> set[Value]:
-    """Constant-offset GEPs whose pointers are tied into a cycle with a non-zero total offset."""
+def _cycle_strides(f: Function, layout: DataLayout) -> dict[Value, int]:
+    """Constant-offset GEPs in pointer cycles whose offsets do not cancel, with the cycles' stride."""
     groups = _OffsetUnion()
     constant_geps: list[tuple[GEPInst, int]] = []
     for inst in f.instructions():
@@ -561,4 +570,9 @@ def _wobbly_pointers(f: Function, layout: DataLayout) -> set[Value]:
             if not strides:
                 constant_geps.append((inst, const))
                 groups.union(inst.pointer, inst, const)
-    return {g for g, c in constant_geps if c and groups.find(g)[0] in groups.wobbly_roots}
+    out: dict[Value, int] = {}
+    for g, c in constant_geps:
+        stride = groups.cycle.get(groups.find(g)[0], 0)
+        if c and stride:
+            out[g] = stride
+    return out
