@@ -53,5 +53,7 @@ def source_location(inst: Instruction) -> str | None:
                 filename = fnode[1].get("filename")
                 break
         scope = node[1].get("scope")
-    where = f"{filename or '<unknown file>'}:{line}"
-    return where + (f":{col}" if col and col != "0" else "")
+    where = filename or "<unknown file>"
+    if not line or line == "0":  # line 0: compiler-made code with no line of its own
+        return where
+    return f"{where}:{line}" + (f":{col}" if col and col != "0" else "")
