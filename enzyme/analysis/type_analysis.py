@@ -6,8 +6,8 @@ directions through every instruction: IR types (``double``, ``ptr``, ``i1``),
 integer-only operations (GEP indices, ``mul``, ``zext``, ``sitofp``'s
 operand), loads and stores (value <-> pointee at the GEP-computed offset),
 casts, phis, known functions (libm, ``malloc``, ``memcpy``), TBAA tags, and
-defined callees (analysed with the caller's argument trees, memoized; recursion
-reuses the partial result).
+defined callees (analysed with the caller's argument trees, memoized; a
+recursive call reads the partial result again until nothing grows).
 
 >>> from enzyme.ir import parse_module
 >>> m = parse_module('''
@@ -64,6 +64,7 @@ class FunctionTypeInfo:
         self.function = function
         self.layout = layout
         self.analysis = analysis
+        self.ret_key: tuple = ()  # the caller's return tree this analysis started from
         self.trees: dict[Value, TypeTree] = {}
         self.return_tree = TypeTree()
         self.conflicts: list[TypeConflict] = []
@@ -266,9 +267,13 @@ class TypeAnalysis:
             for t, old in zip(trees, previous.arg_trees):
                 t.join(old)
             key = (f, tuple(t.key() for t in trees), ret_key)
+            done = self._memo.get(key)
+            if done is not None:
+                return done
         from .type_solver import Solver
         info = FunctionTypeInfo(f, self.layout, self)
-        if previous is not None and _all_below(previous.arg_trees, trees):
+        info.ret_key = ret_key
+        if previous is not None and previous.ret_key in ((), ret_key) and _all_below(previous.arg_trees, trees):
             # More facts about the arguments can only add facts: start from the last answer.
             info.trees = {v: t.copy() for v, t in previous.trees.items()}
             info.return_tree = previous.return_tree.copy()

@@ -219,3 +219,10 @@ def test_declarations_are_refused():
     m = parse_module("declare double @g(double)\n")
     with pytest.raises(DifferentiationError, match="no body"):
         TypeAnalysis(m).analyze(m.get_function("g"))
+
+
+def test_return_tree_from_the_caller():
+    m = parse_module("define i64 @f(ptr %p) {\n  %x = load i64, ptr %p\n  ret i64 %x\n}\n")
+    f = m.get_function("f")
+    info = TypeAnalysis(m).analyze(f, ret_tree=TypeTree({(-1,): DOUBLE}))
+    assert info.pointee_type(f.args[0], 0) == DOUBLE  # the caller knows the i64 is a double's bits
