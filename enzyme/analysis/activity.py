@@ -177,6 +177,18 @@ def analyze_activity(module: Module, f: Function, arg_activities: list[str], ret
     ``dupnoneed`` per argument (Enzyme marker and Enzyme.jl spellings work).
     ``types``: the type analysis of ``f`` to use; by default it is computed with
     const integer arguments taken as integers (other integers may be addresses or float bits).
+
+    >>> from enzyme.ir import parse_module
+    >>> m = parse_module('''
+    ... define double @f(double %x, double %c) {
+    ...   %k = fptosi double %x to i32
+    ...   %y = fmul double %x, %c
+    ...   ret double %y
+    ... }''')
+    >>> f = m.get_function("f")
+    >>> r = analyze_activity(m, f, ["active", "const"], ret_active=True)
+    >>> [r.is_constant_value(i) for i in f.blocks[0].instructions[:2]]
+    [True, False]
     """
     if f.is_declaration:
         raise UsageError(f"activity analysis: @{f.name} has no body")
