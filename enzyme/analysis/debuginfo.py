@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import weakref
 
-from ..ir import Function, Instruction, Value
+from ..ir import Function, FunctionPrinter, Instruction, Value
 from ..ir.debugloc import source_location
-from ..ir.printer import FunctionPrinter
 
 __all__ = ["describe", "instruction_text", "source_location", "value_name"]
 

@@ -13,7 +13,7 @@ from .instructions import (AllocaInst, AtomicRMWInst, BinaryOperator, BranchInst
                            LandingPadInst, LoadInst, OpaqueInst, PhiInst, ResumeInst, ReturnInst, SelectInst,
                            ShuffleVectorInst, StoreInst, SwitchInst, UnaryOperator, UnreachableInst, VAArgInst)
 from .parser import parse_module
-from .printer import print_function, print_module
+from .printer import FunctionPrinter, print_function, print_module
 from .types import (DOUBLE, FLOAT, I1, I8, I32, I64, LABEL, PTR, VOID, ArrayType, FloatType, FunctionType,
                     IntType, NamedStructType, PointerType, StructType, Type, VectorType)
 from .values import (Argument, Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt,
