@@ -173,7 +173,7 @@ class _ForwardGenerator:
             raise DifferentiationError(f"{describe(inst)}: forward mode does not support this instruction yet")
 
     def _apply_rule(self, inst: Instruction, ni: Instruction, rule, args: list[Value], b: Builder) -> None:
-        tans = [self.tangent(a) if i < len(args) else None for i, a in enumerate(args)]
+        tans = [self.tangent(a) for a in args]
         if all(t is None for t in tans[:rule.arity]):
             return
         em = Emitter(self.ctx.module, b, ni.operands[:rule.arity] if not isinstance(ni, CallInst) else ni.args,

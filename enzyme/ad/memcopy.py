@@ -7,6 +7,7 @@ memory objects; if that is not one floating-point type the copy is refused.
 """
 from __future__ import annotations
 
+from ..analysis.layout import DataLayout
 from ..ir import CastInst, Function, GEPInst, LoadInst, Module, StoreInst, Type, Value
 from .common import add_helper_functions
 from ..ir.types import FloatType
@@ -44,7 +45,7 @@ def copy_adjoint_function(module: Module, t: Type, overlapping: bool) -> Functio
     f = module.get_function(name)
     if f is not None:
         return f
-    size = {"half": 2, "bfloat": 2, "float": 4, "double": 8, "x86_fp80": 16, "fp128": 16}[str(t)]
+    size = DataLayout.of_module(module).alloc_size(t)
     if overlapping:
         # Source and destination may overlap: take the destination's adjoints out first.
         prologue = ("%tmp = call ptr @malloc(i64 %nbytes)\n"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
                   ExtractValueInst, InsertValueInst,
@@ -122,8 +123,7 @@ class _ReverseGenerator:
         self.shadow: dict[Value, Value] = {}   # primal pointer -> augmented shadow
         self.active: set[Value] = set()        # primal float values that carry adjoints
         self.adj_slot: dict[Value, Value] = {}  # primal value -> adjoint alloca in reverse
-        self.rev_args: dict[Value, Value] = {}  # primal arg -> reverse function arg
-        self.rev_shadow_args: dict[Value, Value] = {}
+        self.layout = DataLayout.of_module(ctx.module)
 
     # ------------------------------------------------------------------ setup
     def _signatures(self) -> None:
@@ -150,11 +150,9 @@ class _ReverseGenerator:
         k = 0
         for a, act in zip(fn.args, self.acts):
             self.fwd[a] = aug.args[k]
-            self.rev_args[a] = rev.args[k]
             k += 1
             if act in ("dup", "dupnoneed"):
                 self.shadow[a] = aug.args[k]
-                self.rev_shadow_args[aug.args[k]] = rev.args[k]
                 k += 1
             if act == "out":
                 self.active.add(a)
@@ -255,8 +253,7 @@ class _ReverseGenerator:
             # Stack memory would die when the augmented sweep returns, but the reverse sweep
             # still needs it: both the primal and the shadow live on the heap until the
             # reverse sweep passes the allocation.
-            from .tape import _size
-            nbytes: Value = const_int(I64, _size(inst.allocated_type))
+            nbytes: Value = const_int(I64, self.layout.alloc_size(inst.allocated_type))
             bb = Builder(InsertPoint.before_inst(ni))
             if inst.count is not None:
                 cnt = ni.operand(0)
@@ -485,11 +482,11 @@ class _ReverseGenerator:
 
     # -- tape ------------------------------------------------------------------
     def _push(self, b: Builder, v: Value) -> None:
-        slot = b.call(self.push, [self.aug_tape, const_int(I64, slot_size(v.type))])
+        slot = b.call(self.push, [self.aug_tape, const_int(I64, slot_size(v.type, self.layout))])
         b.store(v, slot)
 
     def _pop(self, b: Builder, t: Type) -> Value:
-        slot = b.call(self.pop, [self.rev_tape, const_int(I64, slot_size(t))])
+        slot = b.call(self.pop, [self.rev_tape, const_int(I64, slot_size(t, self.layout))])
         return b.load(t, slot)
 
     def _reverse_block(self, blk: Block) -> None:

@@ -8,9 +8,9 @@ onto the caller's tape).  The tape is ``{ ptr base, i64 top, i64 capacity }``.
 """
 from __future__ import annotations
 
+from ..analysis.layout import DataLayout
 from ..ir import Function, Module, Type
 from .common import add_helper_functions
-from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, VectorType
 
 TAPE_TYPE_TEXT = "{ ptr, i64, i64 }"
 _HELPERS = """
@@ -70,22 +70,6 @@ def tape_functions(module: Module) -> tuple[Function, Function]:
     return push, pop
 
 
-def slot_size(t: Type) -> int:
-    """Bytes a value of type ``t`` occupies on the tape (a multiple of 8)."""
-    return (_size(t) + 7) // 8 * 8
-
-
-def _size(t: Type) -> int:
-    if isinstance(t, PointerType):
-        return 8
-    if isinstance(t, IntType):
-        return (t.bits + 7) // 8
-    if isinstance(t, FloatType):
-        return 16 if t.bits > 64 else t.bits // 8
-    if isinstance(t, VectorType):
-        return t.count * _size(t.element)
-    if isinstance(t, ArrayType):
-        return t.count * slot_size(t.element)
-    if isinstance(t, StructType):
-        return sum(slot_size(e) for e in t.elements)
-    raise ValueError(f"cannot put a {t} on the tape")
+def slot_size(t: Type, layout: DataLayout) -> int:
+    """Bytes a value of type ``t`` occupies on the tape: its allocation size, rounded up to 8."""
+    return (layout.alloc_size(t) + 7) // 8 * 8
