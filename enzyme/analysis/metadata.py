@@ -7,13 +7,13 @@ module's entity count changes (the AD engine adds metadata lines).
 """
 from __future__ import annotations
 
-import re
 import weakref
 from dataclasses import dataclass
 
-from ..ir import Module, RawEntity
+from ..ir import Module
+from ..ir.metadata import metadata_bodies
+from ..ir.names import unescape_string
 
-_LINE = re.compile(r"^(![-\w.$]+|!\d+) = (?:distinct )?(.*)$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,7 @@ class MetadataTable:
     """Numbered metadata of one module: ``table.node("!38")`` -> operand list, or None."""
 
     def __init__(self, module: Module) -> None:
-        self.text: dict[str, str] = {}
-        for e in module.entities:
-            if isinstance(e, RawEntity) and e.kind == "metadata":
-                m = _LINE.match(e.text)
-                if m:
-                    self.text[m.group(1)] = m.group(2)
+        self.text = metadata_bodies(module)
         self._nodes: dict[str, list[MDString | MDRef | MDConst | None] | None] = {}
 
     def node(self, ref: str) -> list[MDString | MDRef | MDConst | None] | None:
@@ -76,7 +71,7 @@ def parse_tuple(body: str) -> list[MDString | MDRef | MDConst | None]:
         if not piece:
             continue
         if piece.startswith('!"'):
-            out.append(MDString(_unescape(piece[2:-1])))
+            out.append(MDString(unescape_string(piece[2:-1])))
         elif piece.startswith("!"):
             out.append(MDRef(piece))
         elif piece == "null":
@@ -115,10 +110,6 @@ def _split_top(s: str) -> list[str]:
         i += 1
     parts.append("".join(cur))
     return parts
-
-
-def _unescape(s: str) -> str:
-    return re.sub(r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), s)
 
 
 _tables: "weakref.WeakKeyDictionary[Module, tuple[int, MetadataTable]]" = weakref.WeakKeyDictionary()

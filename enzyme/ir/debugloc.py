@@ -2,28 +2,22 @@
 from __future__ import annotations
 
 import re
-import weakref
 
-from .blocks import Module, RawEntity
+from .blocks import Module
 from .instructions import Instruction
+from .metadata import metadata_bodies
 
-_NODE = re.compile(r"^!(\d+) = (?:distinct )?!(DILocation|DISubprogram|DIFile|DILexicalBlock(?:File)?)\((.*)\)$")
+_NODE = re.compile(r"^!(DILocation|DISubprogram|DIFile|DILexicalBlock(?:File)?)\((.*)\)$", re.DOTALL)
 _FIELD = re.compile(r'(\w+): (?:"((?:[^"\\]|\\.)*)"|(!\d+|[-\w]+))')
-_cache: "weakref.WeakKeyDictionary[Module, dict[str, tuple[str, dict[str, str]]]]" = weakref.WeakKeyDictionary()
 
 
-def _nodes(m: Module) -> dict[str, tuple[str, dict[str, str]]]:
-    nodes = _cache.get(m)
-    if nodes is None:
-        nodes = {}
-        for e in m.entities:
-            if isinstance(e, RawEntity) and e.kind == "metadata":
-                mm = _NODE.match(e.text)
-                if mm:
-                    fields = {k: (s or r) for k, s, r in _FIELD.findall(mm.group(3))}
-                    nodes["!" + mm.group(1)] = (mm.group(2), fields)
-        _cache[m] = nodes
-    return nodes
+def _node(m: Module, ref: str | None) -> tuple[str, dict[str, str]] | None:
+    """Kind and fields of a specialized debug-info node (``!DILocation(line: 4, ...)``)."""
+    body = metadata_bodies(m).get(ref or "")
+    mm = _NODE.match(body) if body is not None else None
+    if mm is None:
+        return None
+    return mm.group(1), {k: (s or r) for k, s, r in _FIELD.findall(mm.group(2))}
 
 
 def source_location(inst: Instruction) -> str | None:
@@ -33,22 +27,21 @@ def source_location(inst: Instruction) -> str | None:
     m = f.module if f is not None else None
     if ref is None or not isinstance(m, Module):
         return None
-    nodes = _nodes(m)
-    loc = nodes.get(ref)
+    loc = _node(m, ref)
     if loc is None or loc[0] != "DILocation":
         return None
     line, col = loc[1].get("line"), loc[1].get("column")
     scope = loc[1].get("scope")
     filename = None
     for _ in range(64):  # walk scopes up to one with a file
-        node = nodes.get(scope or "")
+        node = _node(m, scope)
         if node is None:
             break
         if node[0] == "DIFile":
             filename = node[1].get("filename")
             break
         if "file" in node[1]:
-            fnode = nodes.get(node[1]["file"])
+            fnode = _node(m, node[1]["file"])
             if fnode is not None:
                 filename = fnode[1].get("filename")
                 break
