@@ -1,4 +1,7 @@
-"""What the engine cannot differentiate yet is refused with a message naming the operation and its source line.
+"""What cannot be differentiated correctly is refused, never answered with a wrong number.
+
+Malformed requests and constructs the engine cannot differentiate yet fail with
+a message naming the operation and its source line.
 
 Each case is a construct the engine refuses today (checked by hand first); the
 matching programs in tests/ad/programs/ show the nearby constructs that work
@@ -15,6 +18,7 @@ from enzyme.errors import DifferentiationError, UsageError
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
 HEADER = """
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 extern int enzyme_dup, enzyme_const, enzyme_out;
@@ -23,7 +27,7 @@ double __enzyme_fwddiff(void *, ...);
 """
 
 
-def differentiate(tmp_path: Path, body: str, opt_level: int) -> None:
+def differentiate(tmp_path: Path, body: str, opt_level: int = 2) -> None:
     src = tmp_path / "prog.c"
     src.write_text(HEADER + body)
     module = compile_sources([src], CompileOptions(opt_level=opt_level, debug=True))
@@ -92,3 +96,118 @@ float f(float x) { return x * x; }
 double g(float x) { return __enzyme_autodiff((void *)f, x); }
 """
     refused(tmp_path, body, opt_level, r"argument 1 of @f has type float but double was passed", UsageError)
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_active_value_stored_into_const_buffer(tmp_path: Path, opt_level: int) -> None:
+    body = """
+double f(double x, double *scratch) { scratch[0] = x * x; return scratch[0] * 5.0; }
+double g(double x, double *s) { return __enzyme_autodiff((void *)f, x, enzyme_const, s); }
+"""
+    with pytest.raises(DifferentiationError, match=r"stored into memory that has no shadow.*enzyme_dup") as e:
+        differentiate(tmp_path, body, opt_level)
+    assert "@f" in str(e.value) and "prog.c:" in str(e.value)
+
+
+def test_function_without_body_or_rule(tmp_path: Path) -> None:
+    body = """
+double besselish(double);
+double f(double x) { return besselish(x) * 2.0; }
+double g(double x) { return __enzyme_autodiff((void *)f, x); }
+"""
+    with pytest.raises(DifferentiationError, match=r"no derivative rule for @besselish.*mark it inactive"):
+        differentiate(tmp_path, body)
+
+
+def test_forward_mode_missing_function_rule(tmp_path: Path) -> None:
+    body = """
+double besselish(double);
+double f(double x) { return besselish(x); }
+double g(double x) { return __enzyme_fwddiff((void *)f, x, 1.0); }
+"""
+    with pytest.raises(DifferentiationError, match=r"no derivative rule for @besselish"):
+        differentiate(tmp_path, body)
+
+
+def test_too_few_arguments(tmp_path: Path) -> None:
+    body = """
+double f(double x, double y) { return x * y; }
+double g(double x) { return __enzyme_autodiff((void *)f, x); }
+"""
+    with pytest.raises(UsageError, match=r"@f takes 2 arguments but only 1"):
+        differentiate(tmp_path, body)
+
+
+def test_missing_shadow(tmp_path: Path) -> None:
+    body = """
+double f(double *x) { return x[0]; }
+double g(double *x) { return __enzyme_autodiff((void *)f, enzyme_dup, x); }
+"""
+    with pytest.raises(UsageError, match=r"dup but has no shadow"):
+        differentiate(tmp_path, body)
+
+
+def test_out_marker_on_pointer(tmp_path: Path) -> None:
+    body = """
+double f(double *x) { return x[0]; }
+double g(double *x) { return __enzyme_autodiff((void *)f, enzyme_out, x); }
+"""
+    with pytest.raises(UsageError, match=r"only floating-point values can be enzyme_out"):
+        differentiate(tmp_path, body)
+
+
+def test_function_pointer_not_constant(tmp_path: Path) -> None:
+    body = """
+double f(double x) { return x * x; }
+double h(double x) { return x; }
+double g(double x, int k) { return __enzyme_autodiff((void *)(k ? f : h), x); }
+"""
+    with pytest.raises(UsageError, match=r"must be a function known at compile time"):
+        differentiate(tmp_path, body, opt_level=0)
+
+
+def test_out_in_forward_mode(tmp_path: Path) -> None:
+    body = """
+double f(double x) { return x * x; }
+double g(double x) { return __enzyme_fwddiff((void *)f, enzyme_out, x); }
+"""
+    with pytest.raises(UsageError, match=r"enzyme_out is a reverse-mode marker"):
+        differentiate(tmp_path, body)
+
+
+MIXED_MEMCPY = """
+typedef struct { double v; long tag; } Item;
+/* The copied bytes mix a double and an integer: moving adjoints as doubles would be wrong. */
+double f(Item *dst, const Item *src, int n) {
+  memcpy(dst, src, n * sizeof(Item));
+  double s = 0;
+  for (int i = 0; i < n; i++) s += dst[i].v * (double)dst[i].tag;
+  return s;
+}
+double g(Item *d, Item *dd, const Item *s, Item *ds, int n) {
+  return __enzyme_autodiff((void *)f, enzyme_dup, d, dd, enzyme_dup, s, ds, enzyme_const, n);
+}
+"""
+
+
+@LEVELS
+def test_memcpy_of_mixed_memory_is_refused(tmp_path: Path, opt_level: int) -> None:
+    """memcpy of active memory is reversed only when the copied bytes are known to hold one float type."""
+    refused(tmp_path, MIXED_MEMCPY, opt_level, r"not accessed as one floating-point type")
+
+
+BIT_TRICK = """
+/* The next double after x, computed on its bits: integer code on the bits of x. */
+double bits_abs(double x) { uint64_t u; memcpy(&u, &x, 8); u += 1; double r; memcpy(&r, &u, 8); return r * x; }
+"""
+REQUESTS = {
+    "reverse": "double rev(double x) { return __enzyme_autodiff((void *)bits_abs, x); }",
+    "forward": "double fwd(double x) { return __enzyme_fwddiff((void *)bits_abs, x, 1.0); }",
+}
+
+
+@pytest.mark.parametrize("mode", sorted(REQUESTS))
+@pytest.mark.parametrize("opt_level", [1, 2])
+def test_integer_bit_tricks_are_refused(tmp_path: Path, opt_level: int, mode: str) -> None:
+    """Derivatives cannot follow a float's bits through integer code: refused, not differentiated wrong."""
+    refused(tmp_path, BIT_TRICK + REQUESTS[mode], opt_level, r"bits_abs.*(integer bits|bits of an active)")
