@@ -7,6 +7,7 @@ from ..errors import DifferentiationError
 from ..ir import (Block, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function, Instruction, Module,
                   PhiInst, Value)
 from ..ir.debugloc import source_location
+from ..rules.inactive import is_known_inactive
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -99,14 +100,7 @@ def freed_in_function(alloc: Value) -> bool:
 
 def is_inactive_function(name: str) -> bool:
     """Functions whose calls never carry derivatives (I/O, timers, debug intrinsics, ...)."""
-    try:
-        from ..rules.inactive import is_known_inactive
-    except ImportError:  # pragma: no cover - the table lives in rules/
-        is_known_inactive = None
-    if is_known_inactive is not None:
-        return bool(is_known_inactive(name))
-    return name.startswith(("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias")) or name in (
-        "printf", "puts", "putchar", "fprintf", "abort", "exit")
+    return is_known_inactive(name)
 
 
 def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> list[tuple[Instruction, Instruction]]:
