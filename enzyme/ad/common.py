@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
 from ..ir import (Block, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function, Instruction, Module,
                   PhiInst, Value)
-from ..ir.debugloc import source_location
+from ..analysis.debuginfo import describe
 from ..rules.inactive import is_known_inactive
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 if TYPE_CHECKING:
@@ -38,15 +38,6 @@ def carries_float(t: Type) -> bool:
     if isinstance(t, StructType):
         return any(carries_float(e) for e in t.elements)
     return False
-
-
-def describe(inst: Instruction) -> str:
-    """``'fmul' in @f (a.c:3:7)`` for error messages."""
-    f = inst.function
-    loc = source_location(inst)
-    text = f"'{inst.opcode}'" + (f" (call to @{inst.callee_name})" if isinstance(inst, CallInst)
-                                  and inst.callee_name else "")
-    return f"{text} in @{f.name if f else '?'}" + (f" at {loc}" if loc else "")
 
 
 @dataclass
