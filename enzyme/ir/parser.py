@@ -478,9 +478,7 @@ class ValueParser:
         if k == "num":
             c.next()
             if isinstance(ty, IntType):
-                if t.text.startswith(("0x", "-0x")):
-                    return ConstantInt(ty, int(t.text, 16))
-                return ConstantInt(ty, int(t.text))
+                return ConstantInt(ty, _int_literal(t.text, ty.bits))
             if isinstance(ty, FloatType):
                 return ConstantFP(ty, t.text)
             c.error(f"number is not a valid {ty} constant", t)
@@ -646,6 +644,12 @@ class FunctionBodyParser:
                     c.error(f"redefinition of label {name}", t)
                 self._define(name, block, t)
                 f.blocks.append(block)
+                continue
+            if t.kind == "word" and t.text in ("uselistorder", "uselistorder_bb") and t.line_start and f.blocks:
+                # Use-list order directives end a body; use-list order has no meaning for us (LLVM keeps its own).
+                c.next()
+                while not c.tok.line_start and c.tok.kind != "eof":
+                    c.next()
                 continue
             if block is None:
                 if f.blocks:
@@ -944,7 +948,13 @@ class FunctionBodyParser:
                 c.error(f"expected the callee of the {opcode}")
             c.skip_balanced()
         prefix = c.text_between(a, k)
-        callee = self._value(PTR)
+        # LLVM declares an intrinsic that is called without a declaration; so do we, once the call's type is known.
+        undeclared = None
+        if c.tok.kind == "global" and c.tok.text.startswith("@llvm.") \
+                and _strip_sigil(c.tok.text) not in self.values.module.globals:
+            undeclared = _strip_sigil(c.next().text)
+        else:
+            callee = self._value(PTR)
         c.expect("(", "to open the argument list")
         args: list[Value] = []
         arg_attrs: list[str] = []
@@ -969,6 +979,8 @@ class FunctionBodyParser:
             fty = shown
         else:
             fty = FunctionType(shown, tuple(v.type for v in args))  # type: ignore[arg-type]
+        if undeclared is not None:
+            callee = self.values.module.declare_function(undeclared, fty)
         fa = c.i
         while c.same_line() and c.tok.kind in ("attrgrp", "word", "str") and c.tok.text not in ("to",):
             c.skip_balanced()
@@ -1253,3 +1265,24 @@ def parse_module(text: str) -> Module:
         if enabled:
             gc.enable()
 
+
+
+def _int_literal(text: str, bits: int) -> int:
+    """The value of an integer literal: decimal, ``0x`` hex, or LLVM's ``u0x``/``s0x`` hex (``s`` reads the digits as
+    two's complement of their own width); wrapped to the signed range of ``bits`` as LLVM prints it."""
+    neg = text.startswith("-")
+    digits = text.lstrip("-")
+    if digits[:1] in ("u", "s"):
+        value = int(digits[3:], 16)
+        width = 4 * len(digits[3:])
+        if digits[0] == "s" and value >> (width - 1):
+            value -= 1 << width
+    elif digits.startswith("0x"):
+        value = int(digits, 16)
+    else:
+        value = int(digits)
+    value = -value if neg else value
+    half = 1 << (bits - 1) if bits > 0 else 1
+    if bits > 1 and not -half <= value < half:
+        value = (value + half) % (1 << bits) - half
+    return value
