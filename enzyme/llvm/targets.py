@@ -63,7 +63,10 @@ def emit_object(mod: llvm.ModuleRef, path: str | os.PathLike[str]) -> Path:
     """Compile ``mod`` to a native object file for the host at ``path``.
 
     Code generation mutates the module (and aborts on a second run for some
-    targets), so it always works on a clone.
+    targets), so it always works on a clone.  llvmlite's target machine puts
+    static constructors in ``.ctors``, which glibc's start files do not run:
+    objects of programs with C++ static constructors are made with
+    ``enzyme.toolchain.compile_ir_object`` (clang) instead.
     """
     path = Path(path)
     data = host_target_machine().emit_object(mod.clone())
