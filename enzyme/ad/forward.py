@@ -22,6 +22,7 @@ from ..ir.types import PointerType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 
+from .custom import custom_rules, is_float
 from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
                      primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
 
@@ -39,8 +40,55 @@ def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     key = ("forward", fn, activities)
     done = ctx.memo.get(key)
     if done is None:
-        done = _ForwardGenerator(ctx, fn, activities).run()
+        rule = custom_rules(ctx.module).forward(fn)
+        if rule is not None:
+            done = custom_forward_wrapper(ctx, fn, rule, activities)
+        else:
+            done = _ForwardGenerator(ctx, fn, activities).run()
+        ctx.memo[key] = done
     return done
+
+
+def custom_forward_wrapper(ctx: ADContext, fn: Function, rule: Function, activities: tuple[str, ...]) -> Function:
+    """``fwddiffe_<fn>`` built on the user's registered ``rule`` (foo_fwd): tangent from the rule, primal from fn.
+
+    The rule runs first, on fn's unmodified inputs (fn may overwrite them);
+    it wants a tangent after every float and pointer argument: inactive
+    floats get 0, inactive pointers cannot be given a shadow and are refused.
+    """
+    params, names = primal_and_shadow_params(fn, activities)
+    rt = fn.return_type
+    ret = StructType((rt, rt)) if returns_tangent(fn) else rt
+    new = Function(ctx.module.unique_name(f"fwddiffe_{fn.name}"), FunctionType(ret, tuple(params)),
+                   arg_names=names, prefix="internal")
+    ctx.module.add(new)
+    b = Builder(new.append_block("entry"))
+    primal_args: list[Value] = []
+    rule_args: list[Value] = []
+    k = 0
+    for i, (a, act) in enumerate(zip(fn.args, activities)):
+        v = new.args[k]
+        k += 1
+        primal_args.append(v)
+        rule_args.append(v)
+        shadow = None
+        if act in ("dup", "dupnoneed"):
+            shadow = new.args[k]
+            k += 1
+        if is_float(a.type) or isinstance(a.type, PointerType):
+            if shadow is None and isinstance(a.type, PointerType):
+                raise DifferentiationError(
+                    f"@{fn.name}: argument {i + 1} points to memory with no shadow, but the registered forward "
+                    f"derivative @{rule.name} needs one; pass that memory as enzyme_dup (Duplicated)")
+            rule_args.append(shadow if shadow is not None else zero(a.type))
+    tangent = b.call(rule, rule_args)
+    primal = b.call(fn, primal_args)
+    if returns_tangent(fn):
+        agg = b.insertvalue(ConstantKeyword(ret, "undef"), primal, [0])
+        b.ret(b.insertvalue(agg, tangent, [1]))
+    else:
+        b.ret(None if rt.is_void else primal)
+    return new
 
 
 def returns_tangent(fn: Function) -> bool:
@@ -218,6 +266,13 @@ class _ForwardGenerator:
         if name is None:
             if active:
                 raise DifferentiationError(f"{describe(inst)}: indirect calls are not supported yet")
+            return
+        rules = custom_rules(self.ctx.module)
+        if rules.is_inactive(callee):
+            return
+        if callee is not None and rules.forward(callee) is not None:
+            if active:  # else the tangent is zero: no need to run the rule
+                self._defined_call(inst, ni, callee, b)
             return
         if is_inactive_function(name):
             return

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..ad.common import ADContext
+from ..ad.custom import custom_rules, remove_registrations
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
 from .requests import Request, find_requests
@@ -21,8 +22,11 @@ def differentiate_module(module: Module) -> int:
     if not requests:
         return 0
     ctx = ADContext(module)
+    custom_rules(module)  # validate registrations before generating anything
     for req in _inner_first(requests):
         replace_request(ctx, req)
+    # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
+    remove_registrations(module)
     return len(requests)
 
 

@@ -1,0 +1,218 @@
+"""User-registered derivatives and inactive functions, read from registration globals.
+
+Programs register rules the way upstream Enzyme's C ABI does, with globals
+whose names start with a reserved prefix (the rest of the name is free)::
+
+    void *__enzyme_register_derivative_foo[2] = {(void *)foo, (void *)foo_fwd};
+    void *__enzyme_register_gradient_foo[3] = {(void *)foo, (void *)foo_aug, (void *)foo_rev};
+    void *__enzyme_inactivefn_foo = (void *)foo;
+
+Signatures (checked when the rules are read, so a mistake is reported at the
+registration, not as a crash inside generated code):
+
+* ``foo_fwd`` takes foo's arguments, each floating-point or pointer argument
+  followed by its tangent / shadow, and returns the tangent of foo's result
+  (void if foo returns void).  It is called *before* foo with foo's inputs and
+  must compute tangents only (write shadow memory, never primal memory): the
+  primal result still comes from foo itself.
+* ``foo_aug`` takes foo's arguments, pointer arguments followed by their
+  shadow (floating-point arguments alone: they are ``out``), and returns
+  ``{T, ptr}`` (foo's result and an opaque tape, which may be null), or just
+  the tape ``ptr`` when foo returns void.
+* ``foo_rev`` takes the same arguments, then ``dret`` (type T) if foo returns
+  a floating-point value, then the tape; it returns the adjoints of foo's
+  floating-point arguments (none: void, one: that scalar, several: a struct in
+  argument order) and adds into pointer shadows.
+
+Example::
+
+    rules = custom_rules(module)
+    fwd = rules.forward(module.get_function("foo"))   # the registered foo_fwd, or None
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+
+from ..errors import UsageError
+from ..ir import ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Module, Value
+from ..ir.types import PTR, VOID, FloatType, PointerType, StructType, Type, VectorType
+
+DERIVATIVE_PREFIX = "__enzyme_register_derivative"
+GRADIENT_PREFIX = "__enzyme_register_gradient"
+INACTIVE_PREFIX = "__enzyme_inactivefn"
+PREFIXES = (DERIVATIVE_PREFIX, GRADIENT_PREFIX, INACTIVE_PREFIX)
+
+
+@dataclass
+class CustomRules:
+    """The custom rules of one module, keyed by the primal function."""
+
+    forwards: dict[Function, Function] = field(default_factory=dict)
+    gradients: dict[Function, tuple[Function, Function]] = field(default_factory=dict)
+    inactive: set[Function] = field(default_factory=set)
+    globals: list[GlobalVariable] = field(default_factory=list)  # the registrations, removed after AD
+
+    def forward(self, fn: Function | None) -> Function | None:
+        """The registered forward derivative of ``fn`` (``foo_fwd``), else None."""
+        return self.forwards.get(fn) if fn is not None else None  # type: ignore[arg-type]
+
+    def gradient(self, fn: Function | None) -> tuple[Function, Function] | None:
+        """The registered (augmented, reverse) pair of ``fn``, else None."""
+        return self.gradients.get(fn) if fn is not None else None  # type: ignore[arg-type]
+
+    def is_inactive(self, fn: Function | None) -> bool:
+        """Was ``fn`` registered with ``__enzyme_inactivefn_*``?"""
+        return fn is not None and fn in self.inactive
+
+    def __bool__(self) -> bool:
+        return bool(self.forwards or self.gradients or self.inactive)
+
+
+_CACHE: "weakref.WeakKeyDictionary[Module, CustomRules]" = weakref.WeakKeyDictionary()
+
+
+def custom_rules(module: Module) -> CustomRules:
+    """The custom rules registered in ``module`` (read once per module, validated; raises UsageError)."""
+    got = _CACHE.get(module)
+    if got is None:
+        got = _read(module)
+        _CACHE[module] = got
+    return got
+
+
+def remove_registrations(module: Module) -> None:
+    """Delete the registration globals, so they no longer keep rule functions alive.
+
+    Call only once every request of the module has been differentiated.
+    """
+    rules = custom_rules(module)
+    kept = _listed_in_llvm_used(module)
+    for g in rules.globals:
+        if g.has_uses or g in kept or module.globals.get(g.name or "") is not g:
+            continue  # the program itself reads it: leave it
+        del module.globals[g.name or ""]
+        module.entities.remove(g)
+        g.module = None
+    _CACHE.pop(module, None)
+
+
+# -- reading -------------------------------------------------------------------------------------
+def _read(module: Module) -> CustomRules:
+    rules = CustomRules()
+    for g in module.global_variables:
+        name = g.name or ""
+        prefix = next((p for p in PREFIXES if name.startswith(p)), None)
+        if prefix is None:
+            continue
+        rules.globals.append(g)
+        fns = _functions_in(g)
+        if prefix == INACTIVE_PREFIX:
+            if not fns:
+                raise UsageError(f"@{name}: an __enzyme_inactivefn_* global must hold a function pointer "
+                                 "(e.g. void *__enzyme_inactivefn_foo = (void *)foo;)")
+            rules.inactive.update(fns)
+            continue
+        want = 2 if prefix == DERIVATIVE_PREFIX else 3
+        if len(fns) != want:
+            shape = ("{(void *)foo, (void *)foo_fwd}" if want == 2 else
+                     "{(void *)foo, (void *)foo_aug, (void *)foo_rev}")
+            raise UsageError(f"@{name}: expected an array of {want} function pointers {shape}, found "
+                             f"{_describe_initializer(g)}")
+        primal = fns[0]
+        if prefix == DERIVATIVE_PREFIX:
+            _check(name, fns[1], forward_signature(primal), "forward derivative")
+            _not_twice(name, primal, rules.forwards)
+            rules.forwards[primal] = fns[1]
+        else:
+            _check(name, fns[1], augmented_signature(primal), "augmented forward function")
+            _check(name, fns[2], reverse_signature(primal), "reverse function")
+            _not_twice(name, primal, rules.gradients)
+            rules.gradients[primal] = (fns[1], fns[2])
+    return rules
+
+
+def _functions_in(g: GlobalVariable) -> list[Function]:
+    """The functions a registration names, in order; a non-function entry makes the list empty."""
+    init = g.initializer
+    items: list[Value] = list(init.elements) if isinstance(init, ConstantAggregate) else \
+        ([init] if init is not None else [])
+    out = []
+    for v in items:
+        while isinstance(v, ConstantExpr) and v.opcode in ("bitcast", "addrspacecast") and v.operands:
+            v = v.operands[0]
+        if not isinstance(v, Function):
+            return []
+        out.append(v)
+    return out
+
+
+def _describe_initializer(g: GlobalVariable) -> str:
+    return f"{g.value_type} {g.initializer.text() if g.initializer is not None else '(no initializer)'}"
+
+
+def _not_twice(name: str, primal: Function, table: dict) -> None:  # type: ignore[type-arg]
+    if primal in table:
+        raise UsageError(f"@{name}: @{primal.name} already has a registered rule of this kind; keep one")
+
+
+def _check(name: str, fn: Function, expected: FunctionType, what: str) -> None:
+    got = fn.function_type
+    if got.ret != expected.ret or got.params != expected.params or got.vararg:
+        raise UsageError(f"@{name}: the {what} @{fn.name} has type {got}, expected {expected} "
+                         "(see enzyme.ad.custom for the calling convention)")
+
+
+# -- signatures ----------------------------------------------------------------------------------
+def is_float(t: Type) -> bool:
+    return isinstance(t, FloatType) or (isinstance(t, VectorType) and isinstance(t.element, FloatType))
+
+
+def forward_signature(primal: Function) -> FunctionType:
+    """``foo_fwd``: each float/pointer argument followed by its tangent; returns the result's tangent."""
+    params: list[Type] = []
+    for p in primal.function_type.params:
+        params.append(p)
+        if is_float(p) or isinstance(p, PointerType):
+            params.append(p)
+    return FunctionType(primal.return_type, tuple(params))
+
+
+def gradient_params(primal: Function) -> list[Type]:
+    """Arguments of ``foo_aug``/``foo_rev``: pointer arguments followed by their shadow."""
+    params: list[Type] = []
+    for p in primal.function_type.params:
+        params.append(p)
+        if isinstance(p, PointerType):
+            params.append(p)
+    return params
+
+
+def augmented_signature(primal: Function) -> FunctionType:
+    rt = primal.return_type
+    ret: Type = PTR if rt.is_void else StructType((rt, PTR))
+    return FunctionType(ret, tuple(gradient_params(primal)))
+
+
+def reverse_signature(primal: Function) -> FunctionType:
+    params = gradient_params(primal)
+    if is_float(primal.return_type):
+        params.append(primal.return_type)
+    params.append(PTR)
+    adjoints = adjoint_types(primal)
+    ret: Type = VOID if not adjoints else adjoints[0] if len(adjoints) == 1 else StructType(adjoints)
+    return FunctionType(ret, tuple(params))
+
+
+def adjoint_types(primal: Function) -> tuple[Type, ...]:
+    """Types ``foo_rev`` returns adjoints for: foo's floating-point arguments, in order."""
+    return tuple(p for p in primal.function_type.params if is_float(p))
+
+
+def _listed_in_llvm_used(module: Module) -> set[Value]:
+    out: set[Value] = set()
+    for name in ("llvm.used", "llvm.compiler.used"):
+        g = module.globals.get(name)
+        if isinstance(g, GlobalVariable) and isinstance(g.initializer, ConstantAggregate):
+            out.update(g.initializer.elements)
+    return out
