@@ -69,7 +69,7 @@ class CustomRules:
         return bool(self.forwards or self.gradients or self.inactive)
 
 
-_CACHE: "weakref.WeakKeyDictionary[Module, CustomRules]" = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Module, CustomRules] = weakref.WeakKeyDictionary()
 
 
 def custom_rules(module: Module) -> CustomRules:

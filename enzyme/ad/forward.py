@@ -12,19 +12,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword,
-                  ExtractElementInst, ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst,
-                  InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
-                  ShuffleVectorInst, StoreInst, StructType, UnaryOperator, Value)
+from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword, ExtractElementInst,
+                  ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst, InsertElementInst, InsertValueInst,
+                  Instruction, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
+                  UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint
 from ..ir.cfg import reverse_post_order
 from ..ir.types import PointerType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-
-from .custom import custom_rules, is_float
 from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
                      primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
+from .custom import custom_rules, is_float
 
 if TYPE_CHECKING:
     from ..rules.memory import MemoryFunction
@@ -292,7 +291,7 @@ class _ForwardGenerator:
                 f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
                 "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
 
-    def _memory_call(self, inst: CallInst, ni: CallInst, mf: "MemoryFunction", b: Builder) -> None:
+    def _memory_call(self, inst: CallInst, ni: CallInst, mf: MemoryFunction, b: Builder) -> None:
         args, nargs = inst.args, ni.args
         kind = mf.kind.value
         if kind in ("copy", "move", "set"):
@@ -333,7 +332,7 @@ class _ForwardGenerator:
                 c.set_operand(mf.ptr, s)
                 b.insert(c)
 
-    def _record_returned_shadow(self, inst: CallInst, shadow_call: Instruction, mf: "MemoryFunction") -> None:
+    def _record_returned_shadow(self, inst: CallInst, shadow_call: Instruction, mf: MemoryFunction) -> None:
         """libc memcpy/memset return their destination: the shadow call returns the shadow's."""
         if mf.returns.value in ("dst", "dst_end") and isinstance(inst.type, PointerType):
             self.tan[inst] = shadow_call

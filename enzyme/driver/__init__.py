@@ -5,8 +5,8 @@ from ..ad.common import ADContext
 from ..ad.custom import custom_rules, remove_registrations
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
-from .requests import Request, find_requests
 from .replace import replace_request
+from .requests import Request, find_requests
 
 __all__ = ["Request", "differentiate_module", "find_requests"]
 

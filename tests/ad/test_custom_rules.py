@@ -45,8 +45,8 @@ def test_reads_all_three_kinds() -> None:
 
 @pytest.mark.parametrize("line, pattern", [
     ("@__enzyme_register_derivative_x = global [2 x ptr] [ptr @foo, ptr @foo_fwd]",
-     r"@__enzyme_register_derivative_x: the forward derivative @foo_fwd has type .*, expected double "
-     r"\(double, double, ptr, ptr, i32\)"),
+     (r"@__enzyme_register_derivative_x: the forward derivative @foo_fwd has type .*, expected double "
+      r"\(double, double, ptr, ptr, i32\)")),
     ("@__enzyme_register_derivative_x = global [1 x ptr] [ptr @foo]", r"expected an array of 2 function pointers"),
     ("@__enzyme_register_gradient_x = global [3 x ptr] [ptr @foo, ptr @foo_rev, ptr @foo_aug]",
      r"the augmented forward function @foo_rev has type .*, expected \{ ?double, ptr ?\} \(double, ptr, ptr, i32\)"),
