@@ -3,6 +3,9 @@
     enzyme compile a.c flux.f90 scale.rs -o prog.bc [-O0..-O3] [-g] [-I DIR] [-D X=Y] [--strip-debug]
     enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]
     enzyme opt prog.ll --print-types F | --print-activity F --activity dup,const [--ret-active]
+    enzyme bitcode SRC -o out.bc [-O N] [-g] [-I DIR] [-D X=Y] [--depfile F] [--module-dir D] [--flag=F]
+    enzyme build a.bc b.bc -o out.o [-O N] [--no-preopt]
+    enzyme build-info [--language fortran ...]
     enzyme doctor
     enzyme --version | --cmake-dir
     enzyme-cc / enzyme-c++ / enzyme-flang ARGS...   (compiler drivers, see enzyme.wrappers)
@@ -76,10 +79,78 @@ def build_parser() -> argparse.ArgumentParser:
     _add_debug_flag(opt, default=argparse.SUPPRESS)
     opt.set_defaults(run=_run_opt)
 
+    _add_build_commands(commands)
+
     doctor = commands.add_parser("doctor", help="check the compilers and tools pyenzyme uses")
     _add_debug_flag(doctor, default=argparse.SUPPRESS)
     doctor.set_defaults(run=_run_doctor)
     return parser
+
+
+def _add_build_commands(commands: argparse._SubParsersAction) -> None:
+    """The commands the CMake package's enzyme_add_differentiable() runs (see enzyme.build)."""
+    bitcode = commands.add_parser("bitcode", help="compile one source to bitcode, with a depfile (CMake's step)")
+    bitcode.add_argument("source", metavar="SOURCE", help="C, C++, Fortran, Rust, CUDA or HIP source")
+    bitcode.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .bc")
+    bitcode.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
+                         help="frontend optimization level (default 2)")
+    bitcode.add_argument("-g", dest="debug_info", action="store_true", help="emit debug info")
+    bitcode.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                         help="add an include directory")
+    bitcode.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                         help="define a preprocessor macro (a --cfg for Rust)")
+    bitcode.add_argument("--depfile", metavar="FILE", help="write make-style dependencies of the output here")
+    bitcode.add_argument("--module-dir", metavar="DIR", help="where Fortran .mod files are written and found")
+    bitcode.add_argument("--flag", dest="flags", action="append", default=[], metavar="FLAG",
+                         help="pass FLAG to the compiler (write --flag=-fno-math-errno)")
+    _add_debug_flag(bitcode, default=argparse.SUPPRESS)
+    bitcode.set_defaults(run=_run_bitcode)
+
+    build = commands.add_parser("build", help="link bitcode, differentiate, emit one object (CMake's step)")
+    build.add_argument("inputs", nargs="+", metavar="BITCODE", help=".bc or .ll files")
+    build.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .o (position independent)")
+    build.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
+                       help="optimization level after AD (default 2)")
+    build.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
+    _add_debug_flag(build, default=argparse.SUPPRESS)
+    build.set_defaults(run=_run_build)
+
+    info = commands.add_parser("build-info", help="versions, tools and runtime libraries, as key=value lines")
+    info.add_argument("--language", dest="languages", action="append", default=[], metavar="LANG",
+                      help="a language of the target (c, cxx, fortran, rust, cuda, hip, ir); repeatable")
+    _add_debug_flag(info, default=argparse.SUPPRESS)
+    info.set_defaults(run=_run_build_info)
+
+
+def _run_bitcode(args: argparse.Namespace) -> int:
+    from enzyme import build
+
+    options = build.BitcodeOptions(
+        opt_level=args.opt_level,
+        debug=args.debug_info,
+        include_dirs=tuple(Path(d) for d in args.include_dirs),
+        defines=tuple(args.defines),
+        flags=tuple(args.flags),
+        module_dir=Path(args.module_dir) if args.module_dir else None,
+        depfile=Path(args.depfile) if args.depfile else None,
+    )
+    build.compile_bitcode(args.source, args.output, options)
+    return 0
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    from enzyme import build
+
+    options = build.BuildOptions(opt_level=args.opt_level, preopt=not args.no_preopt)
+    build.build_object(args.inputs, args.output, options)
+    return 0
+
+
+def _run_build_info(args: argparse.Namespace) -> int:
+    from enzyme import build
+
+    print("\n".join(build.build_info(args.languages).lines()))
+    return 0
 
 
 def _produce(output: str, make: Callable[[Path], object]) -> None:
@@ -203,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(_cmake_dir())
             return 0
         if args.command is None:
-            raise UsageError("no command given; use one of: compile, opt, doctor (see enzyme --help)")
+            raise UsageError("no command given; use one of: compile, opt, bitcode, build, build-info, doctor (see enzyme --help)")
         return int(args.run(args))
 
     return _guarded(run, debug=lambda: debug, rerun_hint="rerun with --debug")

@@ -1,0 +1,195 @@
+"""The build steps behind the CMake package's ``enzyme_add_differentiable()``.
+
+CMake runs three commands of the ``enzyme`` CLI, all implemented here:
+
+- ``enzyme build-info``   (configure time) facts the CMake package checks and uses:
+  the pyenzyme version, where its CMake package is, the LLVM major, the compilers
+  it will run and the runtime libraries the target's languages need;
+- ``enzyme bitcode``      (build time, once per source) one source to bitcode, with a
+  make-style depfile so that editing a header rebuilds only what includes it;
+- ``enzyme build``        (build time, once per target) all bitcode linked into one
+  module, every ``__enzyme_*`` request differentiated, one position-independent object.
+
+Each command is a thin layer over ``enzyme.toolchain`` and ``enzyme.pipeline``, so a
+CMake build and ``enzyme-cc`` produce the same code.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from enzyme import llvm, pipeline, toolchain
+from enzyme.errors import UsageError
+
+PathLike = str | os.PathLike[str]
+
+# A call or global whose name contains this is a differentiation request or a custom rule.
+_REQUEST_MARK = "__enzyme_"
+# clang-based frontends write make-style dependencies with these flags.
+_CLANG_DEPFILE_LANGUAGES = frozenset({"c", "cxx", "cuda", "hip"})
+# AD wants scalar code (vectorized reductions have no reverse rule yet); clang's driver in
+# enzyme.toolchain already asks for this, flang-22 takes the same flags.
+_FORTRAN_SCALAR_FLAGS = ("-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops")
+
+
+@dataclass(frozen=True)
+class BitcodeOptions:
+    """How ``enzyme bitcode`` compiles one source (the per-source half of ``CompileOptions``)."""
+
+    opt_level: int = 2
+    debug: bool = False
+    include_dirs: tuple[Path, ...] = ()
+    defines: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    module_dir: Path | None = None
+    depfile: Path | None = None
+
+
+def compile_bitcode(source: PathLike, output: PathLike, options: BitcodeOptions = BitcodeOptions()) -> Path:
+    """Compile one source to bitcode at ``output``; write ``options.depfile`` when given.
+
+    C, C++, CUDA and HIP get clang's own dependency list (``-MD -MF``), Rust
+    rustc's ``dep-info``.  flang-22 writes none, so a Fortran depfile lists just
+    the source: build systems then still see a depfile and rebuild on the source.
+    """
+    source = Path(source)
+    output = pipeline.check_module_output(output)
+    language = toolchain.language_of(source)
+    flags = list(_FORTRAN_SCALAR_FLAGS) if language == "fortran" and options.opt_level > 0 else []
+    flags += options.flags
+    depfile = options.depfile
+    if depfile is not None:
+        depfile.parent.mkdir(parents=True, exist_ok=True)
+        if language in _CLANG_DEPFILE_LANGUAGES:
+            flags += ["-MD", "-MF", str(depfile), "-MT", str(output)]
+        elif language == "rust":
+            flags.append(f"--emit=dep-info={depfile.resolve()}")
+    with pipeline.atomic_output(output) as temp:
+        toolchain.compile_to_bitcode(
+            source, temp, opt_level=options.opt_level, debug=options.debug, flags=flags,
+            include_dirs=options.include_dirs, defines=options.defines, module_dir=options.module_dir,
+            language=language, show_warnings=True,
+        )
+    if depfile is not None:
+        _fix_depfile(depfile, language, source, temp, output)
+    return output
+
+
+def _fix_depfile(depfile: Path, language: str, source: Path, temp: Path, output: Path) -> None:
+    """Make the depfile name ``output`` (the compilers saw our temporary file) and exist for every language."""
+    if language in _CLANG_DEPFILE_LANGUAGES:
+        return  # -MT named the real output already
+    if language == "rust" and depfile.is_file():
+        # rustc names every emitted file as a target; keep the rule for the bitcode, renamed.
+        rules = depfile.read_text().split("\n\n")
+        bitcode_rule = next((r for r in rules if r.startswith(str(temp.resolve()))), None)
+        if bitcode_rule is not None:
+            _, _, prerequisites = bitcode_rule.partition(":")
+            depfile.write_text(f"{_escape(output)}:{prerequisites.strip(chr(10))}\n")
+            return
+    depfile.write_text(f"{_escape(output)}: {_escape(source.resolve())}\n")
+
+
+def _escape(path: Path) -> str:
+    return str(path).replace(" ", "\\ ")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """How ``enzyme build`` turns linked bitcode into one object."""
+
+    opt_level: int = 2
+    preopt: bool = True
+
+
+def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOptions = BuildOptions()) -> Path:
+    """Link ``bitcode`` into one module, differentiate its requests, optimize, emit a PIC object at ``output``.
+
+    Differentiating the linked module (not each file) lets ``__enzyme_*`` calls
+    in one file (or language) differentiate functions defined in another.  The
+    object is made by clang-22 from the optimized bitcode, so static
+    constructors land in ``.init_array``; it suits executables and shared
+    libraries alike.
+    """
+    if not bitcode:
+        raise UsageError("enzyme build needs at least one bitcode file")
+    output = Path(output)
+    if output.suffix != ".o":
+        raise UsageError(f"output {output} must end in .o (an object file)")
+    units = []
+    for path in map(Path, bitcode):
+        if not path.is_file():
+            raise UsageError(f"bitcode file {path} does not exist")
+        units.append((str(path), path.read_bytes()))
+    module = llvm.link(units)
+    llvm.verify(module, name=f"bitcode of {output.name}")
+    defined, undefined = llvm.global_symbols(module)
+    if any(_REQUEST_MARK in name for name in defined | undefined):
+        module = pipeline.transform_module(
+            module, pipeline.TransformOptions(preopt=options.preopt, postopt_level=options.opt_level),
+            name=str(output))
+    else:
+        llvm.optimize(module, options.opt_level)
+    with pipeline.atomic_output(output) as temp:
+        optimized = temp.with_name(temp.name + ".bc")
+        try:
+            optimized.write_bytes(llvm.to_bitcode(module))
+            toolchain.compile_ir_object(optimized, temp, opt_level=options.opt_level)
+        finally:
+            optimized.unlink(missing_ok=True)
+    return output
+
+
+@dataclass(frozen=True)
+class BuildInfo:
+    """What the CMake package asks pyenzyme at configure time (``enzyme build-info``)."""
+
+    version: str
+    cmake_dir: Path
+    llvm_major: int
+    tools: dict[str, str]  # tool name -> path, for the tools the languages need
+    link_libraries: tuple[str, ...]  # runtime linker arguments of the languages
+
+    def lines(self) -> list[str]:
+        """``key=value`` lines; lists are ``;``-separated (CMake lists)."""
+        out = [
+            f"version={self.version}",
+            f"cmake_dir={self.cmake_dir}",
+            f"llvm_major={self.llvm_major}",
+            *(f"tool.{name}={path}" for name, path in sorted(self.tools.items())),
+            f"link_libraries={';'.join(self.link_libraries)}",
+        ]
+        return out
+
+
+# The compilers each language needs; clang also makes every final object.
+_LANGUAGE_TOOLS = {
+    "c": ("clang",), "cxx": ("clang",), "cuda": ("clang",), "hip": ("clang",), "ir": ("clang",),
+    "fortran": ("flang",), "rust": ("rustc",),
+}
+
+
+def build_info(languages: Sequence[str] = ()) -> BuildInfo:
+    """Versions, tools and runtime libraries for a target whose sources are in ``languages``.
+
+    Finding each tool checks that it is built on LLVM 22 (LLVMVersionError otherwise).
+    """
+    import enzyme
+    from enzyme import _paths
+
+    unknown = set(languages).difference(toolchain.LANGUAGES)
+    if unknown:
+        raise UsageError(f"unknown language(s) {', '.join(sorted(unknown))}; known: {', '.join(toolchain.LANGUAGES)}")
+    names = {"clang"}
+    for language in languages:
+        names.update(_LANGUAGE_TOOLS[language])
+    tools = {name: str(toolchain.find_tool(name).path) for name in sorted(names)}
+    return BuildInfo(
+        version=enzyme.__version__,
+        cmake_dir=_paths.cmake_dir(),
+        llvm_major=llvm.REQUIRED_LLVM_MAJOR,
+        tools=tools,
+        link_libraries=tuple(toolchain.link_libraries(languages)) if languages else (),
+    )
