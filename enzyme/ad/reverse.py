@@ -32,9 +32,10 @@ from ..ir.cfg import Loop, LoopInfo, reverse_post_order
 from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, carries_float, clone_body, describe, freed_in_function, is_inactive_function,
-                     memory_function, primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
+                     primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
 from .memcopy import copied_element_type, copy_adjoint_function
+from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -124,6 +125,9 @@ class _ReverseGenerator:
         self.active: set[Value] = set()        # primal float values that carry adjoints
         self.adj_slot: dict[Value, Value] = {}  # primal value -> adjoint alloca in reverse
         self.layout = DataLayout.of_module(ctx.module)
+        self.realloc_copied: dict[Value, Value] = {}  # realloc -> shadow bytes it copied (augmented)
+        # Shadows of heap blocks that a realloc may copy are zeroed over their usable size (realloc.py).
+        self.zero_usable = module_reallocs(ctx.module)
 
     # ------------------------------------------------------------------ setup
     def _signatures(self) -> None:
@@ -331,9 +335,14 @@ class _ReverseGenerator:
             c = ni.clone()
             s = b.insert(c, value_name(inst, "'"))
             self.shadow[inst] = s
-            if kind == "alloc":
+            if self.zero_usable:
+                zero_usable(self.m, b, s)
+            elif kind == "alloc":
                 assert mf.size is not None
                 zero_fill(self.m, b, s, ni.args[mf.size])
+            return
+        if kind == "realloc":
+            augment_realloc(self, inst, ni, b)
             return
         if kind == "free":
             # The reverse sweep still needs the memory: allocations made and freed here are
@@ -787,8 +796,10 @@ class _ReverseGenerator:
         mf = memory_function(name)
         if mf is not None:
             kind = mf.kind.value
-            if kind in ("alloc", "calloc") and freed_in_function(inst):
+            if kind in ("alloc", "calloc") and released_in_function(inst):
                 self._free_both(b, inst)
+            elif kind == "realloc":
+                reverse_realloc(self, b, inst)
             elif kind == "set" and mf.dst is not None and mf.size is not None and inst.args[mf.dst] in self.shadow:
                 # The overwritten bytes' adjoints are consumed: zero them.
                 zero_fill(self.m, b, self._need_aug_value(self.shadow[inst.args[mf.dst]]),

@@ -1,6 +1,6 @@
 #include "check.h"
-/* realloc growing a buffer inside a loop, in forward mode (reverse mode refuses realloc of active memory:
-   see tests/ad/test_refusals.py). The tangent buffer is reallocated alongside the primal one. */
+/* realloc growing a buffer inside a loop, in forward mode (reverse mode: realloc_reverse.c). The tangent
+   buffer is reallocated alongside the primal one. */
 double grow(const double *x, int n) {
   int cap = 1, len = 0;
   double *buf = malloc(cap * sizeof(double));

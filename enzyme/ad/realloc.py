@@ -1,0 +1,280 @@
+"""realloc in reverse mode.
+
+``q = realloc(p, n)`` frees ``p`` once it has copied it, but the reverse sweep
+still needs ``p`` and its shadow: it has to move the adjoints of the copied
+bytes from ``q``'s shadow back to ``p``'s (``q[i] = p[i]`` has the adjoint
+``dp[i] += dq[i]``), and the reverse of the code before the realloc reads
+``p``'s shadow.  So the augmented sweep turns the call into what realloc does,
+minus the free:
+
+* ``q = malloc(n)`` and a zero-filled shadow ``dq = malloc(n)`` (zeroed over
+  its whole usable size: a later realloc copies usable bytes, see below);
+* copy ``c = min(usable(p), n)`` bytes ``p -> q`` and ``min(c, usable(dp))``
+  bytes ``dp -> dq`` (pointers stored in the buffer have shadows that must
+  move with it; ``usable(NULL) == 0`` makes ``realloc(NULL, n)`` a malloc);
+* leave ``p`` and ``dp`` alive.
+
+realloc does not know how many bytes of ``p`` were requested, only glibc's
+``malloc_usable_size`` (>= the request); copying those extra bytes is what
+realloc itself may do, and they are never read before written by a correct
+program.  Their shadow bytes must be zero, which is why shadows of heap
+blocks in a module that reallocs are zeroed over their usable size.
+
+The reverse sweep, at the realloc, adds ``dq``'s adjoints of the copied
+prefix into ``dp`` (the memcpy adjoint of memcopy.py, with the element type
+inferred from how the buffer is accessed), then frees ``q`` and ``dq`` if
+the program releases that block in the function (frees or reallocs it);
+``p`` and ``dp`` are freed when the reverse sweep reaches ``p``'s own
+allocation, like any block released in the function.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import DifferentiationError
+from ..ir import (
+    CallInst,
+    CastInst,
+    Constant,
+    Function,
+    GEPInst,
+    LoadInst,
+    Module,
+    PhiInst,
+    SelectInst,
+    StoreInst,
+    Type,
+    Value,
+)
+from ..ir.types import FloatType, PointerType, VectorType
+from .common import add_helper_functions, describe, is_inactive_function, memory_function, value_name
+from .memcopy import copy_adjoint_function
+
+if TYPE_CHECKING:
+    from ..ir.builder import Builder
+    from .reverse import _ReverseGenerator as _Generator
+
+AUGMENTED_REALLOC = "__pyenzyme_realloc_augmented"
+USABLE_SIZE = "malloc_usable_size"
+
+_HELPER = """
+declare ptr @malloc(i64)
+declare i64 @malloc_usable_size(ptr)
+declare void @abort()
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare i64 @llvm.umin.i64(i64, i64)
+
+define internal { ptr, ptr, i64 } @__pyenzyme_realloc_augmented(ptr %p, ptr %dp, i64 %n) alwaysinline {
+entry:
+  %q = call ptr @malloc(i64 %n)
+  %dq = call ptr @malloc(i64 %n)
+  %qnull = icmp eq ptr %q, null
+  %dqnull = icmp eq ptr %dq, null
+  %either = or i1 %qnull, %dqnull
+  %nonzero = icmp ne i64 %n, 0
+  %failed = and i1 %either, %nonzero
+  br i1 %failed, label %oom, label %copy
+oom:
+  call void @abort()
+  unreachable
+copy:
+  %udq = call i64 @malloc_usable_size(ptr %dq)
+  call void @llvm.memset.p0.i64(ptr %dq, i8 0, i64 %udq, i1 false)
+  %up = call i64 @malloc_usable_size(ptr %p)
+  %c = call i64 @llvm.umin.i64(i64 %up, i64 %n)
+  call void @llvm.memcpy.p0.p0.i64(ptr %q, ptr %p, i64 %c, i1 false)
+  %udp = call i64 @malloc_usable_size(ptr %dp)
+  %cs = call i64 @llvm.umin.i64(i64 %c, i64 %udp)
+  call void @llvm.memcpy.p0.p0.i64(ptr %dq, ptr %dp, i64 %cs, i1 false)
+  %r0 = insertvalue { ptr, ptr, i64 } undef, ptr %q, 0
+  %r1 = insertvalue { ptr, ptr, i64 } %r0, ptr %dq, 1
+  %r2 = insertvalue { ptr, ptr, i64 } %r1, i64 %cs, 2
+  ret { ptr, ptr, i64 } %r2
+}
+"""
+
+
+def augmented_realloc_function(module: Module) -> Function:
+    """``{q, dq, shadow bytes copied} (p, dp, n)``: realloc without freeing ``p`` (see the module doc)."""
+    f = module.get_function(AUGMENTED_REALLOC)
+    if f is None:
+        add_helper_functions(module, _HELPER)
+        f = module.get_function(AUGMENTED_REALLOC)
+    assert f is not None
+    return f
+
+
+def module_reallocs(module: Module) -> bool:
+    """Does any function of the program (not our helpers) call C realloc?"""
+    f = module.get_function("realloc")
+    if f is None:
+        return False
+    for user in f.users:
+        fn = user.parent.parent if isinstance(user, CallInst) and user.parent is not None else None
+        if fn is not None and not (fn.name or "").startswith("__pyenzyme"):
+            return True
+    return False
+
+
+def zero_usable(module: Module, b: Builder, block: Value) -> None:
+    """Zero a heap block over its whole usable size (glibc's ``malloc_usable_size``)."""
+    from ..ir import FunctionType
+    from ..ir.types import I64, PTR
+    from .common import zero_fill
+    usable = module.declare_function(USABLE_SIZE, FunctionType(I64, (PTR,)))
+    zero_fill(module, b, block, b.call(usable, [block]))
+
+
+def released_in_function(alloc: Value) -> bool:
+    """Is this heap block freed or reallocated in its function (directly, or through casts, phis, selects)?
+
+    Such blocks are freed by the reverse sweep when it passes their
+    allocation (the augmented sweep defers both free and realloc's free).
+    """
+    work, seen = [alloc], set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for user in v.users:
+            if isinstance(user, CallInst) and user.callee_name:
+                mf = memory_function(user.callee_name)
+                if mf is not None and mf.kind.value in ("free", "realloc") and mf.ptr is not None \
+                        and user.args[mf.ptr] is v:
+                    return True
+            elif isinstance(user, (CastInst, PhiInst, SelectInst)):
+                work.append(user)
+    return False
+
+
+class _Unknown(Exception):
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def buffer_element_type(inst: CallInst) -> Type | None:
+    """The one floating-point type a reallocated buffer holds, or None when it holds no floats.
+
+    The buffer is every pointer connected to the realloc's operand and result
+    through GEPs, casts, phis, selects and other reallocs (in both directions),
+    followed into defined callees.  Loads and stores through them give the
+    types; a mix of floats with anything else, or an unknown callee, is
+    refused (the adjoints could not be moved without knowing where floats are).
+    """
+    mf = memory_function(inst.callee_name or "")
+    assert mf is not None and mf.ptr is not None
+    seen: set[Value] = set()
+    types: set[Type] = set()
+    try:
+        _walk_family([inst, inst.args[mf.ptr]], seen, types, 0)
+    except _Unknown as e:
+        raise DifferentiationError(f"{describe(inst)}: realloc of memory that may hold active values, but {e.why}; "
+                                   "its adjoints cannot be moved safely, not supported in reverse mode yet") from None
+    scalars = {t.element if isinstance(t, VectorType) else t for t in types}
+    floats = {t for t in scalars if isinstance(t, FloatType)}
+    if not floats:
+        return None
+    if len(scalars) > 1:
+        names = ", ".join(sorted(str(t) for t in scalars))
+        raise DifferentiationError(f"{describe(inst)}: realloc of a buffer accessed as several types ({names}); "
+                                   "its adjoints cannot be moved safely, not supported in reverse mode yet")
+    (t,) = floats
+    return t
+
+
+def _walk_family(start: list[Value], seen: set[Value], types: set[Type], depth: int) -> None:
+    work = list(start)
+    while work:
+        v = work.pop()
+        if v in seen or not isinstance(v.type, PointerType):
+            continue
+        seen.add(v)
+        # Upwards: where the pointer comes from (within the buffer).
+        if isinstance(v, (GEPInst, CastInst)):
+            work.append(v.operand(0))
+        elif isinstance(v, PhiInst):
+            work.extend(x for x, _ in v.incoming)
+        elif isinstance(v, SelectInst):
+            work.extend(v.operands[1:])
+        elif isinstance(v, CallInst) and v.callee_name:
+            mf = memory_function(v.callee_name)
+            if mf is not None and mf.kind.value == "realloc" and mf.ptr is not None:
+                work.append(v.args[mf.ptr])
+        # Downwards: every use of it.
+        for user in v.users:
+            if isinstance(user, (GEPInst, CastInst, PhiInst, SelectInst)):
+                work.append(user)
+            elif isinstance(user, LoadInst):
+                types.add(user.type)
+            elif isinstance(user, StoreInst):
+                if user.pointer is v:
+                    types.add(user.value.type)
+                # Storing the buffer's address somewhere does not access the buffer.
+            elif isinstance(user, CallInst):
+                _call_use(user, v, seen, types, depth)
+
+
+def _call_use(call: CallInst, v: Value, seen: set[Value], types: set[Type], depth: int) -> None:
+    name = call.callee_name or ""
+    mf = memory_function(name) if name else None
+    if mf is not None:
+        if mf.kind.value == "realloc":
+            seen.discard(call)  # its result is part of the family
+            _walk_family([call], seen, types, depth)
+        return  # alloc/free/set/copy: the bytes' types come from the accesses
+    if name and (is_inactive_function(name) or name.startswith("llvm.")):
+        return
+    f = call.called_function
+    if f is None or f.is_declaration or depth > 8:
+        raise _Unknown(f"it is passed to {'@' + name if name else 'an indirect call'}, whose accesses are unknown")
+    for i, a in enumerate(call.args):
+        if a is v and i < len(f.args):
+            _walk_family([f.args[i]], set(), types, depth + 1)
+
+
+def check_realloc(inst: CallInst) -> None:
+    """Refuse reallocs the reverse sweep cannot handle (before anything is generated)."""
+    name = inst.callee_name or ""
+    if name != "realloc":
+        raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is not "
+                                   "supported in reverse mode yet (only C realloc is)")
+    buffer_element_type(inst)
+
+
+def augment_realloc(gen: _Generator, inst: CallInst, ni: CallInst, b: Builder) -> None:
+    """Replace the cloned realloc ``ni`` by the deferred-free form (see the module doc)."""
+    from ..ir import ConstantKeyword
+    from ..ir.types import I64, PTR
+    check_realloc(inst)
+    mf = memory_function(inst.callee_name or "")
+    assert mf is not None and mf.ptr is not None and mf.size is not None
+    dp = gen._shadow_or_none(inst.args[mf.ptr])
+    n = ni.args[mf.size]
+    if n.type != I64:
+        n = b.cast("zext", n, I64)
+    res = b.call(augmented_realloc_function(gen.m), [ni.args[mf.ptr], dp if dp is not None
+                                                      else ConstantKeyword(PTR, "null"), n])
+    q = b.extractvalue(res, [0])
+    gen.shadow[inst] = b.extractvalue(res, [1], value_name(inst, "'"))
+    gen.realloc_copied[inst] = b.extractvalue(res, [2])
+    ni.replace_all_uses_with(q)
+    q.name = ni.name
+    gen.fwd[inst] = q
+    ni.erase()
+
+
+def reverse_realloc(gen: _Generator, b: Builder, inst: CallInst) -> None:
+    """Move the copied prefix's adjoints back into the old shadow; free the new block if the program did."""
+    mf = memory_function(inst.callee_name or "")
+    assert mf is not None and mf.ptr is not None
+    t = buffer_element_type(inst)
+    dp = gen._shadow_or_none(inst.args[mf.ptr])
+    if t is not None and dp is not None and not isinstance(dp, Constant):
+        helper = copy_adjoint_function(gen.m, t, overlapping=False)
+        b.call(helper, [gen._need_aug_value(gen.shadow[inst]), gen._need_aug_value(dp),
+                        gen._need_aug_value(gen.realloc_copied[inst])])
+    if released_in_function(inst):
+        gen._free_both(b, inst)
