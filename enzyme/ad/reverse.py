@@ -398,6 +398,15 @@ class _ReverseGenerator:
             raise DifferentiationError(
                 f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
                 "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+        # An unseen function given memory that may hold active values could read or overwrite it
+        # (qsort permutes it, a library routine scales it): ignoring the call would lose derivatives.
+        shadowed = [i for i, a in enumerate(inst.args) if a in self.shadow]
+        if shadowed:
+            raise DifferentiationError(
+                f"{describe(inst)}: @{name} has no body to differentiate and no derivative rule, and argument "
+                f"{shadowed[0] + 1} points to memory that may hold active values; compile @{name} with the program "
+                "(so its bitcode is linked in), add a rule (enzyme.rules), or mark it inactive if it never reads or "
+                "writes floating-point data there")
 
     def _call_activities(self, inst: CallInst) -> tuple[str, ...] | None:
         acts = []
