@@ -24,7 +24,7 @@ def differentiate_module(module: Module) -> int:
     ctx = ADContext(module)
     custom_rules(module)  # validate registrations before generating anything
     for req in _inner_first(requests):
-        replace_request(ctx, req)
+        replace_request(ctx, req.refreshed())
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)
     return len(requests)

@@ -12,6 +12,10 @@ from .requests import Request, where
 def replace_request(ctx: ADContext, req: Request) -> None:
     if req.mode == "forward":
         _replace_forward(ctx, req)
+    elif req.mode == "augment":
+        _replace_augment(ctx, req)
+    elif req.mode == "split_reverse":
+        _replace_split_reverse(ctx, req)
     else:
         from ..ad.reverse import reverse_derivative
         _replace_reverse(ctx, req, reverse_derivative)
@@ -52,8 +56,7 @@ def _call_args(req: Request) -> list[Value]:
     args: list[Value] = []
     for a in req.args:
         args.append(a.value)
-        if a.shadow is not None:
-            args.append(a.shadow)
+        args += a.shadows
     return args
 
 
@@ -75,6 +78,31 @@ def _replace_reverse(ctx: ADContext, req: Request, generate) -> None:  # type: i
     elif len(out_types) == 1:
         result = b.extractvalue(res, [0])
     else:
+        result = res
+    if result is None and not req.call.type.is_void and req.call.has_uses:
+        raise DifferentiationError(f"{req.call.callee_name} {where(req.call)}: no enzyme_out arguments, so there "
+                                   "is no result to return")
+    _finish(req, result)
+
+
+def _replace_augment(ctx: ADContext, req: Request) -> None:
+    from ..ad.split import split_augmented
+    d = split_augmented(ctx, req.function, req.activities)
+    res = Builder(InsertPoint.before_inst(req.call)).call(d, _call_args(req))
+    _finish(req, res)
+
+
+def _replace_split_reverse(ctx: ADContext, req: Request) -> None:
+    from ..ad.split import split_reverse
+    d, out_types, takes_dret = split_reverse(ctx, req.function, req.activities)
+    assert req.tape is not None and takes_dret == (req.dret is not None)
+    b = Builder(InsertPoint.before_inst(req.call))
+    args = _call_args(req) + ([req.dret] if req.dret is not None else []) + [req.tape]
+    res = b.call(d, args)
+    result: Value | None = None
+    if len(out_types) == 1:
+        result = b.extractvalue(res, [0])
+    elif out_types:
         result = res
     if result is None and not req.call.type.is_void and req.call.has_uses:
         raise DifferentiationError(f"{req.call.callee_name} {where(req.call)}: no enzyme_out arguments, so there "

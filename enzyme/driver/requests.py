@@ -1,4 +1,4 @@
-"""Find ``__enzyme_autodiff`` / ``__enzyme_fwddiff`` calls and decode their arguments.
+"""Find ``__enzyme_autodiff`` / ``__enzyme_fwddiff`` / ``__enzyme_augmentfwd`` / ``__enzyme_reverse`` calls.
 
 Argument conventions follow upstream Enzyme's C ABI: the first argument is
 the function to differentiate; each primal argument may be preceded by a
@@ -6,38 +6,75 @@ marker global (``enzyme_dup``, ``enzyme_dupnoneed``, ``enzyme_const``,
 ``enzyme_out``); dup/dupnoneed arguments are followed by their shadow.
 Without a marker, integers are const, floating-point values are ``out`` in
 reverse mode and ``dup`` (value, tangent) in forward mode, pointers are dup.
+
+Batch forward mode: ``enzyme_width, W`` right after the function; every dup
+argument is then followed by W shadows, or marked ``enzyme_dupv, stride``
+with one shadow pointer whose direction j lies ``j * stride`` bytes further.
+``__enzyme_reverse`` takes, after the arguments, ``dret`` when the function
+returns a floating-point value, then the tape from ``__enzyme_augmentfwd``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..ad.common import carries_float
 from ..errors import DifferentiationError, UsageError
-from ..ir import CallInst, Function, GlobalVariable, LoadInst, Module, Value
-from ..ir.types import FloatType, PointerType, VectorType
+from ..ir import CallInst, Constant, ConstantInt, Function, GlobalVariable, Instruction, LoadInst, Module, Type, Value
+from ..ir.types import I8, I64, FloatType, IntType, PointerType, VectorType
 
-MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "out"}
+MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "out",
+           "enzyme_dupv": "dup", "enzyme_dupnoneedv": "dupnoneed"}
+VECTOR_MARKERS = frozenset({"enzyme_dupv", "enzyme_dupnoneedv"})  # followed by a byte stride, then x, then dx
+WIDTH_MARKER = "enzyme_width"
+TAPE_MARKER = "enzyme_tape"
 UNSUPPORTED_MARKERS = frozenset({
-    "enzyme_width", "enzyme_vector", "enzyme_scalar", "enzyme_allocated", "enzyme_tape", "enzyme_primal_return",
-    "enzyme_nofree", "enzyme_runtime_activity", "enzyme_noret", "enzyme_shadow_return", "enzyme_dupv",
-    "enzyme_dupnoneedv", "enzyme_interleave"})
+    "enzyme_vector", "enzyme_scalar", "enzyme_allocated", "enzyme_primal_return",
+    "enzyme_nofree", "enzyme_runtime_activity", "enzyme_noret", "enzyme_shadow_return", "enzyme_interleave"})
+KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | {WIDTH_MARKER, TAPE_MARKER}
+# Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
+ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
+                ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
+MODE_DESCRIPTIONS = {"reverse": "reverse", "forward": "forward", "augment": "reverse", "split_reverse": "reverse"}
 
 
 @dataclass
 class Arg:
-    """One primal argument of a request and its activity."""
+    """One primal argument of a request and its activity (``shadows``: one per batch direction)."""
 
     activity: str            # const | dup | dupnoneed | out
     value: Value
-    shadow: Value | None = None
+    shadows: list[Value] = field(default_factory=list)
+
+    @property
+    def shadow(self) -> Value | None:
+        return self.shadows[0] if self.shadows else None
 
 
 @dataclass
 class Request:
+    """One ``__enzyme_*`` call, decoded.
+
+    ``mode`` is forward, reverse (``__enzyme_autodiff``), augment
+    (``__enzyme_augmentfwd``) or split_reverse (``__enzyme_reverse``, which
+    also has ``tape`` and, for a floating-point result, ``dret``).
+    """
+
     call: CallInst
-    mode: str                # forward | reverse
+    mode: str
     function: Function
     args: list[Arg]
     sret: Value | None = None  # where a struct result goes when the ABI returns it through memory
+    width: int = 1
+    dret: Value | None = None
+    tape: Value | None = None
+    inserted: list[Instruction] = field(default_factory=list)  # enzyme_dupv address arithmetic made by decode
+
+    def refreshed(self) -> Request:
+        """Decoded again: replacing an earlier request may have replaced values this one passes (a tape, say)."""
+        for inst in reversed(self.inserted):
+            if not inst.has_uses:
+                inst.erase()
+        return decode(self.call, self.mode)
 
     @property
     def activities(self) -> tuple[str, ...]:
@@ -54,11 +91,8 @@ def where(call: CallInst) -> str:
 
 def _marker(v: Value) -> str | None:
     g = v.pointer if isinstance(v, LoadInst) else v
-    if isinstance(g, GlobalVariable) and g.name is not None:
-        if g.name in MARKERS:
-            return g.name
-        if g.name in UNSUPPORTED_MARKERS:
-            return g.name
+    if isinstance(g, GlobalVariable) and g.name in KNOWN_MARKERS:
+        return g.name
     return None
 
 
@@ -73,83 +107,171 @@ def find_requests(module: Module) -> list[Request]:
             if not isinstance(inst, CallInst):
                 continue
             name = inst.callee_name or ""
-            if "__enzyme_autodiff" in name:
-                out.append(decode(inst, "reverse"))
-            elif "__enzyme_fwddiff" in name:
-                out.append(decode(inst, "forward"))
-            elif name.startswith("__enzyme_") and any(k in name for k in (
-                    "__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_batch", "__enzyme_fwdsplit")):
+            mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
+            if mode is not None:
+                out.append(decode(inst, mode))
+            elif name.startswith("__enzyme_") and any(k in name for k in ("__enzyme_batch", "__enzyme_fwdsplit")):
                 raise DifferentiationError(
-                    f"{name} {where(inst)}: split and batch modes are not supported yet; "
-                    "use __enzyme_autodiff or __enzyme_fwddiff")
+                    f"{name} {where(inst)}: __enzyme_batch and __enzyme_fwdsplit are not supported yet; use "
+                    "__enzyme_fwddiff with enzyme_width, or __enzyme_augmentfwd/__enzyme_reverse")
     return out
 
 
+class _Decoder:
+    """Walks the arguments of one request call."""
+
+    def __init__(self, call: CallInst, mode: str) -> None:
+        self.call = call
+        self.mode = mode
+        self.reverse = mode != "forward"
+        self.what = call.callee_name or "__enzyme_*"
+
+    def fail(self, text: str, error: type[Exception] = UsageError) -> Exception:
+        return error(f"{self.what} {where(self.call)}: {text}")
+
+
 def decode(call: CallInst, mode: str) -> Request:
+    d = _Decoder(call, mode)
     args = call.args
     sret = None
     if args and "sret" in call.arg_attrs[0]:
         # A struct result too big for registers: the ABI passes a pointer to it first.
         sret, args = args[0], args[1:]
     if not args:
-        raise UsageError(f"{call.callee_name} {where(call)}: missing the function to differentiate")
+        raise d.fail("missing the function to differentiate")
     fn = args[0]
     if not isinstance(fn, Function):
-        raise UsageError(f"{call.callee_name} {where(call)}: the first argument must be a function known at "
-                         "compile time (got a computed pointer)")
+        raise d.fail("the first argument must be a function known at compile time (got a computed pointer)")
     if fn.is_declaration:
-        raise DifferentiationError(f"{call.callee_name} {where(call)}: @{fn.name} has no body in this module; "
-                                   "compile and link its source together with the caller")
+        raise d.fail(f"@{fn.name} has no body in this module; compile and link its source together with the caller",
+                     DifferentiationError)
+    i = 1
+    width = 1
+    if i < len(args) and _marker(args[i]) == WIDTH_MARKER:
+        if i + 1 >= len(args):
+            raise d.fail("enzyme_width is not followed by the width")
+        w = args[i + 1]
+        if not isinstance(w, ConstantInt) or w.value <= 0:
+            raise d.fail(f"enzyme_width must be followed by a positive integer constant, got {_spell(w)}")
+        width = w.value
+        i += 2
+        if d.reverse:
+            raise d.fail("enzyme_width (batch reverse mode) is not supported yet; use __enzyme_fwddiff with "
+                         "enzyme_width, or call once per direction", DifferentiationError)
     params = fn.function_type.params
     decoded: list[Arg] = []
-    i = 1
+    inserted: list[Instruction] = []
     for k, pt in enumerate(params):
         if i >= len(args):
-            raise UsageError(f"{call.callee_name} {where(call)}: @{fn.name} takes {len(params)} arguments "
-                             f"but only {len(decoded)} were given")
+            raise d.fail(f"@{fn.name} takes {len(params)} arguments but only {len(decoded)} were given")
         mark = _marker(args[i])
         activity: str
+        stride: Value | None = None
         if mark is not None:
             if mark in UNSUPPORTED_MARKERS:
-                raise DifferentiationError(f"{call.callee_name} {where(call)}: marker {mark} is not supported yet")
+                raise d.fail(f"marker {mark} is not supported yet", DifferentiationError)
+            if mark in (WIDTH_MARKER, TAPE_MARKER):
+                raise d.fail(f"{mark} is not expected before argument {k + 1} of @{fn.name}"
+                             + (" (it must come right after the function)" if mark == WIDTH_MARKER else ""))
             activity = MARKERS[mark]
             i += 1
+            if mark in VECTOR_MARKERS:
+                if i >= len(args) or not isinstance(args[i].type, IntType):
+                    raise d.fail(f"{mark} must be followed by a byte stride (an integer), the value and its shadow")
+                stride = args[i]
+                i += 1
             if i >= len(args):
-                raise UsageError(f"{call.callee_name} {where(call)}: {mark} is not followed by an argument")
+                raise d.fail(f"{mark} is not followed by an argument")
         else:
             if isinstance(pt, PointerType):
                 activity = "dup"
             elif _is_float(pt):
-                activity = "out" if mode == "reverse" else "dup"
+                activity = "out" if d.reverse else "dup"
             else:
                 activity = "const"
         v = args[i]
         i += 1
         if v.type != pt:
-            raise UsageError(f"{call.callee_name} {where(call)}: argument {k + 1} of @{fn.name} has type {pt} "
-                             f"but {v.type} was passed")
-        shadow = None
+            raise d.fail(f"argument {k + 1} of @{fn.name} has type {pt} but {v.type} was passed")
+        shadows: list[Value] = []
         if activity in ("dup", "dupnoneed"):
-            if mode == "reverse" and not isinstance(pt, PointerType):
-                raise UsageError(f"{call.callee_name} {where(call)}: argument {k + 1} of @{fn.name} is a {pt} "
-                                 "value; in reverse mode pass it as enzyme_out (or enzyme_const), not enzyme_dup")
-            if i >= len(args):
-                raise UsageError(f"{call.callee_name} {where(call)}: argument {k + 1} of @{fn.name} is "
-                                 f"{activity} but has no shadow after it")
-            shadow = args[i]
-            i += 1
-            if shadow.type != pt:
-                raise UsageError(f"{call.callee_name} {where(call)}: the shadow of argument {k + 1} of @{fn.name} "
-                                 f"has type {shadow.type}, expected {pt}")
+            if d.reverse and not isinstance(pt, PointerType):
+                raise d.fail(f"argument {k + 1} of @{fn.name} is a {pt} value; in reverse mode pass it as "
+                             "enzyme_out (or enzyme_const), not enzyme_dup")
+            if stride is not None:
+                if i >= len(args):
+                    raise d.fail(f"argument {k + 1} of @{fn.name} is {mark} but has no shadow after it")
+                shadows = _strided_shadows(d, args[i], pt, stride, width, k, fn, inserted)
+                i += 1
+            else:
+                for j in range(width):
+                    if i >= len(args) or _marker(args[i]) is not None:
+                        n = f"{width} shadows" if width > 1 else "a shadow"
+                        raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} and needs {n} after it "
+                                     f"(got {j})")
+                    shadow = args[i]
+                    i += 1
+                    if shadow.type != pt:
+                        raise d.fail(f"shadow {j + 1} of argument {k + 1} of @{fn.name} has type {shadow.type}, "
+                                     f"expected {pt}")
+                    shadows.append(shadow)
         elif activity == "out":
-            if mode == "forward":
-                raise UsageError(f"{call.callee_name} {where(call)}: enzyme_out is a reverse-mode marker; in "
-                                 "forward mode pass the value and its tangent (enzyme_dup)")
+            if not d.reverse:
+                raise d.fail("enzyme_out is a reverse-mode marker; in forward mode pass the value and its tangent "
+                             "(enzyme_dup)")
             if not _is_float(pt):
-                raise UsageError(f"{call.callee_name} {where(call)}: argument {k + 1} of @{fn.name} is a {pt}; "
-                                 "only floating-point values can be enzyme_out")
-        decoded.append(Arg(activity, v, shadow))
+                raise d.fail(f"argument {k + 1} of @{fn.name} is a {pt}; only floating-point values can be "
+                             "enzyme_out")
+        decoded.append(Arg(activity, v, shadows))
+    req = Request(call, mode, fn, decoded, sret, width, inserted=inserted)
+    if mode == "split_reverse":
+        i = _decode_split_tail(d, req, args, i)
     if i != len(args):
-        raise UsageError(f"{call.callee_name} {where(call)}: @{fn.name} takes {len(params)} arguments but "
-                         f"{len(args) - i} more were given")
-    return Request(call, mode, fn, decoded, sret)
+        raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
+    return req
+
+
+def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> int:
+    """``__enzyme_reverse``'s trailing ``[dret,] tape`` (the tape optionally marked enzyme_tape)."""
+    fn = req.function
+    rt = fn.return_type
+    if carries_float(rt):
+        if i >= len(args) or _marker(args[i]) is not None:
+            raise d.fail(f"@{fn.name} returns {rt}: pass its adjoint (dret) and then the tape after the arguments")
+        if args[i].type != rt:
+            raise d.fail(f"the adjoint of the result (dret) of @{fn.name} must be a {rt}, got {args[i].type}")
+        req.dret = args[i]
+        i += 1
+    if i < len(args) and _marker(args[i]) == TAPE_MARKER:
+        i += 1
+    if i >= len(args):
+        raise d.fail("missing the tape: pass the pointer __enzyme_augmentfwd returned as the last argument")
+    if not isinstance(args[i].type, PointerType):
+        raise d.fail(f"the tape must be the pointer __enzyme_augmentfwd returned, got a {args[i].type}")
+    req.tape = args[i]
+    return i + 1
+
+
+def _strided_shadows(d: _Decoder, base: Value, pt: Type, stride: Value, width: int, k: int,
+                     fn: Function, inserted: list[Instruction]) -> list[Value]:
+    """``enzyme_dupv``: direction j's shadow is at byte ``j * stride`` from ``base`` (loaded for values)."""
+    from ..ir.builder import Builder, InsertPoint, const_int
+    if not isinstance(base.type, PointerType):
+        raise d.fail(f"the shadow of an enzyme_dupv argument ({k + 1} of @{fn.name}) must be a pointer, got "
+                     f"{base.type}")
+    b = Builder(InsertPoint.before_inst(d.call))
+    before = len(b.block.instructions)
+    step = stride if stride.type == I64 else b.cast("sext", stride, I64)
+    out: list[Value] = []
+    for j in range(width):
+        p = base if j == 0 else b.gep(I8, base, [b.mul(step, const_int(I64, j))])
+        out.append(p if isinstance(pt, PointerType) else b.load(pt, p))
+    at = b.block.instructions.index(d.call)
+    inserted += b.block.instructions[at - (len(b.block.instructions) - before):at]
+    return out
+
+
+def _spell(v: Value) -> str:
+    if isinstance(v, ConstantInt):
+        return str(v.value)
+    return "a value computed at run time" if not isinstance(v, Constant) else v.text()

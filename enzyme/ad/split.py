@@ -1,0 +1,104 @@
+"""Split reverse mode: ``__enzyme_augmentfwd`` and ``__enzyme_reverse`` as two separate calls.
+
+``augmentfwd_<f>(args, shadows) -> {ptr tape, T primal}`` (just ``ptr tape``
+when f returns void) runs the augmented forward sweep on a tape it allocates
+on the heap; ``reversesplit_<f>(args, shadows, [dret], tape)`` runs the
+reverse sweep, returns the adjoints of the ``out`` arguments like
+``__enzyme_autodiff`` and frees the tape.  The sweeps are generated with
+``top_level=False``: the caller may change memory between the two calls, so
+the tape keeps everything the reverse sweep reads.
+
+The tape is the sweeps' ``{ptr base, i64 top, i64 capacity}`` followed by an
+``i64`` tag naming the function and activities it was made for: a tape given
+to the reverse sweep of something else would be read with the wrong layout,
+so that traps at run time instead of returning wrong adjoints.
+"""
+from __future__ import annotations
+
+import zlib
+
+from ..ir import ConstantKeyword, Function, FunctionType, StructType, Type, Value
+from ..ir.builder import Builder, const_int
+from ..ir.types import I64, PTR, VOID
+from .common import ADContext, primal_and_shadow_params
+from .reverse import TAPE_STRUCT, sweeps
+
+TAPE_BYTES = 32  # TAPE_STRUCT (24 bytes) + the i64 tag
+
+
+def augmented_result_type(fn: Function) -> Type:
+    """What ``__enzyme_augmentfwd`` returns for ``fn``: ``{ptr, T}``, or ``ptr`` when fn returns void."""
+    return PTR if fn.return_type.is_void else StructType((PTR, fn.return_type))
+
+
+def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> Function:
+    """``augmentfwd_<fn>`` (memoized)."""
+    key = ("augmentfwd", fn, activities)
+    got = ctx.memo.get(key)
+    if got is not None:
+        return got
+    pair = sweeps(ctx, fn, activities, top_level=False)
+    m = ctx.module
+    params, names = primal_and_shadow_params(fn, activities)
+    ret = augmented_result_type(fn)
+    d = Function(m.unique_name(f"augmentfwd_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
+                 prefix="internal")
+    m.add(d)
+    ctx.memo[key] = d
+    b = Builder(d.append_block("entry"))
+    malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
+    tape = b.call(malloc, [const_int(I64, TAPE_BYTES)], name="tape")
+    b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    b.store(const_int(I64, _tag(fn, activities)), b.gep(TAPE_STRUCT, tape, [1], name="tag"))
+    res: Value = b.call(pair.augmented, [*d.args, tape])
+    if fn.return_type.is_void:
+        b.ret(tape)
+        return d
+    primal = b.extractvalue(res, [0]) if pair.returns_shadow else res
+    agg = b.insertvalue(ConstantKeyword(ret, "undef"), tape, [0])
+    b.ret(b.insertvalue(agg, primal, [1]))
+    return d
+
+
+def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> tuple[Function, tuple[Type, ...], bool]:
+    """``reversesplit_<fn>`` (memoized): (function, types of the returned adjoints, whether it takes dret)."""
+    pair = sweeps(ctx, fn, activities, top_level=False)
+    key = ("reversesplit", fn, activities)
+    got = ctx.memo.get(key)
+    if got is not None:
+        return got, pair.out_types, pair.returns_adjoint
+    m = ctx.module
+    params, names = primal_and_shadow_params(fn, activities)
+    if pair.returns_adjoint:
+        params.append(fn.return_type)
+        names.append("dret")
+    params.append(PTR)
+    names.append("tape")
+    ret = StructType(pair.out_types) if pair.out_types else VOID
+    d = Function(m.unique_name(f"reversesplit_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
+                 prefix="internal")
+    m.add(d)
+    ctx.memo[key] = d
+    entry = d.append_block("entry")
+    run = d.append_block("run")
+    bad = d.append_block("wrong_tape")
+    b = Builder(entry)
+    tape = d.args[-1]
+    tag = b.load(I64, b.gep(TAPE_STRUCT, tape, [1]), name="tag")
+    b.cond_br(b.icmp("eq", tag, const_int(I64, _tag(fn, activities))), run, bad)
+    bb = Builder(bad)
+    # A tape made for another function or other activities: its layout differs, so stop.
+    bb.call(m.declare_function("llvm.trap", FunctionType(VOID, ())), [])
+    bb.unreachable()
+    b = Builder(run)
+    res = b.call(pair.reverse, list(d.args))
+    free = m.declare_function("free", FunctionType(VOID, (PTR,)))
+    b.call(free, [b.load(PTR, tape)])
+    b.call(free, [tape])
+    b.ret(res if pair.out_types else None)
+    return d, pair.out_types, pair.returns_adjoint
+
+
+def _tag(fn: Function, activities: tuple[str, ...]) -> int:
+    """A number naming (function, activities); the same in every run of the compiler."""
+    return zlib.crc32(f"{fn.name}|{','.join(activities)}".encode()) | 0x5A00000000
