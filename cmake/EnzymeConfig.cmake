@@ -4,22 +4,33 @@
 # build that lists pyenzyme in build-system.requires, through its cmake.root entry point.
 #
 # Provides:
-#   Enzyme::headers      INTERFACE target with the include dir of <enzyme/enzyme.h>
-#   Enzyme_INCLUDE_DIR   that include dir
-#   Enzyme_VERSION       the pyenzyme version
+#   Enzyme::headers            INTERFACE target with the include dir of <enzyme/enzyme.h>
+#   enzyme_add_differentiable  function: C/C++/Fortran/Rust/CUDA sources -> one differentiated
+#                              target (see EnzymeAddDifferentiable.cmake)
+#   Enzyme_INCLUDE_DIR         that include dir
+#   Enzyme_FORTRAN_MODULE      enzyme.f90, the Fortran `enzyme` module (interfaces and markers)
+#   Enzyme_RUST_CRATE_DIR      the `enzyme` Rust crate (Cargo.toml, src/enzyme.rs)
+#   Enzyme_VERSION             the pyenzyme version
 #
 # Two layouts are supported, both relative to this file:
-#   installed wheel:  <site-packages>/enzyme/cmake/   headers in ../include
-#   source checkout:  <repo>/cmake/                   headers in ../frontends/include
-cmake_minimum_required(VERSION 3.15...3.31)
+#   installed wheel:  <site-packages>/enzyme/cmake/   headers in ../include, ../fortran, ../rust
+#   source checkout:  <repo>/cmake/                   headers in ../frontends/{include,fortran,rust}
+#
+# Policies, not cmake_minimum_required(): the latter would set the caller's
+# CMAKE_MINIMUM_REQUIRED_VERSION (find_package gives this file its own policy scope only).
+cmake_policy(VERSION 3.15...3.31)
 list(APPEND CMAKE_MESSAGE_CONTEXT "Enzyme")
 
 get_filename_component(_enzyme_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 if(EXISTS "${_enzyme_root}/include/enzyme/enzyme.h")
   set(Enzyme_INCLUDE_DIR "${_enzyme_root}/include")
+  set(Enzyme_FORTRAN_MODULE "${_enzyme_root}/fortran/enzyme.f90")
+  set(Enzyme_RUST_CRATE_DIR "${_enzyme_root}/rust/enzyme")
 elseif(EXISTS "${_enzyme_root}/frontends/include/enzyme/enzyme.h")
   set(Enzyme_INCLUDE_DIR "${_enzyme_root}/frontends/include")
+  set(Enzyme_FORTRAN_MODULE "${_enzyme_root}/frontends/fortran/enzyme.f90")
+  set(Enzyme_RUST_CRATE_DIR "${_enzyme_root}/frontends/rust/enzyme")
 else()
   set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)
   set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE
@@ -41,6 +52,8 @@ if(NOT TARGET Enzyme::headers)
   set_target_properties(Enzyme::headers PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${Enzyme_INCLUDE_DIR}")
 endif()
+
+include("${CMAKE_CURRENT_LIST_DIR}/EnzymeAddDifferentiable.cmake")
 
 unset(_enzyme_root)
 list(POP_BACK CMAKE_MESSAGE_CONTEXT)

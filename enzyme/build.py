@@ -58,6 +58,8 @@ def compile_bitcode(source: PathLike, output: PathLike, options: BitcodeOptions 
     output = pipeline.check_module_output(output)
     language = toolchain.language_of(source)
     flags = list(_FORTRAN_SCALAR_FLAGS) if language == "fortran" and options.opt_level > 0 else []
+    if language == "rust" and not any(flag.startswith("--edition") for flag in options.flags):
+        flags.append("--edition=2021")  # rustc alone defaults to 2015, where --extern crates need `extern crate`
     flags += options.flags
     depfile = options.depfile
     if depfile is not None:
