@@ -1,4 +1,38 @@
-"""pyenzyme: Enzyme-style automatic differentiation of LLVM IR, written in Python."""
+"""pyenzyme: Enzyme-style automatic differentiation of LLVM IR, written in Python.
+
+The Python API (modelled on Enzyme.jl) is available from the top level::
+
+    import numpy as np, enzyme
+    lib = enzyme.compile(["model.c"])
+    dx = enzyme.gradient(enzyme.Reverse, lib.f, np.array([2.0, 3.0]))
+
+Names are loaded on first use, so ``import enzyme`` (and the command-line
+tools) stay fast.
+"""
 from __future__ import annotations
 
+from typing import Any
+
 __version__ = "0.1.0"
+
+# Public names of enzyme.api, re-exported here (see docs/python_api.md).
+_API_NAMES = frozenset({
+    "Active", "Annotation", "BatchDuplicated", "BatchDuplicatedNoNeed", "CFunction", "Const", "Duplicated",
+    "DuplicatedNoNeed", "Forward", "ForwardWithPrimal", "Library", "Mode", "Reverse", "ReverseSplitNoPrimal",
+    "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate", "autodiff", "autodiff_thunk", "compile",
+    "custom_rule", "gradient", "gradient_", "jacobian", "make_zero",
+})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API_NAMES:
+        from enzyme import api
+
+        value = getattr(api, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'enzyme' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_API_NAMES])

@@ -1,0 +1,36 @@
+"""The Python API, modelled on Enzyme.jl: compile, call and differentiate compiled code.
+
+See ``docs/python_api.md``.
+"""
+from __future__ import annotations
+
+from .annotations import (
+    ANNOTATIONS,
+    MODES,
+    Active,
+    Annotation,
+    BatchDuplicated,
+    BatchDuplicatedNoNeed,
+    Const,
+    Duplicated,
+    DuplicatedNoNeed,
+    Forward,
+    ForwardWithPrimal,
+    Mode,
+    Reverse,
+    ReverseSplitNoPrimal,
+    ReverseSplitWithPrimal,
+    ReverseWithPrimal,
+    annotate,
+)
+from .autodiff import autodiff
+from .conveniences import gradient, gradient_, jacobian, make_zero
+from .errors import ArgumentTypeError, ArgumentValueError
+from .library import CFunction, Library, compile
+
+__all__ = [
+    "ANNOTATIONS", "MODES", "Active", "Annotation", "ArgumentTypeError", "ArgumentValueError", "BatchDuplicated",
+    "BatchDuplicatedNoNeed", "CFunction", "Const", "Duplicated", "DuplicatedNoNeed", "Forward", "ForwardWithPrimal",
+    "Library", "Mode", "Reverse", "ReverseSplitNoPrimal", "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate",
+    "autodiff", "compile", "gradient", "gradient_", "jacobian", "make_zero",
+]

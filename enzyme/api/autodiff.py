@@ -1,0 +1,229 @@
+"""``autodiff`` and ``autodiff_thunk``, with Enzyme.jl's argument and result conventions.
+
+>>> import numpy as np, enzyme
+>>> lib = enzyme.compile("define double @sq(double %x) {\\n  %y = fmul double %x, %x\\n  ret double %y\\n}\\n")
+>>> enzyme.autodiff(enzyme.Reverse, lib.sq, enzyme.Active, enzyme.Active(3.0))
+((6.0,),)
+>>> enzyme.autodiff(enzyme.Forward, lib.sq, enzyme.Duplicated, enzyme.Duplicated(3.0, 1.0))
+(9.0, 6.0)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import UsageError
+from .annotations import (
+    Active,
+    Annotation,
+    BatchDuplicated,
+    BatchDuplicatedNoNeed,
+    Const,
+    Duplicated,
+    DuplicatedNoNeed,
+    Mode,
+    annotate,
+)
+from .errors import ArgumentTypeError, ArgumentValueError
+from .library import CFunction
+from .plans import Plan, Request
+from .signature import Param, check_array, check_scalar
+
+_RET_CLASSES = (Const, Active, Duplicated, DuplicatedNoNeed, BatchDuplicated, BatchDuplicatedNoNeed)
+
+
+def as_cfunction(f: Any, who: str) -> CFunction:
+    if not isinstance(f, CFunction):
+        raise ArgumentTypeError(f"{who}: f must be a function of a compiled library (lib = enzyme.compile(...); "
+                                f"lib.f), not {type(f).__name__}")
+    return f
+
+
+def check_mode(mode: Any, who: str) -> Mode:
+    if not isinstance(mode, Mode):
+        raise ArgumentTypeError(f"{who}: the first argument must be a mode (enzyme.Forward, enzyme.Reverse, ...), "
+                                f"not {mode!r}")
+    return mode
+
+
+def _ret_class(ret: Any, who: str) -> type:
+    if isinstance(ret, Annotation):
+        raise ArgumentTypeError(f"{who}: the return activity is a class (e.g. enzyme.Active), not an instance {ret!r}")
+    if not (isinstance(ret, type) and issubclass(ret, _RET_CLASSES)):
+        raise ArgumentTypeError(f"{who}: the return activity must be one of Const, Active, Duplicated, "
+                                f"DuplicatedNoNeed, BatchDuplicated, BatchDuplicatedNoNeed; got {ret!r}")
+    return ret
+
+
+def batch_width(anns: list[Annotation], fn: CFunction) -> int:
+    """The common number of shadows of the BatchDuplicated arguments (1 without any)."""
+    widths = {a.width for a in anns if isinstance(a, BatchDuplicated)}
+    if len(widths) > 1:
+        raise ArgumentValueError(f"{fn.name}: BatchDuplicated arguments have different numbers of shadows "
+                                 f"{sorted(widths)}; all batch sizes must be the same")
+    if widths and any(type(a) in (Duplicated, DuplicatedNoNeed) for a in anns):
+        raise ArgumentTypeError(f"{fn.name}: Duplicated and BatchDuplicated arguments cannot be mixed; use "
+                                "BatchDuplicated(x, (dx,) * width) for every duplicated argument")
+    return widths.pop() if widths else 1
+
+
+def _activity(p: Param, ann: Annotation, reverse: bool, fn: CFunction) -> str:
+    where = p.describe(fn.name)
+    if isinstance(ann, Const):
+        return "const"
+    if isinstance(ann, Active):
+        if not reverse:
+            raise UsageError(f"{where}: Active is not allowed in forward mode; pass Duplicated(x, dx) with the "
+                             "tangent dx")
+        if p.kind == "pointer":
+            raise UsageError(f"{where}: Active is for scalars; pass an array as Duplicated(x, dx) (dx receives the "
+                             "gradient)")
+        if p.kind != "float":
+            raise UsageError(f"{where}: an integer parameter cannot be Active (its derivative is zero); pass it as "
+                             "Const")
+        return "out"
+    if isinstance(ann, (Duplicated, BatchDuplicated)):
+        if p.kind == "int":
+            raise UsageError(f"{where}: an integer parameter cannot be {type(ann).__name__}; pass it as Const")
+        if p.kind == "float":
+            if reverse:
+                raise UsageError(f"{where}: a scalar is passed by value, so reverse mode cannot add into a shadow; "
+                                 f"use Active(x) instead of {type(ann).__name__}")
+            return "dup"
+        return "dupnoneed" if isinstance(ann, (DuplicatedNoNeed, BatchDuplicatedNoNeed)) else "dup"
+    raise ArgumentTypeError(f"{where}: unknown annotation {type(ann).__name__}")
+
+
+def _shadows(ann: Annotation) -> tuple[Any, ...]:
+    if isinstance(ann, BatchDuplicated):
+        return ann.dvals
+    if isinstance(ann, Duplicated):
+        return (ann.dval,)
+    return ()
+
+
+def pack(fn: CFunction, anns: list[Annotation], acts: tuple[str, ...]) -> list[Any]:
+    """Flat input values (primals, then each argument's shadows) for a plan's block."""
+    values: list[Any] = []
+    for p, ann, act in zip(fn.signature.params, anns, acts):
+        if p.kind == "pointer":
+            x = check_array(p, ann.val, fn.name)
+            values.append(x.ctypes.data)
+            for k, dx in enumerate(_shadows(ann) if act in ("dup", "dupnoneed") else ()):
+                what = f"shadow {k + 1} of " if isinstance(ann, BatchDuplicated) else "shadow of "
+                d = check_array(p, dx, fn.name, what)
+                if d.shape != x.shape or d.dtype != x.dtype:
+                    raise ArgumentValueError(f"{what}{p.describe(fn.name)} has shape {d.shape} and dtype {d.dtype} "
+                                             f"but the value has shape {x.shape} and dtype {x.dtype}; use "
+                                             "enzyme.make_zero(x)")
+                if d is x or np.shares_memory(d, x):
+                    raise ArgumentValueError(f"{what}{p.describe(fn.name)} shares memory with the value; the shadow "
+                                             "must be a separate array")
+                values.append(d.ctypes.data)
+        else:
+            values.append(check_scalar(p, ann.val, fn.name))
+            if act in ("dup", "dupnoneed"):
+                what = "tangent of "
+                values += [check_scalar(p, dx, fn.name, what) for dx in _shadows(ann)]
+    return values
+
+
+def _plan(fn: CFunction, request: Request) -> Plan:
+    plan = fn.plans.get(request)
+    if plan is None:
+        plan = fn.plans[request] = Plan(fn.signature, request, fn.library)
+    return plan
+
+
+def autodiff(mode: Mode, f: CFunction, ret_activity: type, *args: Any) -> tuple[Any, ...]:
+    """Differentiate ``f`` at ``args`` in ``mode``, as ``Enzyme.autodiff``.
+
+    Each argument is an annotation (``Const(x)``, ``Active(x)``,
+    ``Duplicated(x, dx)``, ``DuplicatedNoNeed``, ``BatchDuplicated(x, (dx1, ...))``,
+    ``BatchDuplicatedNoNeed``) or a plain value (``Const``).
+
+    Results (as Enzyme.jl):
+
+    * ``Reverse``: ``(derivs,)``, ``derivs`` a tuple with the derivative of each
+      ``Active`` argument and ``None`` for the others; ``Duplicated`` shadows
+      are accumulated (``+=``).  ``ReverseWithPrimal``: ``(derivs, primal)``.
+    * ``Forward``: return ``Duplicated`` -> ``(primal, tangent)``;
+      ``DuplicatedNoNeed`` -> ``(tangent,)``; ``BatchDuplicated`` ->
+      ``(primal, (tangent_1, ..., tangent_w))``; ``BatchDuplicatedNoNeed`` ->
+      ``((tangent_1, ...),)``; ``Const`` -> ``()``.  Tangents of array
+      outputs are written into their shadows.
+    * ``ForwardWithPrimal``: derivative first, then the primal:
+      ``(tangent, primal)``, ``((tangents...), primal)``, or ``(primal,)`` for ``Const``.
+
+    >>> import enzyme
+    >>> lib = enzyme.compile("define double @sq(double %x) {\\n  %y = fmul double %x, %x\\n  ret double %y\\n}\\n")
+    >>> enzyme.autodiff(enzyme.ReverseWithPrimal, lib.sq, enzyme.Active, enzyme.Active(3.0))
+    ((6.0,), 9.0)
+    >>> enzyme.autodiff(enzyme.Forward, lib.sq, enzyme.DuplicatedNoNeed, enzyme.Duplicated(3.14, 1.0))
+    (6.28,)
+    """
+    who = "autodiff"
+    mode = check_mode(mode, who)
+    fn = as_cfunction(f, who)
+    ret = _ret_class(ret_activity, who)
+    if mode.split:
+        raise UsageError(f"{who}: {mode} is a split mode; use enzyme.autodiff_thunk({mode}, ...)")
+    anns = [annotate(a) for a in args]
+    fn.check_count(len(anns), "annotated arguments")
+    width = batch_width(anns, fn)
+    acts = tuple(_activity(p, a, mode.reverse, fn) for p, a in zip(fn.signature.params, anns))
+    sig = fn.signature
+    if mode.reverse:
+        if width > 1:
+            raise UsageError(f"{who}: BatchDuplicated in reverse mode is not supported yet; call autodiff once per "
+                             "shadow (Duplicated)")
+        ret_act = _reverse_ret(ret, fn)
+        request = Request("reverse", acts, 1, ret_act, mode.return_primal and sig.ret_kind != "void")
+        block = _plan(fn, request).run(pack(fn, anns, acts))
+        derivs = tuple(getattr(block, f"d{i}") if a == "out" else None for i, a in enumerate(acts))
+        if mode.return_primal:
+            return derivs, (block.ret if sig.ret_kind != "void" else None)
+        return (derivs,)
+
+    ret_act, batch_ret, need_primal = _forward_ret(ret, fn, width, mode)
+    request = Request("forward", acts, width, ret_act, need_primal)
+    block = _plan(fn, request).run(pack(fn, anns, acts))
+    primal = block.ret if need_primal else None
+    if ret_act == "dup":
+        tangents = tuple(getattr(block, f"rets{k}") for k in range(width))
+        tangent: Any = tangents if batch_ret else tangents[0]
+        if mode.return_primal:
+            return (tangent, primal)
+        return (primal, tangent) if need_primal else (tangent,)
+    return (primal,) if mode.return_primal else ()
+
+
+def _reverse_ret(ret: type, fn: CFunction) -> str:
+    if ret is Const:
+        return "const"
+    if ret is Active:
+        if fn.signature.ret_kind != "float":
+            raise UsageError(f"{fn.name} returns {fn.signature.ret_ir_type}, which cannot be Active; use Const "
+                             "(an array output is differentiated through a Duplicated argument)")
+        return "active"
+    raise UsageError(f"in reverse mode the return activity must be Active or Const, not {ret.__name__}")
+
+
+def _forward_ret(ret: type, fn: CFunction, width: int, mode: Mode) -> tuple[str, bool, bool]:
+    """(ret activity, batched result?, primal needed?)."""
+    sig = fn.signature
+    if ret is Active:
+        raise UsageError("Active is not allowed as the return activity in forward mode; use Duplicated, "
+                         "DuplicatedNoNeed or Const")
+    if ret is Const:
+        return "const", False, mode.return_primal and sig.ret_kind != "void"
+    if sig.ret_kind != "float":
+        raise UsageError(f"{fn.name} returns {sig.ret_ir_type}, which has no tangent; use Const as the return "
+                         f"activity (array outputs get their tangents in their Duplicated shadows)")
+    batch = issubclass(ret, BatchDuplicated)
+    if batch != (width > 1) and not (batch and width == 1):
+        raise UsageError(f"the return activity {ret.__name__} does not match the arguments: with BatchDuplicated "
+                         "arguments use BatchDuplicated or BatchDuplicatedNoNeed as the return activity")
+    no_need = ret in (DuplicatedNoNeed, BatchDuplicatedNoNeed)
+    return "dup", batch, mode.return_primal or not no_need

@@ -1,0 +1,191 @@
+"""``gradient``, ``gradient_``, ``jacobian`` and ``make_zero``: thin layers over :func:`autodiff`.
+
+>>> import numpy as np, enzyme
+>>> lib = enzyme.compile('''
+... define double @f(ptr %x) {
+...   %a = load double, ptr %x
+...   %p = getelementptr double, ptr %x, i64 1
+...   %b = load double, ptr %p
+...   %y = fmul double %a, %b
+...   ret double %y
+... }
+... ''')
+>>> enzyme.gradient(enzyme.Reverse, lib.f, np.array([2.0, 3.0]))
+array([3., 2.])
+>>> enzyme.gradient(enzyme.Forward, lib.f, np.array([2.0, 3.0]), chunk=2)
+(3.0, 2.0)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import UsageError
+from .annotations import (
+    Active,
+    Annotation,
+    BatchDuplicated,
+    BatchDuplicatedNoNeed,
+    Const,
+    Duplicated,
+    DuplicatedNoNeed,
+    Forward,
+    Mode,
+    Reverse,
+)
+from .autodiff import as_cfunction, autodiff, check_mode
+from .errors import ArgumentTypeError, ArgumentValueError
+
+
+def make_zero(x: Any) -> Any:
+    """A zero of the same shape and type: arrays -> ``np.zeros_like``, numbers -> 0, containers recursively.
+
+    >>> make_zero(np.array([1.5, 2.0])), make_zero(3.0), make_zero((1.0, [2.0]))
+    (array([0., 0.]), 0.0, (0.0, [0.0]))
+    """
+    if isinstance(x, np.ndarray):
+        return np.zeros_like(x)
+    if isinstance(x, (bool, np.bool_)):
+        return x  # not differentiable: like Enzyme.jl, inactive values are kept
+    if isinstance(x, (int, float, complex, np.number)):
+        return type(x)(0)
+    if isinstance(x, tuple):
+        return tuple(make_zero(v) for v in x)
+    if isinstance(x, list):
+        return [make_zero(v) for v in x]
+    if isinstance(x, dict):
+        return {k: make_zero(v) for k, v in x.items()}
+    if isinstance(x, Annotation):
+        raise ArgumentTypeError("make_zero takes a value, not an annotation; use make_zero(a.val)")
+    return x
+
+
+def _is_array(x: Any) -> bool:
+    return isinstance(x, np.ndarray)
+
+
+def _onehots(n: int, like: np.ndarray, start: int, count: int) -> tuple[np.ndarray, ...]:
+    """``count`` unit directions starting at flat index ``start`` (zero directions past the end pad a chunk)."""
+    out = []
+    for k in range(count):
+        e = np.zeros_like(like)
+        if start + k < n:
+            e.reshape(-1)[start + k] = 1
+        out.append(e)
+    return tuple(out)
+
+
+def _chunk(chunk: int | None, n: int) -> int:
+    if chunk is None:
+        return 1
+    if not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ArgumentValueError(f"chunk must be a positive integer, not {chunk!r}")
+    return int(min(chunk, max(n, 1)))
+
+
+def gradient(mode: Mode, f: Any, x: Any, *args: Any, chunk: int | None = None) -> Any:
+    """The gradient of a real-valued ``f(x, *args)`` with respect to ``x`` (``args`` are Const).
+
+    * ``Reverse``: a new array (``make_zero(x)`` filled with the gradient), or a
+      number for a scalar ``x``.
+    * ``Forward``: a tuple with one derivative per element of ``x`` (as
+      Enzyme.jl), computed ``chunk`` directions per generated call
+      (``BatchDuplicated`` of width ``chunk``; ``None``: one direction per call).
+    """
+    mode = check_mode(mode, "gradient")
+    fn = as_cfunction(f, "gradient")
+    if mode.reverse:
+        if chunk is not None:
+            raise UsageError("gradient: chunk applies to forward mode only")
+        if not _is_array(x):
+            return autodiff(Reverse, fn, Active, Active(x), *args)[0][0]
+        dx = make_zero(x)
+        autodiff(Reverse, fn, Active, Duplicated(x, dx), *args)
+        return dx
+    if not _is_array(x):
+        return autodiff(Forward, fn, DuplicatedNoNeed, Duplicated(x, 1.0), *args)[0]
+    n = x.size
+    width = _chunk(chunk, n)
+    out: list[float] = []
+    for start in range(0, n, width):
+        if width == 1:
+            out.append(autodiff(Forward, fn, DuplicatedNoNeed, Duplicated(x, _onehots(n, x, start, 1)[0]), *args)[0])
+        else:
+            dirs = _onehots(n, x, start, width)
+            tangents = autodiff(Forward, fn, BatchDuplicatedNoNeed, BatchDuplicated(x, dirs), *args)[0]
+            out += tangents[: n - start]
+    return tuple(out)
+
+
+def gradient_(mode: Mode, dx: np.ndarray, f: Any, x: np.ndarray, *args: Any) -> np.ndarray:
+    """In-place reverse gradient (Enzyme.jl's ``gradient!``): ``dx`` is zeroed, filled and returned."""
+    mode = check_mode(mode, "gradient_")
+    if not mode.reverse:
+        raise UsageError("gradient_ needs a reverse mode (enzyme.Reverse)")
+    fn = as_cfunction(f, "gradient_")
+    if not _is_array(x) or not _is_array(dx):
+        raise ArgumentTypeError("gradient_: x and dx must be numpy arrays")
+    dx[...] = 0
+    autodiff(Reverse, fn, Active, Duplicated(x, dx), *args)
+    return dx
+
+
+def jacobian(mode: Mode, f: Any, x: np.ndarray, *args: Any, out: np.ndarray | None = None,
+             chunk: int | None = None) -> np.ndarray:
+    """The Jacobian of ``f(x, *args)`` with respect to ``x``, shape ``out.shape + x.shape``.
+
+    C functions return arrays through an argument: pass that output array
+    among ``args`` and name it again with ``out=`` (the same object), e.g.
+    ``jacobian(Forward, lib.g, x, y, n, out=y)`` for ``void g(const double* x,
+    double* y, int n)``.  The remaining ``args`` are Const.  ``f`` must write
+    every element of ``out``.  Without ``out``, ``f`` returns a scalar and the
+    result is its gradient (an array of ``x``'s shape).
+
+    Forward mode computes ``chunk`` columns per generated call
+    (``BatchDuplicated``); reverse mode computes one row per call.
+    """
+    mode = check_mode(mode, "jacobian")
+    fn = as_cfunction(f, "jacobian")
+    if not _is_array(x):
+        raise ArgumentTypeError("jacobian: x must be a numpy array")
+    if out is None:
+        g = gradient(mode, fn, x, *args, chunk=chunk)
+        return np.asarray(g).reshape(x.shape)
+    slots = [i for i, a in enumerate(args) if a is out]
+    if len(slots) != 1:
+        raise ArgumentValueError("jacobian: out= must be one of the positional arguments (the same array object), "
+                                 "e.g. jacobian(Forward, lib.g, x, y, out=y)")
+    if not _is_array(out):
+        raise ArgumentTypeError("jacobian: out must be a numpy array")
+    slot = slots[0]
+    n, m = x.size, out.size
+    J = np.zeros((m, n), dtype=np.result_type(x.dtype, out.dtype))
+    consts: list[Any] = [a if isinstance(a, Annotation) else Const(a) for a in args]
+    if mode.reverse:
+        if chunk not in (None, 1):
+            raise UsageError("jacobian: reverse mode computes one row per call (batched reverse mode is not "
+                             "supported yet); leave chunk unset")
+        for i in range(m):
+            dx = make_zero(x)
+            dout = _onehots(m, out, i, 1)[0]
+            call = list(consts)
+            call[slot] = Duplicated(out, dout)
+            autodiff(Reverse, fn, Const, Duplicated(x, dx), *call)
+            J[i] = dx.reshape(-1)
+        return J.reshape(out.shape + x.shape)
+    width = _chunk(chunk, n)
+    for start in range(0, n, width):
+        call = list(consts)
+        if width == 1:
+            dout = make_zero(out)
+            call[slot] = Duplicated(out, dout)
+            autodiff(Forward, fn, Const, Duplicated(x, _onehots(n, x, start, 1)[0]), *call)
+            J[:, start] = dout.reshape(-1)
+        else:
+            douts = tuple(make_zero(out) for _ in range(width))
+            call[slot] = BatchDuplicated(out, douts)
+            autodiff(Forward, fn, Const, BatchDuplicated(x, _onehots(n, x, start, width)), *call)
+            for k in range(min(width, n - start)):
+                J[:, start + k] = douts[k].reshape(-1)
+    return J.reshape(out.shape + x.shape)

@@ -1,0 +1,269 @@
+"""``enzyme.compile``: sources to one linked module, JIT-compiled, with typed callables.
+
+>>> import enzyme
+>>> lib = enzyme.compile("define double @sq(double %x) {\\n  %y = fmul double %x, %x\\n  ret double %y\\n}\\n")
+>>> lib.sq(3.0)
+9.0
+
+Linked modules and differentiated modules are cached (see :mod:`enzyme.api.cache`),
+so compiling the same sources again, in this process or another, skips the
+compilers and the AD transform.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .. import llvm
+from ..errors import UsageError
+from . import cache
+from .signature import Signature, pointee_dtypes, signature_of, to_c
+
+PathLike = str | os.PathLike[str]
+# Calls the driver differentiates; a module with any needs the AD transform even to run its primal code.
+_REQUEST = re.compile(r"@[\"\w.$]*__enzyme_(autodiff|fwddiff|augmentfwd|reverse|batch)")
+_HEADER_SUFFIXES = {".h", ".hh", ".hpp", ".hxx", ".inc", ".inl", ".mod", ".fi"}
+_MAX_HEADERS = 2000
+# Compiled modules shared by every Library with the same contents: key -> JIT.
+_jits: dict[str, llvm.JIT] = {}
+_jit_lock = threading.Lock()
+
+
+def _is_ir_text(source: object) -> bool:
+    return isinstance(source, str) and "\n" in source and ("define " in source or "declare " in source)
+
+
+def _header_bytes(directories: Iterable[Path]) -> list[bytes]:
+    """Names and contents of header-like files that the sources may include (the cache key must see them)."""
+    out: list[bytes] = []
+    for directory in sorted(set(directories)):
+        try:
+            entries = sorted(directory.iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.suffix.lower() in _HEADER_SUFFIXES and entry.is_file() and len(out) < _MAX_HEADERS:
+                out += [str(entry).encode(), entry.read_bytes()]
+    return out
+
+
+def compile(
+    sources: PathLike | Sequence[PathLike],
+    *,
+    flags: Sequence[str] = (),
+    opt_level: int = 2,
+    include_dirs: Sequence[PathLike] = (),
+    defines: Sequence[str] = (),
+    debug: bool = False,
+) -> Library:
+    """Compile C/C++/Fortran/Rust sources, ``.ll``/``.bc`` files or IR text into one JIT-able :class:`Library`.
+
+    ``sources`` is one source or a list; a ``str`` that contains ``define``
+    or ``declare`` and a newline is taken as LLVM IR text.  The linked module
+    is cached by a hash of the sources (and header files in their
+    directories and ``include_dirs``), the options and the pyenzyme version.
+
+    >>> lib = compile("define double @twice(double %x) {\\n  %y = fadd double %x, %x\\n  ret double %y\\n}\\n")
+    >>> lib.twice(1.5)
+    3.0
+    """
+    from .. import pipeline, toolchain
+
+    items: list[PathLike] = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
+    if not items:
+        raise UsageError("enzyme.compile: no sources given")
+    texts = [s for s in items if _is_ir_text(s)]
+    paths = [Path(s) for s in items if not _is_ir_text(s)]
+    for path in paths:
+        if not path.is_file():
+            raise UsageError(f"enzyme.compile: source file {path} does not exist")
+    languages = frozenset(toolchain.language_of(p) for p in paths) | ({"ir"} if texts else set())
+    incs = tuple(Path(d) for d in include_dirs)
+    options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, include_dirs=incs,
+                                      defines=tuple(defines), flags=tuple(flags))
+    parts: list[bytes | str] = [repr(options)]
+    for s in items:
+        if _is_ir_text(s):
+            parts += ["text", str(s)]
+        else:
+            path = Path(s)
+            parts += [path.suffix, path.name, path.read_bytes()]
+    parts += _header_bytes([p.resolve().parent for p in paths] + [d.resolve() for d in incs])
+    key = cache.cache_key("linked-module", *parts)
+    bitcode = cache.load(key)
+    if bitcode is None:
+        with tempfile.TemporaryDirectory(prefix="enzyme-api-") as scratch:
+            inputs: list[Path] = []
+            for i, s in enumerate(items):
+                if _is_ir_text(s):
+                    inputs.append(Path(scratch) / f"source{i}.ll")
+                    inputs[-1].write_text(str(s))
+                else:
+                    inputs.append(Path(s))
+            module = pipeline.compile_sources(inputs, options)
+        bitcode = llvm.to_bitcode(module)
+        cache.store(key, bitcode)
+    name = ", ".join(str(p.name) for p in paths) or "<IR text>"
+    return Library(bitcode, languages, name=name)
+
+
+class Library:
+    """A linked module: its functions are attributes (``lib.f``) or items (``lib["_QMmPf"]``).
+
+    Differentiation through :func:`enzyme.autodiff` links a small generated
+    wrapper into a copy of the module, runs the AD transform and JITs the
+    result; those compiled modules are cached by content.
+    """
+
+    def __init__(self, bitcode: bytes, languages: Iterable[str] = (), *, name: str = "<module>") -> None:
+        self.bitcode = bitcode
+        self.languages = frozenset(languages)
+        self.name = name
+        self._extras: list[tuple[str, str]] = []  # IR linked after the module (custom rules)
+        self._ir: Any = None
+        self._functions: dict[str, CFunction] = {}
+        self._primal: llvm.JIT | None = None
+
+    # ------------------------------------------------------------- contents
+    @property
+    def content_key(self) -> str:
+        """A hash of everything linked into the module (changes when rules are added)."""
+        return cache.cache_key(hashlib.sha256(self.bitcode).digest(), *(t for pair in self._extras for t in pair))
+
+    def ir_module(self) -> Any:
+        """The module in pyenzyme's IR model (parsed once)."""
+        if self._ir is None:
+            from ..ir import parse_module
+
+            self._ir = parse_module(llvm.to_text(llvm.parse(self.bitcode, name=self.name)))
+        return self._ir
+
+    def names(self) -> list[str]:
+        """Functions defined with external linkage: the ones Python can call and differentiate."""
+        return sorted(f.name for f in self.ir_module().functions if _callable(f))
+
+    def function(self, name: str) -> CFunction:
+        """The callable for function ``name`` (its IR name, e.g. a mangled Fortran name)."""
+        fn = self._functions.get(name)
+        if fn is None:
+            ir = self.ir_module()
+            f = ir.get_function(name)
+            if f is None or f.is_declaration:
+                close = [n for n in self.names() if name.lower() in n.lower()][:5]
+                hint = f"; did you mean {', '.join(close)}?" if close else f"; defined: {', '.join(self.names()[:10])}"
+                raise AttributeError(f"{self.name} defines no function {name!r}{hint}")
+            if not _callable(f):
+                raise UsageError(f"@{name} in {self.name} has internal linkage (static); make it extern to call "
+                                 "or differentiate it from Python")
+            fn = self._functions[name] = CFunction(self, signature_of(f, pointee_dtypes(ir, f)))
+        return fn
+
+    def __getattr__(self, name: str) -> CFunction:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self.function(name)
+
+    def __getitem__(self, name: str) -> CFunction:
+        return self.function(name)
+
+    def __dir__(self) -> list[str]:
+        return [*super().__dir__(), *(n for n in self.names() if n.isidentifier())]
+
+    def __repr__(self) -> str:
+        return f"<enzyme.Library {self.name}>"
+
+    # ------------------------------------------------------------ compiling
+    @property
+    def jit_libraries(self) -> list[str]:
+        from ..toolchain import jit_libraries
+
+        return jit_libraries(self.languages - {"ir"} or {"c"})
+
+    def add_ir(self, name: str, text: str) -> None:
+        """Link IR ``text`` into the module for later compilations (custom rules use it)."""
+        self._extras.append((name, text))
+        self._primal = None
+        self._ir = None
+        self._functions.clear()
+
+    def _linked(self, extra: Sequence[tuple[str, str]] = ()) -> llvm.ModuleRef:
+        return llvm.link([(self.name, self.bitcode), *self._extras, *extra])
+
+    def compiled(self, wrapper: str = "", *, label: str = "") -> llvm.JIT:
+        """The module plus ``wrapper`` IR, through the AD transform when it has requests, JIT-compiled.
+
+        Results are cached in memory (per process) and on disk (as bitcode).
+        """
+        from .. import pipeline
+
+        key = cache.cache_key("compiled", self.content_key, wrapper)
+        with _jit_lock:
+            jit = _jits.get(key)
+            if jit is not None:
+                return jit
+            blob = cache.load(key)
+            if blob is not None:
+                module = llvm.parse(blob, name=f"cached {label or self.name}")
+            else:
+                module = self._linked([("pyenzyme wrapper", wrapper)] if wrapper else [])
+                text = llvm.to_text(module)
+                if _REQUEST.search(text):
+                    module = pipeline.transform_module(module, name=label or self.name)
+                cache.store(key, llvm.to_bitcode(module))
+            jit = _jits[key] = llvm.JIT(module, libraries=self.jit_libraries)
+            return jit
+
+    def primal_address(self, name: str) -> int:
+        if self._primal is None:
+            self._primal = self.compiled(label=self.name)
+        return self._primal.address(name)
+
+
+def _callable(f: Any) -> bool:
+    prefix = f" {f.prefix} "
+    return not f.is_declaration and not any(k in prefix for k in (" internal ", " private ", " available_externally "))
+
+
+class CFunction:
+    """A compiled function called with numpy arrays (pointer parameters) and numbers (value parameters).
+
+    Arguments are checked against the signature: a wrong count, dtype or a
+    non-contiguous array raises a TypeError/ValueError naming the parameter.
+    """
+
+    def __init__(self, library: Library, signature: Signature) -> None:
+        self.library = library
+        self.signature = signature
+        self.name = signature.name
+        self._call: Any = None
+        self.plans: dict[Any, Any] = {}  # differentiation plans (enzyme.api.plans), by request
+
+    def check_count(self, n: int, what: str = "arguments") -> None:
+        expected = len(self.signature.params)
+        if n != expected:
+            raise _count_error(self.name, expected, n, what)
+
+    def __call__(self, *args: Any) -> Any:
+        self.check_count(len(args))
+        if self._call is None:
+            sig = self.signature
+            prototype = ctypes.CFUNCTYPE(sig.ret_ctype, *(p.ctype for p in sig.params))
+            self._call = prototype(self.library.primal_address(self.name))
+        converted = [to_c(p, a, self.name) for p, a in zip(self.signature.params, args)]
+        return self._call(*converted)
+
+    def __repr__(self) -> str:
+        return f"<enzyme.CFunction {self.name}: {self.signature.ir_function_type}>"
+
+
+def _count_error(name: str, expected: int, got: int, what: str) -> Exception:
+    from .errors import ArgumentValueError
+
+    return ArgumentValueError(f"{name} takes {expected} {what} but {got} were given")

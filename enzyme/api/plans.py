@@ -1,0 +1,199 @@
+"""Differentiation plans: one generated IR wrapper per request, JIT-compiled, called through an argument block.
+
+A request (function x mode x per-argument activities x width x return
+handling) becomes a wrapper ``void @__pyenzyme_w(ptr %block)`` that loads the
+primal values and shadows from a C struct, calls ``__enzyme_fwddiff`` /
+``__enzyme_autodiff`` / ``__enzyme_augmentfwd`` / ``__enzyme_reverse`` with
+the C ABI's markers, and stores the results back into the struct.  The
+struct is a ``ctypes.Structure`` on the Python side, so one ctypes call of
+one pointer serves every signature.
+
+The primal result, when wanted, is stored by a helper
+``@__pyenzyme_h(args..., ptr %out)`` through a duplicated pointer ``out``
+into the block: in forward mode the engine writes the result's tangent(s)
+into its shadow(s); in reverse mode the shadow is a zero seed.  That gives
+the primal and the tangents from one derivative call, whatever the engine
+returns by value.
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any
+
+from ..ir.names import quote_name
+from .signature import Signature
+
+WRAPPER = "__pyenzyme_w"
+HELPER = "__pyenzyme_h"
+_ENTRY = {
+    "forward": "__enzyme_fwddiff",
+    "reverse": "__enzyme_autodiff",
+    "augment": "__enzyme_augmentfwd",
+    "split_reverse": "__enzyme_reverse",
+}
+_MARKERS = ("enzyme_const", "enzyme_out", "enzyme_dup", "enzyme_dupnoneed", "enzyme_width")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to generate.
+
+    ``kind``: ``forward`` | ``reverse`` | ``augment`` (split forward sweep) |
+    ``split_reverse``; ``args``: per argument ``const`` | ``out`` | ``dup`` |
+    ``dupnoneed``; ``width``: shadows per duplicated argument; ``ret``:
+    ``const`` | ``active`` (reverse: seed the result with 1) | ``dup``
+    (forward: return the tangents); ``primal``: also return the result.
+    """
+
+    kind: str
+    args: tuple[str, ...]
+    width: int = 1
+    ret: str = "const"
+    primal: bool = False
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    ir_type: str
+    ctype: Any
+
+
+class Plan:
+    """A compiled request: ``run(inputs)`` fills the input fields in order, calls, returns the block."""
+
+    def __init__(self, signature: Signature, request: Request, library: Any) -> None:
+        self.signature = signature
+        self.request = request
+        self.inputs, self.outputs, self.ir = _generate(signature, request)
+        fields = [(f.name, f.ctype) for f in (*self.inputs, *self.outputs)]
+        self.block_type = type("PyenzymeBlock", (ctypes.Structure,), {"_fields_": fields})
+        jit = library.compiled(self.ir, label=f"{request.kind} derivative of {signature.name}")
+        self._jit = jit  # keeps the code alive
+        self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.address(WRAPPER))
+
+    def run(self, inputs: list[Any]) -> Any:
+        block = self.block_type(*inputs)
+        self._fn(ctypes.addressof(block))
+        return block
+
+
+# --------------------------------------------------------------------- IR text
+class _Emitter:
+    def __init__(self, fields: list[Field]) -> None:
+        self.struct = "{ " + ", ".join(f.ir_type for f in fields) + " }"
+        self.index = {f.name: i for i, f in enumerate(fields)}
+        self.types = {f.name: f.ir_type for f in fields}
+        self.lines: list[str] = []
+
+    def addr(self, name: str) -> str:
+        reg = f"%p.{name}"
+        self.lines.append(f"  {reg} = getelementptr inbounds {self.struct}, ptr %block, i32 0, i32 {self.index[name]}")
+        return reg
+
+    def load(self, name: str) -> str:
+        ptr = self.addr(name)
+        self.lines.append(f"  %v.{name} = load {self.types[name]}, ptr {ptr}")
+        return f"%v.{name}"
+
+
+def _generate(sig: Signature, req: Request) -> tuple[list[Field], list[Field], str]:
+    """Input fields, output fields and the wrapper module's IR text."""
+    params = sig.params
+    has_result = sig.ret_kind != "void"
+    inputs: list[Field] = []
+    outputs: list[Field] = []
+    for i, (p, act) in enumerate(zip(params, req.args)):
+        inputs.append(Field(f"a{i}", p.ir_type, p.ctype))
+        if act in ("dup", "dupnoneed"):
+            inputs += [Field(f"a{i}s{k}", p.ir_type, p.ctype) for k in range(req.width)]
+    if req.kind == "split_reverse":
+        if has_result and sig.ret_kind == "float" and req.ret == "active":
+            inputs.append(Field("dret", sig.ret_ir_type, sig.ret_ctype))
+        inputs.append(Field("tape", "ptr", ctypes.c_void_p))
+
+    # Does the helper store the result through a pointer (forward/reverse modes only)?
+    wants_out = has_result and req.kind in ("forward", "reverse") and (
+        req.primal or (req.kind == "forward" and req.ret == "dup"))
+    out_dup = wants_out and sig.ret_kind == "float"
+    if wants_out:
+        outputs.append(Field("ret", sig.ret_ir_type, sig.ret_ctype))
+        if out_dup:
+            outputs += [Field(f"rets{k}", sig.ret_ir_type, sig.ret_ctype) for k in range(req.width)]
+    adjoints = [i for i, a in enumerate(req.args) if a == "out"] if req.kind in ("reverse", "split_reverse") else []
+    outputs += [Field(f"d{i}", params[i].ir_type, params[i].ctype) for i in adjoints]
+    if req.kind == "augment":
+        outputs.append(Field("tape", "ptr", ctypes.c_void_p))
+        if has_result:
+            outputs.append(Field("ret", sig.ret_ir_type, sig.ret_ctype))
+
+    em = _Emitter([*inputs, *outputs])
+    callee = "@" + quote_name(sig.name)
+    call_args: list[str] = []
+    if req.width > 1:
+        call_args.append(f"ptr @enzyme_width, i32 {req.width}")
+    for i, (p, act) in enumerate(zip(params, req.args)):
+        marker = {"const": "enzyme_const", "out": "enzyme_out", "dup": "enzyme_dup", "dupnoneed": "enzyme_dupnoneed"}[act]
+        vals = [f"{p.ir_type} {em.load(f'a{i}')}"]
+        if act in ("dup", "dupnoneed"):
+            vals += [f"{p.ir_type} {em.load(f'a{i}s{k}')}" for k in range(req.width)]
+        call_args.append(f"ptr @{marker}, " + ", ".join(vals))
+
+    helper = ""
+    target = callee
+    param_list = ", ".join(f"{p.ir_type} %x{p.index}" for p in params)
+    arg_list = ", ".join(f"{p.ir_type} %x{p.index}" for p in params)
+    ret_seeded = req.kind == "reverse" and req.ret == "active" and sig.ret_kind == "float"
+    if wants_out:
+        out_ptr = em.addr("ret")
+        if out_dup:
+            shadows = ", ".join(f"ptr {em.addr(f'rets{k}')}" for k in range(req.width))
+            call_args.append(f"ptr @enzyme_dup, ptr {out_ptr}, {shadows}")
+        else:
+            call_args.append(f"ptr @enzyme_const, ptr {out_ptr}")
+        h_ret = sig.ret_ir_type if ret_seeded else "void"
+        h_body = f"  %r = call {sig.ret_ir_type} {callee}({arg_list})\n  store {sig.ret_ir_type} %r, ptr %out\n"
+        h_body += f"  ret {sig.ret_ir_type} %r\n" if ret_seeded else "  ret void\n"
+        sep = ", " if params else ""
+        helper = f"define internal {h_ret} @{HELPER}({param_list}{sep}ptr %out) {{\n{h_body}}}\n"
+        target = f"@{HELPER}"
+    elif has_result and req.kind == "reverse" and not ret_seeded and sig.ret_kind == "float":
+        # A Const float result must not be seeded: differentiate a helper that drops it.
+        helper = (f"define internal void @{HELPER}({param_list}) {{\n"
+                  f"  %r = call {sig.ret_ir_type} {callee}({arg_list})\n  ret void\n}}\n")
+        target = f"@{HELPER}"
+
+    if req.kind == "split_reverse":
+        if any(f.name == "dret" for f in inputs):
+            call_args.append(f"{sig.ret_ir_type} {em.load('dret')}")
+        call_args.append(f"ptr {em.load('tape')}")
+
+    # What the entry point returns, and where it goes.
+    results: list[Field] = [f for f in outputs if f.name.startswith("d")]
+    if req.kind == "augment":
+        results = [f for f in outputs if f.name in ("tape", "ret")]
+    if not results:
+        res_type = "void"
+    elif len(results) == 1:
+        res_type = results[0].ir_type
+    else:
+        res_type = "{ " + ", ".join(f.ir_type for f in results) + " }"
+    entry = f"{_ENTRY[req.kind]}_pyenzyme"
+    call = f"call {res_type} (...) @{entry}(ptr {target}, {', '.join(call_args)})".replace(", )", ")")
+    if res_type == "void":
+        em.lines.append(f"  {call}")
+    else:
+        em.lines.append(f"  %res = {call}")
+        if len(results) == 1:
+            em.lines.append(f"  store {res_type} %res, ptr {em.addr(results[0].name)}")
+        else:
+            for k, f in enumerate(results):
+                em.lines.append(f"  %res.{k} = extractvalue {res_type} %res, {k}")
+                em.lines.append(f"  store {f.ir_type} %res.{k}, ptr {em.addr(f.name)}")
+    decls = "".join(f"@{m} = external global i32\n" for m in _MARKERS)
+    decls += f"declare {sig.ret_ir_type} {callee}({', '.join(p.ir_type for p in params)})\n"
+    decls += f"declare {res_type} @{entry}(...)\n"
+    body = "\n".join(em.lines)
+    wrapper = f"define void @{WRAPPER}(ptr %block) {{\n{body}\n  ret void\n}}\n"
+    return inputs, outputs, decls + helper + wrapper

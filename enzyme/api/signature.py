@@ -1,0 +1,151 @@
+"""C signatures of compiled functions, read from the IR, and how Python values map onto them.
+
+Each parameter is a *float* (``double``/``float``), an *int* (``i1``..``i64``)
+or a *pointer* (passed a contiguous numpy array).  For pointers, the type
+analysis of the function says, where it can, which element type the function
+reads or writes; an array of another dtype is then refused instead of being
+silently reinterpreted.
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import UsageError
+from ..ir import FloatType, Function, IntType, PointerType, Type
+from ..ir.types import VoidType
+from .errors import ArgumentTypeError, ArgumentValueError
+
+_FLOAT_CTYPES = {"double": ctypes.c_double, "float": ctypes.c_float}
+_INT_CTYPES = {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16, 32: ctypes.c_int32, 64: ctypes.c_int64}
+_FLOAT_DTYPES = {"double": np.dtype(np.float64), "float": np.dtype(np.float32)}
+# Arguments whose bytes are not what they seem (a struct passed in memory): refuse rather than guess.
+_UNSUPPORTED_ATTRS = ("byval", "sret", "inalloca", "preallocated")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: ``kind`` is ``"float"``, ``"int"`` or ``"pointer"``."""
+
+    index: int
+    kind: str
+    ir_type: str
+    ctype: Any
+    dtype: np.dtype[Any] | None = None  # pointee element type when the type analysis knows it
+
+    def describe(self, function: str) -> str:
+        return f"argument {self.index + 1} ({self.ir_type}) of {function}"
+
+
+@dataclass(frozen=True)
+class Signature:
+    name: str
+    params: tuple[Param, ...]
+    ret_kind: str  # "float" | "int" | "pointer" | "void"
+    ret_ir_type: str
+    ret_ctype: Any
+
+    @property
+    def ir_function_type(self) -> str:
+        return f"{self.ret_ir_type} ({', '.join(p.ir_type for p in self.params)})"
+
+
+def _kind(t: Type) -> tuple[str, Any] | None:
+    if isinstance(t, FloatType) and t.kind in _FLOAT_CTYPES:
+        return "float", _FLOAT_CTYPES[t.kind]
+    if isinstance(t, IntType) and t.bits in _INT_CTYPES:
+        return "int", _INT_CTYPES[t.bits]
+    if isinstance(t, PointerType) and t.addrspace == 0:
+        return "pointer", ctypes.c_void_p
+    return None
+
+
+def signature_of(fn: Function, pointee_dtypes: list[np.dtype[Any] | None] | None = None) -> Signature:
+    """The :class:`Signature` of ``fn``; UsageError for parameter types Python cannot pass."""
+    ftype = fn.function_type
+    if ftype.vararg:
+        raise UsageError(f"@{fn.name} is variadic; call it through a non-variadic C function")
+    params = []
+    for i, (arg, t) in enumerate(zip(fn.args, ftype.params)):
+        kind = _kind(t)
+        attrs = arg.attrs
+        if kind is None or any(a in attrs.split() or a + "(" in attrs for a in _UNSUPPORTED_ATTRS):
+            raise UsageError(f"argument {i + 1} of @{fn.name} has type {t} {attrs}".rstrip()
+                             + "; only double, float, integer and pointer parameters can be passed from Python "
+                             "(wrap the function in a C function taking those)")
+        dtype = pointee_dtypes[i] if pointee_dtypes is not None else None
+        params.append(Param(i, kind[0], str(t), kind[1], dtype))
+    ret = ftype.ret
+    if isinstance(ret, VoidType):
+        ret_kind, ret_ctype = "void", None
+    else:
+        kind = _kind(ret)
+        if kind is None:
+            raise UsageError(f"@{fn.name} returns {ret}; only double, float, integer, pointer or void results "
+                             "can be returned to Python (return it through a pointer argument)")
+        ret_kind, ret_ctype = kind
+    return Signature(fn.name or "", tuple(params), ret_kind, str(ret), ret_ctype)
+
+
+def pointee_dtypes(module: Any, fn: Function) -> list[np.dtype[Any] | None]:
+    """Per parameter, the element dtype a pointer parameter is accessed as, when the type analysis knows it."""
+    from ..analysis import TypeAnalysis
+
+    try:
+        info = TypeAnalysis(module).analyze(fn)
+    except Exception:  # noqa: BLE001 - a hint only: without it arrays are merely not dtype-checked
+        return [None] * len(fn.args)
+    out: list[np.dtype[Any] | None] = []
+    for arg in fn.args:
+        dtype = None
+        if isinstance(arg.type, PointerType):
+            concrete = info.pointee_type(arg, 0)
+            if concrete is not None and concrete.is_float:
+                dtype = _FLOAT_DTYPES.get(concrete.float_kind or "")
+        out.append(dtype)
+    return out
+
+
+# ------------------------------------------------------------- value conversion
+def check_array(param: Param, value: Any, function: str, what: str = "") -> np.ndarray:
+    """``value`` as a contiguous numpy array fit for ``param``, else ArgumentTypeError/ValueError."""
+    where = f"{what}{param.describe(function)}"
+    if not isinstance(value, np.ndarray):
+        raise ArgumentTypeError(f"{where} is a pointer: pass a contiguous numpy array, not {type(value).__name__}")
+    if not value.flags.c_contiguous:
+        raise ArgumentValueError(f"{where} must be a C-contiguous array; pass np.ascontiguousarray(x)")
+    if param.dtype is not None:
+        if value.dtype != param.dtype:
+            raise ArgumentTypeError(f"{where} points to {param.dtype} values but the array has dtype "
+                                    f"{value.dtype}; pass x.astype(np.{param.dtype})")
+    elif value.dtype.kind not in "fiub":
+        raise ArgumentTypeError(f"{where} must be a float or integer array, not dtype {value.dtype}")
+    return value
+
+
+def check_scalar(param: Param, value: Any, function: str, what: str = "") -> Any:
+    """``value`` as a Python number fit for ``param``."""
+    where = f"{what}{param.describe(function)}"
+    if param.kind == "float":
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ArgumentTypeError(f"{where} is a {param.ir_type}: pass a number, not {type(value).__name__}")
+        return float(value)
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if not isinstance(value, (int, np.integer)):
+        raise ArgumentTypeError(f"{where} is an integer: pass an int, not {type(value).__name__}")
+    bits = int(param.ir_type[1:])
+    v = int(value)
+    if bits > 1 and not -(1 << (bits - 1)) <= v < (1 << bits):
+        raise ArgumentValueError(f"{where} is an {param.ir_type}: {v} is out of range")
+    return v
+
+
+def to_c(param: Param, value: Any, function: str, what: str = "") -> Any:
+    """The ctypes-ready form of ``value`` for ``param`` (an address for pointers)."""
+    if param.kind == "pointer":
+        return check_array(param, value, function, what).ctypes.data
+    return check_scalar(param, value, function, what)
