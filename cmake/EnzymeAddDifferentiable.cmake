@@ -241,6 +241,21 @@ function(enzyme_add_differentiable target)
   endif()
   list(REMOVE_DUPLICATES languages)
   list(SORT languages)
+  # Device code is a module of its own (another target triple): it cannot share a target with host code.
+  set(device_only FALSE)
+  if("hip" IN_LIST languages)
+    _enzyme_fail("HIP sources are not supported in targets yet (target '${target}'); compile them with `enzyme compile`")
+  endif()
+  if("cuda" IN_LIST languages)
+    if(NOT languages STREQUAL "cuda")
+      _enzyme_fail("target '${target}' mixes CUDA device code with host sources; "
+                   "put the .cu files in a target of their own (it builds PTX)")
+    endif()
+    if(kinds)
+      _enzyme_fail("target '${target}' has only CUDA device code, which builds PTX: drop ${kinds}")
+    endif()
+    set(device_only TRUE)
+  endif()
 
   _enzyme_command(enzyme)
   set(env)
@@ -315,6 +330,22 @@ function(enzyme_add_differentiable target)
       COMMAND_EXPAND_LISTS VERBATIM)
     list(APPEND bitcode_files "${bitcode}")
   endforeach()
+
+  if(device_only)
+    # CUDA device code: differentiated and emitted as PTX; a custom target builds it.
+    set(ptx "${work_dir}/${target}.ptx")
+    add_custom_command(OUTPUT "${ptx}"
+      COMMAND ${run} build ${bitcode_files} -o "${ptx}" -O${arg_OPT_LEVEL} ${arg_ENZYME_OPTIONS}
+      DEPENDS ${bitcode_files}
+      COMMENT "Enzyme: linking and differentiating ${target} (CUDA device code to PTX)"
+      COMMAND_EXPAND_LISTS VERBATIM)
+    add_custom_target(${target} ALL DEPENDS "${ptx}")
+    set_target_properties(${target} PROPERTIES
+      ENZYME_PTX "${ptx}"
+      ENZYME_COMPILE_OPTIONS "${arg_COMPILE_OPTIONS}"
+      ENZYME_LANGUAGES "${languages}")
+    return()
+  endif()
 
   set(object "${work_dir}/${target}.enzyme.o")
   add_custom_command(OUTPUT "${object}"

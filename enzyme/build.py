@@ -104,10 +104,14 @@ class BuildOptions:
 
     opt_level: int = 2
     preopt: bool = True
+    cuda_arch: str = "sm_90"  # for CUDA device code (a .ptx output)
 
 
 def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOptions = BuildOptions()) -> Path:
     """Link ``bitcode`` into one module, differentiate its requests, optimize, emit a PIC object at ``output``.
+
+    CUDA device bitcode (an ``nvptx64`` module) is emitted as PTX instead: ``output``
+    then ends in ``.ptx`` and ``options.cuda_arch`` picks the architecture.
 
     Differentiating the linked module (not each file) lets ``__enzyme_*`` calls
     in one file (or language) differentiate functions defined in another.  The
@@ -118,8 +122,8 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
     if not bitcode:
         raise UsageError("enzyme build needs at least one bitcode file")
     output = Path(output)
-    if output.suffix != ".o":
-        raise UsageError(f"output {output} must end in .o (an object file)")
+    if output.suffix not in (".o", ".ptx"):
+        raise UsageError(f"output {output} must end in .o (an object file) or .ptx (CUDA device code)")
     units = []
     for path in map(Path, bitcode):
         if not path.is_file():
@@ -134,6 +138,11 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
             name=str(output))
     else:
         llvm.optimize(module, options.opt_level)
+    if output.suffix == ".ptx":
+        ptx = llvm.emit_ptx(module, options.cuda_arch)
+        with pipeline.atomic_output(output) as temp:
+            temp.write_text(ptx)
+        return output
     with pipeline.atomic_output(output) as temp:
         optimized = temp.with_name(temp.name + ".bc")
         try:

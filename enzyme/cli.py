@@ -4,7 +4,7 @@
     enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]
     enzyme opt prog.ll --print-types F | --print-activity F --activity dup,const [--ret-active]
     enzyme bitcode SRC -o out.bc [-O N] [-g] [-I DIR] [-D X=Y] [--depfile F] [--module-dir D] [--flag=F]
-    enzyme build a.bc b.bc -o out.o [-O N] [--no-preopt]
+    enzyme build a.bc b.bc -o out.o|out.ptx [-O N] [--no-preopt] [--cuda-arch sm_90]
     enzyme build-info [--language fortran ...]
     enzyme doctor
     enzyme --version | --cmake-dir
@@ -108,10 +108,13 @@ def _add_build_commands(commands: argparse._SubParsersAction) -> None:
 
     build = commands.add_parser("build", help="link bitcode, differentiate, emit one object (CMake's step)")
     build.add_argument("inputs", nargs="+", metavar="BITCODE", help=".bc or .ll files")
-    build.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .o (position independent)")
+    build.add_argument("-o", dest="output", required=True, metavar="OUT",
+                       help="output .o (position independent), or .ptx for CUDA device code")
     build.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
                        help="optimization level after AD (default 2)")
     build.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
+    build.add_argument("--cuda-arch", default="sm_90", metavar="SM",
+                       help="architecture of CUDA device code, for a .ptx output (default sm_90)")
     _add_debug_flag(build, default=argparse.SUPPRESS)
     build.set_defaults(run=_run_build)
 
@@ -141,7 +144,7 @@ def _run_bitcode(args: argparse.Namespace) -> int:
 def _run_build(args: argparse.Namespace) -> int:
     from enzyme import build
 
-    options = build.BuildOptions(opt_level=args.opt_level, preopt=not args.no_preopt)
+    options = build.BuildOptions(opt_level=args.opt_level, preopt=not args.no_preopt, cuda_arch=args.cuda_arch)
     build.build_object(args.inputs, args.output, options)
     return 0
 
