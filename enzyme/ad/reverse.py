@@ -36,6 +36,7 @@ from .common import (ADContext, carries_float, clone_body, describe, is_inactive
                      primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
+from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -370,7 +371,7 @@ class _ReverseGenerator:
                 raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is "
                                            "not supported in reverse mode yet")
             return
-        if lookup(name) is not None:
+        if lookup(name) is not None or is_struct_math_intrinsic(name):
             return
         f = inst.called_function
         if f is not None and not f.is_declaration:
@@ -823,6 +824,9 @@ class _ReverseGenerator:
             if inst in self.active:
                 self._reverse_rule(b, inst, rule, inst.args)
             return
+        if is_struct_math_intrinsic(name):
+            reverse_struct_math_intrinsic(self, b, inst)
+            return
         f = inst.called_function
         if f is None or f.is_declaration:
             return
@@ -853,7 +857,7 @@ _RECOMPUTABLE = frozenset({
 
 _RECOMPUTABLE_INTRINSICS = ("llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.copysign.", "llvm.minnum.",
                             "llvm.maxnum.", "llvm.minimum.", "llvm.maximum.", "llvm.smax.", "llvm.smin.",
-                            "llvm.umax.", "llvm.umin.", "llvm.abs.")
+                            "llvm.umax.", "llvm.umin.", "llvm.abs.", "llvm.frexp.")
 
 
 def _recomputable(inst: Instruction) -> bool:

@@ -6,6 +6,7 @@ from ..ir import ConstantExpr, ConstantKeyword, FunctionType, Module, Type, Valu
 from ..ir.builder import Builder, const_fp
 from ..ir.types import VectorType, scalar_of
 from .dsl import Arg, Call, Cmp, Const, Expr, IntArg, Op, Result, Select
+from .special_functions import helper_function, is_helper
 
 # libm functions that LLVM 22 also has as overloaded intrinsics with one float
 # type for the result and every operand; those are emitted as intrinsics
@@ -32,6 +33,8 @@ def intrinsic_suffix(t: Type) -> str:
 def function_for(module: Module, fn: str, t: Type, nargs: int) -> Value:
     """The declaration implementing ``fn`` (a double-precision libm name) for type ``t``."""
     ft = FunctionType(t, (t,) * nargs)
+    if is_helper(fn):  # not in libm (digamma): defined in the module
+        return helper_function(module, fn, t)
     if fn in INTRINSIC_FUNCTIONS:
         name = f"llvm.{fn}.{intrinsic_suffix(t)}"
     else:

@@ -24,10 +24,13 @@ Conventions (chosen once, here, so the generators stay free of calculus):
 * Partials of rules that exist as LLVM intrinsics call only intrinsics, so
   vector operands (``llvm.sin.v4f32``) work.
 
-Functions whose derivative cannot be written exactly with libm (``tgamma``
-needs the digamma function) are in :data:`NO_RULE_REASON`; functions that
-return structs or write results through pointers (``frexp``, ``sincos``) are
-in :data:`SPECIAL`, handled by the engine itself.
+Functions libm lacks are emitted into the module (``digamma`` for the
+derivatives of ``tgamma``/``lgamma``: see special_functions.py).  Functions
+without a rule yet are in :data:`NO_RULE_REASON`; functions that return
+structs or write floating-point results through pointers (``llvm.frexp``,
+``llvm.modf``, ``sincos``) are in :data:`SPECIAL`, handled by the engine
+itself.  ``frexp``/``lgamma_r`` write only an integer through their pointer,
+so the libm forms have ordinary rules (the pointer operand has no partial).
 """
 from __future__ import annotations
 
@@ -95,6 +98,17 @@ rule(MATH, "j0", -x.call("j1"))
 rule(MATH, "j1", select(cmp("oeq", x, 0.0), 0.5, x.call("j0") - R / x))  # j1'(0) = 1/2, the formula's limit
 rule(MATH, "y0", -x.call("y1"))
 rule(MATH, "y1", x.call("y0") - R / x)  # y1 lives on x > 0 only
+
+# Γ'(x) = Γ(x)·ψ(x) and (log|Γ|)' = ψ(x) everywhere off the poles (also for x < 0, where Γ changes
+# sign: the sign of Γ cancels in Γ'/Γ).  gamma is glibc's old name of lgamma; lgamma_r(x, int* sign)
+# also stores the sign of Γ (an integer: no derivative).
+rule(MATH, "tgamma", R * x.call("digamma"))
+rule(MATH, "lgamma", x.call("digamma"))
+rule(MATH, "gamma", x.call("digamma"))
+rule(MATH, "lgamma_r", x.call("digamma"), None)
+# frexp(x, int* e) = x·2^-e with e constant on each binade: slope 2^-e, which is m/x exactly (a power of
+# two) for finite x != 0; frexp(0) has e = 0, slope 1.  The stored exponent is an integer.
+rule(MATH, "frexp", select(cmp("oeq", x, 0.0), 1.0, R / x), None)
 
 # -- fused multiply-add ----------------------------------------------------------------
 rule(MATH, "fma", y, x, 1.0)
@@ -165,13 +179,15 @@ INTRINSICS = frozenset({
 INTRINSIC_ONLY = frozenset({"powi", "fmuladd", "minnum", "maxnum", "minimum", "maximum", "minimumnum",
                             "maximumnum", "canonicalize", "arithmetic.fence", "sincospi"})
 # Runtime-library spellings of intrinsics (compiler-rt/libgcc: what llvm.powi lowers to).
-ALIASES = {"__powidf2": "powi", "__powisf2": "powi", "__powixf2": "powi", "__powitf2": "powi"}
+ALIASES = {"__powidf2": "powi", "__powisf2": "powi", "__powixf2": "powi", "__powitf2": "powi",
+           # glibc puts the type suffix before _r
+           "lgammaf_r": "lgamma_r", "lgammal_r": "lgamma_r", "lgammaf128_r": "lgamma_r"}
 
 # Functions the engine differentiates itself: their results come back as structs or through
 # pointers, which a per-operand partial cannot describe.  Values say what to do.
 SPECIAL: dict[str, str] = {
-    "frexp": "frexp(x, int* e) returns m and stores e with x = m·2^e (llvm.frexp returns {m, e}): "
-             "dm/dx = 2^-e, i.e. exp2(-e) or m/x for x != 0; e is an integer (no derivative)",
+    "frexp": "llvm.frexp(x) returns {m, e} with x = m·2^e: dm/dx = 2^-e (m/x for x != 0, the rule of libm's "
+             "frexp); e is an integer (no derivative)",
     "modf": "modf(x, T* ip) returns the fractional part and stores the integral part (llvm.modf returns "
             "{frac, int}): d frac/dx = 1, d int/dx = 0 (the shadow of *ip gets zero)",
     "sincos": "sincos(x, T* s, T* c) stores sin x and cos x (llvm.sincos returns {sin, cos}): "
@@ -181,8 +197,6 @@ SPECIAL: dict[str, str] = {
               "remainder (1, -roundeven(x/y)); *q is an integer (no derivative)",
 }
 
-_DIGAMMA = ("its derivative needs the digamma function ψ (d tgamma = tgamma·ψ, d lgamma = ψ), which libm "
-            "does not provide; register a custom derivative (__enzyme_register_derivative_*) that supplies ψ")
 _COMPLEX = ("complex-valued: clang lowers complex arguments and results per target ABI (two doubles, "
             "<2 x float>, memory), which a per-operand rule cannot describe; differentiate a real "
             "formulation or register a custom derivative")
@@ -191,7 +205,6 @@ _BESSEL_N = ("d jn(n, x)/dx = (jn(n-1, x) - jn(n+1, x))/2 needs calls with an in
 
 # Known functions deliberately without a rule, with the reason (the engine's error names it).
 NO_RULE_REASON: dict[str, str] = {
-    "tgamma": _DIGAMMA, "lgamma": _DIGAMMA, "gamma": _DIGAMMA, "lgamma_r": _DIGAMMA,
     "jn": _BESSEL_N, "yn": _BESSEL_N.replace("jn", "yn"),
     **{c: _COMPLEX for c in (
         "cabs", "carg", "creal", "cimag", "conj", "cproj", "cexp", "clog", "cpow", "csqrt", "csin", "ccos",
@@ -218,12 +231,14 @@ def lookup(name: str) -> Rule | None:
     True
     """
     key = canonical_name(name)
-    return MATH.get(key) if key is not None else None
+    if key is None or (key in SPECIAL and name.startswith("llvm.")):
+        return None  # llvm.frexp returns {m, e}: a struct, which the scalar rule of frexp does not describe
+    return MATH.get(key)
 
 
 def is_special(name: str) -> bool:
-    """True for functions in :data:`SPECIAL` (struct or pointer results), in any spelling."""
-    return canonical_name(name) in SPECIAL
+    """True for functions in :data:`SPECIAL` (struct results or float results through pointers) without a rule."""
+    return canonical_name(name) in SPECIAL and lookup(name) is None
 
 
 def no_rule_reason(name: str) -> str | None:

@@ -38,7 +38,7 @@ from enzyme.ir import (
 from enzyme.ir.builder import Builder
 from enzyme.rules import INSTRUCTIONS, MATH, Rule
 from enzyme.rules.emit import Emitter, function_for
-from enzyme.rules.math import INTRINSICS
+from enzyme.rules.math import INTRINSICS, SPECIAL
 
 LIBM = ctypes.CDLL("libm.so.6")
 SLOT = 16  # bytes per operand slot: room for <2 x double>
@@ -47,8 +47,10 @@ TYPES: dict[str, Type] = {"f64": DOUBLE, "f32": FLOAT, "v2f64": VectorType(2, DO
 SCALAR_TAGS = ("f64", "f32")
 VECTOR_TAG = "v2f64"
 
-# Operand kinds: f = float of the rule's type, i = i32, q = i64, L = long double (never read by a partial).
-KINDS = {"powi": "fi", "ldexp": "fi", "scalbn": "fi", "scalbln": "fq", "nexttoward": "fL"}
+# Operand kinds: f = float of the rule's type, i = i32, q = i64, L = long double (never read by a partial),
+# p = pointer to an integer result (frexp's exponent, lgamma_r's sign; a scratch slot is passed).
+KINDS = {"powi": "fi", "ldexp": "fi", "scalbn": "fi", "scalbln": "fq", "nexttoward": "fL", "frexp": "fp",
+         "lgamma_r": "fp"}
 # Integer operands that stay scalar when the float operands are vectors (llvm.powi.v2f64.i32).
 SCALAR_INT_IN_VECTOR = {"powi"}
 # Integer-valued results: no finite difference to compare with (the rule is all-None anyway).
@@ -85,6 +87,9 @@ POINTS: dict[str, list[tuple[float | int, ...]]] = {
     "ldexp": [(1.3, 3), (-0.7, -2)], "scalbn": [(1.3, 3), (-0.7, -2)], "scalbln": [(1.3, 3), (-0.7, -2)],
     "canonicalize": [(1.3,), (-0.2,)], "arithmetic.fence": [(1.3,), (-0.2,)],
     "logb": [(3.0,), (0.3,)],
+    "tgamma": [(-2.5,), (-0.3,), (0.4,), (1.7,), (6.2,), (9.5,)], "lgamma": [(-2.5,), (0.4,), (1.7,), (150.0,)],
+    "gamma": [(-2.5,), (0.4,), (1.7,)], "lgamma_r": [(-1.5, 0), (0.4, 0), (12.5, 0)],
+    "frexp": [(-3.3, 0), (0.7, 0), (5e10, 0)],
     "fadd": [(1.5, -0.3), (2.0, 7.0)], "fsub": [(1.5, -0.3), (2.0, 7.0)], "fmul": [(1.5, -0.3), (2.0, 7.0)],
     "fdiv": [(1.5, -0.3), (2.0, 7.0)], "fneg": [(1.5,), (-2.0,)], "frem": [(5.3, 1.2), (-7.1, 2.5)],
 }
@@ -111,6 +116,7 @@ _PRIMALS: dict[str, Callable[..., float]] = {
     "canonicalize": lambda x: x, "arithmetic.fence": lambda x: x,
     "fadd": operator.add, "fsub": operator.sub, "fmul": operator.mul, "fdiv": operator.truediv,
     "fneg": operator.neg, "frem": math.fmod,
+    "frexp": lambda x, _p: math.frexp(x)[0], "lgamma_r": lambda x, _p: math.lgamma(x),
 }
 
 
@@ -138,7 +144,7 @@ def _cases() -> list[Case]:
     for table, rules in (("math", MATH), ("inst", INSTRUCTIONS)):
         for name, r in rules.items():
             kinds = KINDS.get(name, "f" * r.arity)
-            vector = table == "inst" or name in INTRINSICS
+            vector = table == "inst" or (name in INTRINSICS and name not in SPECIAL)
             points = POINTS.get(name, _UNARY_GENERIC if r.arity == 1 else [])
             tags = SCALAR_TAGS + ((VECTOR_TAG,) if vector else ())
             cases.append(Case(table, name, r, kinds, points, tags))
@@ -149,7 +155,7 @@ def _operand_type(case: Case, k: int, tag: str) -> Type | None:
     kind, t = case.kinds[k], TYPES[tag]
     if kind == "f":
         return t
-    if kind == "L":
+    if kind in "Lp":
         return None
     it = I32 if kind == "i" else I64
     if isinstance(t, VectorType) and case.name not in SCALAR_INT_IN_VECTOR:
@@ -160,6 +166,10 @@ def _operand_type(case: Case, k: int, tag: str) -> Type | None:
 def _emit_primal(m: Module, b: Builder, case: Case, args: list, t: Type):
     if case.table == "inst":
         return b.fneg(args[0]) if case.name == "fneg" else b.binop(case.name, args[0], args[1])
+    if case.kinds == "fp":  # frexp, lgamma_r: the integer result goes to a scratch slot
+        name = {"frexp": "frexp{}", "lgamma_r": "lgamma{}_r"}[case.name].format("f" if t == FLOAT else "")
+        decl = m.declare_function(name, FunctionType(t, (t, PTR)))
+        return b.call(decl, [args[0], b.alloca(I64)])
     assert set(case.kinds) == {"f"}, f"{case.name}: a rule using R needs a uniform signature here"
     return b.call(function_for(m, case.name, t, case.rule.arity), args)
 
@@ -208,7 +218,7 @@ class Compiled:
         for j, kind in enumerate(case.kinds):
             v0 = point[j]
             v1 = (lane1 or point)[j]
-            if kind == "L":
+            if kind in "Lp":
                 continue
             if tag == "v2f64":
                 fmt = {"f": "<2d", "i": "<2i", "q": "<2q"}[kind]

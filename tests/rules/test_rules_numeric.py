@@ -83,13 +83,32 @@ def test_conventions_and_special_points(compiled, name, k, point, expected):
     assert got == expected or (math.isnan(got) and math.isnan(expected)), f"{name} ∂/∂x{k} at {point}: {got}"
 
 
+EULER_GAMMA = 0.57721566490153286061
+
+
 @pytest.mark.parametrize(("name", "x", "exact"), [
     ("tanh", 30.0, 4.0 * math.exp(-60.0)),   # 1 - tanh² would give 0
     ("expm1", -40.0, math.exp(-40.0)),        # expm1 + 1 would give 0
     ("asinh", 1e200, 1e-200),                 # 1/sqrt(x²+1) would overflow to 0
     ("acosh", 1e200, 1e-200),
     ("asin", 1.0 - 2.0 ** -40, 1.0 / math.sqrt((2.0 ** -40) * (2.0 - 2.0 ** -40))),
+    # digamma (lgamma's partial) at known values: ψ(1) = -γ, ψ(1/2) = -γ - 2 log 2, ψ(10) = H₉ - γ,
+    # ψ(-1/2) = ψ(3/2) (reflection), and far out (series only).
+    ("lgamma", 1.0, -EULER_GAMMA), ("lgamma", 0.5, -EULER_GAMMA - 2.0 * math.log(2.0)),
+    ("lgamma", 10.0, sum(1.0 / k for k in range(1, 10)) - EULER_GAMMA),
+    ("lgamma", -0.5, 2.0 - EULER_GAMMA - 2.0 * math.log(2.0)),
+    ("lgamma", 1e-8, -1e8 - EULER_GAMMA + 1.6449340668482264e-8),
+    ("lgamma", 1e6, math.log(1e6) - 0.5e-6 - 1.0 / 12e12),
+    ("tgamma", 5.0, 24.0 * (1 + 1 / 2 + 1 / 3 + 1 / 4 - EULER_GAMMA)),
+    ("frexp", 3.0, 0.25), ("frexp", -1e-300, 2.0 ** 996), ("frexp", 0.0, 1.0),
 ])
 def test_accurate_far_from_the_test_points(compiled, name, x, exact):
-    (got,) = compiled.partial(name, 0, "f64", (x,))
+    point = (x, 0) if compiled.cases[name].kinds == "fp" else (x,)
+    (got,) = compiled.partial(name, 0, "f64", point)
     assert got == pytest.approx(exact, rel=1e-12)
+
+
+def test_digamma_poles_are_nan(compiled):
+    for x in (0.0, -1.0, -7.0):
+        (got,) = compiled.partial("lgamma", 0, "f64", (x,))
+        assert math.isnan(got), f"digamma({x}) = {got}"

@@ -1,0 +1,64 @@
+"""Reverse mode of the math intrinsics that return structs (rules/math.py's SPECIAL).
+
+``llvm.modf(x) -> {frac, int}``, ``llvm.frexp(x) -> {m, e}``,
+``llvm.sincos(x) -> {sin, cos}`` and ``llvm.sincospi`` return several values,
+which a per-operand partial cannot describe.  Their adjoint arrives as a
+struct (the extractvalues of the result add into it); here it is folded into
+the adjoint of ``x``:
+
+* modf: ``dx += dfrac`` (the integral part is piecewise constant);
+* frexp: ``dx += dm · 2^-e``, with the partial of libm's frexp rule (``m/x``,
+  1 at 0) evaluated on the primal ``m``; ``e`` is an integer;
+* sincos: ``dx += dsin · cos x - dcos · sin x`` from the primal results;
+  sincospi the same times π.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from ..ir import CallInst
+from ..ir.builder import const_fp
+from ..ir.types import VectorType, scalar_of
+from ..rules import MATH, canonical_name
+from ..rules.emit import Emitter
+
+if TYPE_CHECKING:
+    from ..ir.builder import Builder
+    from .reverse import _ReverseGenerator
+
+STRUCT_INTRINSICS = frozenset({"modf", "frexp", "sincos", "sincospi"})
+
+
+def is_struct_math_intrinsic(name: str) -> bool:
+    """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*``."""
+    return name.startswith("llvm.") and canonical_name(name) in STRUCT_INTRINSICS
+
+
+def reverse_struct_math_intrinsic(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> None:
+    """Add the struct adjoint of ``inst`` into the adjoint of its operand."""
+    x = inst.args[0]
+    if inst not in gen.active or x not in gen.active:
+        return
+    key = canonical_name(inst.callee_name or "")
+    d = gen._take_adjoint(b, inst)
+    d0 = b.extractvalue(d, [0])
+    if key == "modf":
+        dx = d0
+    elif key == "frexp":
+        r = gen._primal(inst)
+        em = Emitter(gen.m, b, [gen._primal(x)], b.extractvalue(r, [0]), x.type)
+        partial = MATH["frexp"].partials[0]
+        assert partial is not None
+        dx = b.fmul(em.emit(partial), d0)
+    else:
+        r = gen._primal(inst)
+        d1 = b.extractvalue(d, [1])
+        dx = b.fsub(b.fmul(d0, b.extractvalue(r, [1])), b.fmul(d1, b.extractvalue(r, [0])))
+        if key == "sincospi":
+            pi = const_fp(scalar_of(x.type), math.pi)
+            if isinstance(x.type, VectorType):
+                from ..ir import ConstantExpr
+                pi = ConstantExpr(x.type, "splat", [pi])  # type: ignore[assignment]
+            dx = b.fmul(dx, pi)
+    gen._add_adjoint(b, x, dx)
