@@ -64,7 +64,8 @@ class Argument:
     @property
     def label(self) -> str:
         name = f" {self.name!r}" if self.name else ""
-        return f"argument {self.index}{name} ({self.activity.__name__})"
+        # 1-based, as the API's own messages ("argument 1 (double) of f")
+        return f"argument {self.index + 1}{name} ({self.activity.__name__})"
 
     def fresh_value(self) -> Any:
         """A copy of the primal value, so each call starts from the same inputs."""
@@ -148,7 +149,7 @@ def parse_arguments(f: Callable[..., Any], args: Sequence[Any], *, mode_name: st
             value, activity = raw[0], raw[1]
         elif _activity_class(raw) is not None:
             raise UsageError(
-                f"{mode_name}: argument {index} is the activity {raw.__name__} without a value; "
+                f"{mode_name}: argument {index + 1} is the activity {raw.__name__} without a value; "
                 f"pass ({raw.__name__.lower()}_value, {raw.__name__}) or {raw.__name__}(value, ...)")
         else:
             value, activity = raw, Const

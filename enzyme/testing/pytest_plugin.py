@@ -115,7 +115,7 @@ class _LibraryCache:
 
             try:
                 self._entries[key] = enzyme.compile([str(p) for p in paths], **options)  # type: ignore[attr-defined]
-            except Exception as error:  # remembered: later tests fail the same way without recompiling
+            except Exception as error:  # noqa: BLE001 - remembered: later tests fail the same way, fast
                 self._entries[key] = error
         entry = self._entries[key]
         if isinstance(entry, Exception):

@@ -50,24 +50,23 @@ def forward_mode_for(ret_activity: type[Annotation]) -> Any:
 
 def run_forward(f: Callable[..., Any], ret_activity: type[Annotation], annotations: Sequence[Annotation],
                 width: int) -> ForwardResult:
+    """Results as Enzyme.jl: ForwardWithPrimal gives ``(tangent(s), primal)`` (``(primal,)`` for a Const return),
+    Forward with a NoNeed return gives ``(tangent(s),)``."""
     mode = forward_mode_for(ret_activity)
     result = _autodiff()(mode, f, ret_activity, *annotations)
-    items = tuple(result) if isinstance(result, tuple) else (result,)
+    call = f"autodiff({mode}, {getattr(f, 'name', f)}, {ret_activity.__name__}, ...)"
+    expected_length = (1 if ret_activity is Const else 2) if mode is ForwardWithPrimal else 1
+    if not isinstance(result, tuple) or len(result) != expected_length:
+        raise AssertionError(f"{call} should return a tuple of {expected_length}, got {result!r}")
     has_primal = mode is ForwardWithPrimal
-    primal = items[0] if has_primal and items else None
-    rest = items[1:] if has_primal else items
+    primal = result[-1] if has_primal else None
     tangents: list[Any] = []
     if ret_activity is not Const:
-        if not rest:
-            raise AssertionError(f"autodiff({mode}, ..., {ret_activity.__name__}, ...) returned no tangent: {result!r}")
-        tangent = rest[0]
-        if issubclass(ret_activity, BatchDuplicated):
-            tangents = list(tangent)
-        else:
-            tangents = [tangent]
+        tangent = result[0]
+        tangents = list(tangent) if issubclass(ret_activity, BatchDuplicated) else [tangent]
         if len(tangents) != width:
-            raise AssertionError(f"autodiff({mode}, ...) returned {len(tangents)} tangents of the return for a batch "
-                                 f"of width {width}: {result!r}")
+            raise AssertionError(f"{call} returned {len(tangents)} tangents of the return for a batch of width "
+                                 f"{width}: {result!r}")
     return ForwardResult(has_primal, primal, tangents)
 
 
