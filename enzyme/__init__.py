@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 # Public names of enzyme.api, re-exported here (see docs/python_api.md).
 _API_NAMES = frozenset({
     "Active", "Annotation", "BatchDuplicated", "BatchDuplicatedNoNeed", "CFunction", "Const", "Duplicated",
-    "DuplicatedNoNeed", "Forward", "ForwardWithPrimal", "Library", "Mode", "Reverse", "ReverseSplitNoPrimal",
+    "DuplicatedNoNeed", "Forward", "ForwardWithPrimal", "Library", "Mode", "Tape", "Reverse", "ReverseSplitNoPrimal",
     "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate", "autodiff", "autodiff_thunk", "compile",
     "custom_rule", "gradient", "gradient_", "jacobian", "make_zero",
 })

@@ -27,10 +27,36 @@ from .autodiff import autodiff
 from .conveniences import gradient, gradient_, jacobian, make_zero
 from .errors import ArgumentTypeError, ArgumentValueError
 from .library import CFunction, Library, compile
+from .thunks import Tape, autodiff_thunk
 
 __all__ = [
-    "ANNOTATIONS", "MODES", "Active", "Annotation", "ArgumentTypeError", "ArgumentValueError", "BatchDuplicated",
-    "BatchDuplicatedNoNeed", "CFunction", "Const", "Duplicated", "DuplicatedNoNeed", "Forward", "ForwardWithPrimal",
-    "Library", "Mode", "Reverse", "ReverseSplitNoPrimal", "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate",
-    "autodiff", "compile", "gradient", "gradient_", "jacobian", "make_zero",
+    "ANNOTATIONS",
+    "MODES",
+    "Active",
+    "Annotation",
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "BatchDuplicated",
+    "BatchDuplicatedNoNeed",
+    "CFunction",
+    "Const",
+    "Duplicated",
+    "DuplicatedNoNeed",
+    "Forward",
+    "ForwardWithPrimal",
+    "Library",
+    "Mode",
+    "Reverse",
+    "ReverseSplitNoPrimal",
+    "ReverseSplitWithPrimal",
+    "ReverseWithPrimal",
+    "Tape",
+    "annotate",
+    "autodiff",
+    "autodiff_thunk",
+    "compile",
+    "gradient",
+    "gradient_",
+    "jacobian",
+    "make_zero",
 ]

@@ -129,10 +129,10 @@ def pack(fn: CFunction, anns: list[Annotation], acts: tuple[str, ...]) -> list[A
     return values
 
 
-def _plan(fn: CFunction, request: Request) -> Plan:
-    plan = fn.plans.get(request)
+def _plan(fn: CFunction, *requests: Request) -> Plan:
+    plan = fn.plans.get(requests)
     if plan is None:
-        plan = fn.plans[request] = Plan(fn.signature, request, fn.library)
+        plan = fn.plans[requests] = Plan(fn.signature, requests, fn.library)
     return plan
 
 

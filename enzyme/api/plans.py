@@ -61,21 +61,34 @@ class Field:
 
 
 class Plan:
-    """A compiled request: ``run(inputs)`` fills the input fields in order, calls, returns the block."""
+    """Compiled requests (one module, so split-mode halves share their tape layout).
 
-    def __init__(self, signature: Signature, request: Request, library: Any) -> None:
+    ``run(inputs, part)`` fills the input fields of request ``part`` in order,
+    calls its wrapper and returns the block.
+    """
+
+    def __init__(self, signature: Signature, requests: tuple[Request, ...], library: Any) -> None:
         self.signature = signature
-        self.request = request
-        self.inputs, self.outputs, self.ir = _generate(signature, request)
-        fields = [(f.name, f.ctype) for f in (*self.inputs, *self.outputs)]
-        self.block_type = type("PyenzymeBlock", (ctypes.Structure,), {"_fields_": fields})
-        jit = library.compiled(self.ir, label=f"{request.kind} derivative of {signature.name}")
+        self.requests = requests
+        decls: dict[str, None] = {}
+        bodies: list[str] = []
+        self.parts: list[tuple[list[Field], list[Field], Any]] = []
+        for k, request in enumerate(requests):
+            inputs, outputs, part_decls, body = _generate(signature, request, str(k))
+            decls.update(dict.fromkeys(part_decls))
+            bodies.append(body)
+            fields = [(f.name, f.ctype) for f in (*inputs, *outputs)]
+            self.parts.append((inputs, outputs, type("PyenzymeBlock", (ctypes.Structure,), {"_fields_": fields})))
+        self.ir = "".join(decls) + "".join(bodies)
+        kinds = "+".join(r.kind for r in requests)
+        jit = library.compiled(self.ir, label=f"{kinds} derivative of {signature.name}")
         self._jit = jit  # keeps the code alive
-        self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.address(WRAPPER))
+        prototype = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+        self._fns = [prototype(jit.address(f"{WRAPPER}{k}")) for k in range(len(requests))]
 
-    def run(self, inputs: list[Any]) -> Any:
-        block = self.block_type(*inputs)
-        self._fn(ctypes.addressof(block))
+    def run(self, inputs: list[Any], part: int = 0) -> Any:
+        block = self.parts[part][2](*inputs)
+        self._fns[part](ctypes.addressof(block))
         return block
 
 
@@ -98,8 +111,8 @@ class _Emitter:
         return f"%v.{name}"
 
 
-def _generate(sig: Signature, req: Request) -> tuple[list[Field], list[Field], str]:
-    """Input fields, output fields and the wrapper module's IR text."""
+def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], list[Field], list[str], str]:
+    """Input fields, output fields, declarations and definitions of wrapper ``suffix``."""
     params = sig.params
     has_result = sig.ret_kind != "void"
     inputs: list[Field] = []
@@ -109,7 +122,7 @@ def _generate(sig: Signature, req: Request) -> tuple[list[Field], list[Field], s
         if act in ("dup", "dupnoneed"):
             inputs += [Field(f"a{i}s{k}", p.ir_type, p.ctype) for k in range(req.width)]
     if req.kind == "split_reverse":
-        if has_result and sig.ret_kind == "float" and req.ret == "active":
+        if sig.ret_kind == "float":  # the engine takes the result's adjoint (0 for a Const result)
             inputs.append(Field("dret", sig.ret_ir_type, sig.ret_ctype))
         inputs.append(Field("tape", "ptr", ctypes.c_void_p))
 
@@ -156,13 +169,13 @@ def _generate(sig: Signature, req: Request) -> tuple[list[Field], list[Field], s
         h_body = f"  %r = call {sig.ret_ir_type} {callee}({arg_list})\n  store {sig.ret_ir_type} %r, ptr %out\n"
         h_body += f"  ret {sig.ret_ir_type} %r\n" if ret_seeded else "  ret void\n"
         sep = ", " if params else ""
-        helper = f"define internal {h_ret} @{HELPER}({param_list}{sep}ptr %out) {{\n{h_body}}}\n"
-        target = f"@{HELPER}"
+        helper = f"define internal {h_ret} @{HELPER}{suffix}({param_list}{sep}ptr %out) {{\n{h_body}}}\n"
+        target = f"@{HELPER}{suffix}"
     elif has_result and req.kind == "reverse" and not ret_seeded and sig.ret_kind == "float":
         # A Const float result must not be seeded: differentiate a helper that drops it.
-        helper = (f"define internal void @{HELPER}({param_list}) {{\n"
+        helper = (f"define internal void @{HELPER}{suffix}({param_list}) {{\n"
                   f"  %r = call {sig.ret_ir_type} {callee}({arg_list})\n  ret void\n}}\n")
-        target = f"@{HELPER}"
+        target = f"@{HELPER}{suffix}"
 
     if req.kind == "split_reverse":
         if any(f.name == "dret" for f in inputs):
@@ -179,7 +192,7 @@ def _generate(sig: Signature, req: Request) -> tuple[list[Field], list[Field], s
         res_type = results[0].ir_type
     else:
         res_type = "{ " + ", ".join(f.ir_type for f in results) + " }"
-    entry = f"{_ENTRY[req.kind]}_pyenzyme"
+    entry = f"{_ENTRY[req.kind]}_pyenzyme{suffix}"
     call = f"call {res_type} (...) @{entry}(ptr {target}, {', '.join(call_args)})".replace(", )", ")")
     if res_type == "void":
         em.lines.append(f"  {call}")
@@ -191,9 +204,9 @@ def _generate(sig: Signature, req: Request) -> tuple[list[Field], list[Field], s
             for k, f in enumerate(results):
                 em.lines.append(f"  %res.{k} = extractvalue {res_type} %res, {k}")
                 em.lines.append(f"  store {f.ir_type} %res.{k}, ptr {em.addr(f.name)}")
-    decls = "".join(f"@{m} = external global i32\n" for m in _MARKERS)
-    decls += f"declare {sig.ret_ir_type} {callee}({', '.join(p.ir_type for p in params)})\n"
-    decls += f"declare {res_type} @{entry}(...)\n"
+    decls = [f"@{m} = external global i32\n" for m in _MARKERS]
+    decls.append(f"declare {sig.ret_ir_type} {callee}({', '.join(p.ir_type for p in params)})\n")
+    decls.append(f"declare {res_type} @{entry}(...)\n")
     body = "\n".join(em.lines)
-    wrapper = f"define void @{WRAPPER}(ptr %block) {{\n{body}\n  ret void\n}}\n"
-    return inputs, outputs, decls + helper + wrapper
+    wrapper = f"define void @{WRAPPER}{suffix}(ptr %block) {{\n{body}\n  ret void\n}}\n"
+    return inputs, outputs, decls, helper + wrapper
