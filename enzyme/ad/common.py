@@ -10,6 +10,7 @@ from ..analysis.debuginfo import describe
 from ..rules.inactive import is_known_inactive
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 if TYPE_CHECKING:
+    from ..analysis import TypeAnalysis
     from ..ir.builder import Builder
     from ..rules.memory import MemoryFunction
 
@@ -46,6 +47,7 @@ class ADContext:
 
     module: Module
     memo: dict[tuple, Function] = field(default_factory=dict)
+    types: "TypeAnalysis | None" = None  # made on first use (enzyme.ad.copy_types.function_contexts)
 
 
 def memory_function(name: str) -> "MemoryFunction | None":

@@ -34,9 +34,11 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
                      primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
+from .copy_types import CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
 from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
+from .vectors import is_float_reduction, is_vector_lane_instruction, reverse_lane_instruction, reverse_reduction
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -353,25 +355,27 @@ class _ReverseGenerator:
             return
         if kind == "set":
             return  # the shadow is zeroed in the reverse sweep
-        if kind in ("copy", "move") and mf is not None and mf.dst is not None and mf.src is not None:
+        if kind in ("copy", "move") and mf is not None and mf.dst is not None and mf.src is not None \
+                and mf.size is not None:
             dst, src = inst.args[mf.dst], inst.args[mf.src]
             if dst not in self.shadow and src not in self.shadow:
                 return
             if dst not in self.shadow:
                 raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
                                            "memory that has no shadow; pass the destination as enzyme_dup")
-            if src in self.shadow and copied_element_type(self.fn, [dst, src]) is None:
+            if src in self.shadow and self._copy_layout(dst, src, inst.args[mf.size]) is None:
                 raise DifferentiationError(
-                    f"{describe(inst)}: {name} of memory that may hold active values, but the copied bytes are not "
-                    "accessed as one floating-point type in this function, so their adjoints cannot be moved "
-                    "safely; not supported in reverse mode yet")
+                    f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot tell "
+                    "which copied bytes are floating-point data (some are never accessed with a type, or with "
+                    "several), so their adjoints cannot be moved safely; copy the fields one by one with their "
+                    "types")
             return
         if kind is not None:
             if any(a in self.shadow for a in inst.args):
                 raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is "
                                            "not supported in reverse mode yet")
             return
-        if lookup(name) is not None or is_struct_math_intrinsic(name):
+        if lookup(name) is not None or is_struct_math_intrinsic(name) or is_float_reduction(name):
             return
         f = inst.called_function
         if f is not None and not f.is_declaration:
@@ -502,11 +506,11 @@ class _ReverseGenerator:
     # -- tape ------------------------------------------------------------------
     def _push(self, b: Builder, v: Value) -> None:
         slot = b.call(self.push, [self.aug_tape, const_int(I64, slot_size(v.type, self.layout))])
-        b.store(v, slot)
+        b.store(v, slot, 8)  # slots are 8-byte aligned: vectors must not assume their ABI alignment
 
     def _pop(self, b: Builder, t: Type) -> Value:
         slot = b.call(self.pop, [self.rev_tape, const_int(I64, slot_size(t, self.layout))])
-        return b.load(t, slot)
+        return b.load(t, slot, align=8)
 
     def _reverse_block(self, blk: Block) -> None:
         # The reverse of ``blk`` is two blocks: ``ib`` pops what the forward block pushed and
@@ -763,6 +767,8 @@ class _ReverseGenerator:
             self._reverse_call(b, inst)
         elif isinstance(inst, AllocaInst):
             self._free_both(b, inst)
+        elif is_vector_lane_instruction(inst):
+            reverse_lane_instruction(self, b, inst)
         elif isinstance(inst, GEPInst) or not (inst in self.active or carries_float(inst.type)):
             return
         elif inst in self.active:
@@ -777,10 +783,21 @@ class _ReverseGenerator:
         if src not in self.shadow:  # constant data was copied: the overwritten adjoints are dropped
             zero_fill(self.m, b, sd, nbytes)
             return
-        t = copied_element_type(self.fn, [dst, src])
-        assert t is not None  # checked in the augmented sweep
-        helper = copy_adjoint_function(self.m, t, overlapping)
-        b.call(helper, [sd, self._need_aug_value(self.shadow[src]), nbytes])
+        layout = self._copy_layout(dst, src, size)
+        assert layout is not None  # checked in the augmented sweep
+        ss = self._need_aug_value(self.shadow[src])
+        if layout.element is None:
+            emit_leaf_adjoints(b, sd, ss, layout.leaves)
+            return
+        helper = copy_adjoint_function(self.m, layout.element, overlapping)
+        b.call(helper, [sd, ss, nbytes])
+
+    def _copy_layout(self, dst: Value, src: Value, size: Value) -> CopyLayout | None:
+        """What a copy moves, from type analysis and how this function accesses the memory."""
+        accessed = copied_element_type(self.fn, [dst, src])
+        nbytes = size.value if isinstance(size, ConstantInt) else None
+        infos = function_contexts(self.ctx, self.fn)
+        return copy_layout(infos, dst, src, nbytes, self.layout, analyzed_functions(self.ctx), accessed)
 
     def _free_both(self, b: Builder, inst: Instruction) -> None:
         """Free a primal allocation and its shadow once the reverse sweep has passed it."""
@@ -827,6 +844,9 @@ class _ReverseGenerator:
         if is_struct_math_intrinsic(name):
             reverse_struct_math_intrinsic(self, b, inst)
             return
+        if is_float_reduction(name):
+            reverse_reduction(self, b, inst)
+            return
         f = inst.called_function
         if f is None or f.is_declaration:
             return
@@ -852,7 +872,8 @@ class _ReverseGenerator:
 _RECOMPUTABLE = frozenset({
     "getelementptr", "add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor", "icmp", "fcmp", "select",
     "trunc", "zext", "sext", "fptrunc", "fpext", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast", "ptrtoint",
-    "inttoptr", "fadd", "fsub", "fmul", "fneg", "extractvalue", "extractelement", "freeze"})
+    "inttoptr", "fadd", "fsub", "fmul", "fneg", "extractvalue", "extractelement", "insertelement",
+    "shufflevector", "freeze"})
 
 
 _RECOMPUTABLE_INTRINSICS = ("llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.copysign.", "llvm.minnum.",

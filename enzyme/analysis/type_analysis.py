@@ -291,6 +291,10 @@ class TypeAnalysis:
         """Every analysis of ``f`` made so far (one per calling context)."""
         return [info for (g, *_), info in self._memo.items() if g is f]
 
+    def analyzed_functions(self) -> set[Function]:
+        """Every function analysed so far."""
+        return {info.function for info in self._memo.values()}
+
     def is_in_progress(self, info: FunctionTypeInfo) -> bool:
         """Is ``info`` a partial result (its function is being analysed further up the stack)?"""
         return self._in_progress.get(info.function) is info

@@ -196,7 +196,7 @@ double g(Item *d, Item *dd, const Item *s, Item *ds, int n) {
 @LEVELS
 def test_memcpy_of_mixed_memory_is_refused(tmp_path: Path, opt_level: int) -> None:
     """memcpy of active memory is reversed only when the copied bytes are known to hold one float type."""
-    refused(tmp_path, MIXED_MEMCPY, opt_level, r"not accessed as one floating-point type")
+    refused(tmp_path, MIXED_MEMCPY, opt_level, r"type analysis cannot tell which copied bytes")
 
 
 BIT_TRICK = """

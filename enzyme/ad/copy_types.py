@@ -1,0 +1,177 @@
+"""What a memcpy/memmove copies, from type analysis: which bytes are floating-point data.
+
+The reverse of ``dst[:n] = src[:n]`` moves the destination's adjoints back
+into the source, which needs the floating-point layout of the copied bytes.
+When the function itself does not access the memory with one float type
+(``S t = *s;`` at -O0 copies a struct with ``llvm.memcpy`` and never touches
+its fields), the interprocedural type analysis usually knows from the callers
+(``{[0]:double, [8]:double}``).  Every byte must be accounted for: a byte no
+analysis can type may hold a float that is only ever copied, and skipping it
+would lose its derivative, so such copies stay refused.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
+from ..analysis.type_tree import ConcreteType
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, CastInst, ConstantExpr, Function, Instruction, Module,
+                  StructType, Value)
+from ..ir.builder import const_int
+from ..ir.types import I8, I64, FloatType
+from .common import zero
+
+if TYPE_CHECKING:
+    from ..ir.builder import Builder
+    from .common import ADContext
+
+#: Largest constant copy laid out leaf by leaf (larger ones must be one repeated float type).
+MAX_UNROLLED_BYTES = 512
+
+
+@dataclass(frozen=True)
+class CopyLayout:
+    """Either every element is ``element`` (any size), or the float ``leaves`` of a constant-size copy."""
+
+    element: FloatType | None = None
+    leaves: tuple[tuple[int, FloatType], ...] = ()
+
+
+def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
+                layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None) -> CopyLayout | None:
+    """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
+
+    ``infos`` are the function's type analyses (one per calling context);
+    their facts about both pointers are merged.  ``accessed`` is the one float
+    type the function itself loads and stores through these objects, if any:
+    it types a copy of unknown length when no analysis fact contradicts it
+    (``memcpy(dst, src, n * sizeof(double))`` then ``dst[0]``).  Padding of a
+    stack object's struct type (the usual other end of a struct copy) needs no
+    fact; ``primal_functions`` are the functions whose calls pass such objects.
+    """
+    facts: dict[int, ConcreteType] = {}
+    for info in infos:
+        for ptr in (dst, src):
+            for path, t in info.pointee_tree(ptr):
+                if len(path) != 1 or t.is_anything:
+                    continue
+                if facts.setdefault(path[0], t) != t:
+                    return None
+    kinds = {t.float_kind for t in facts.values() if t.is_float}
+    if accessed is not None:
+        kinds.add(accessed.kind)
+    if len(kinds) == 1 and all(t.is_float for t in facts.values()):
+        # Floats of one type and nothing else known: the copy is that type throughout (an array of it).
+        elem = FloatType(kinds.pop())  # type: ignore[arg-type]
+        size = layout.alloc_size(elem)
+        offsets = sorted(o for o in facts if o != -1)
+        if offsets == list(range(0, size * len(offsets), size)) and all(o % size == 0 for o in offsets):
+            if -1 in facts or accessed is not None or (nbytes is not None and nbytes <= size * len(offsets)):
+                return CopyLayout(element=elem)
+    if nbytes is None or nbytes > MAX_UNROLLED_BYTES or -1 in facts:
+        return None
+    return _leaves(facts, nbytes, layout, _padding((dst, src), layout, primal_functions))
+
+
+def _padding(pointers: tuple[Value | None, ...], layout: DataLayout, callers: set[Function], depth: int = 0) -> set[int]:
+    """Bytes that are padding of the struct type of a stack object one of ``pointers`` points to the start of.
+
+    Pointer arguments are followed to the actual arguments of every call site
+    in ``callers`` (the primal functions; calls in generated derivatives do not
+    count), a few levels deep; bytes that are padding at all of them count.
+    """
+    pad: set[int] = set()
+    for ptr in pointers:
+        if isinstance(ptr, AllocaInst) and isinstance(ptr.allocated_type, (StructType, ArrayType)):
+            t = ptr.allocated_type
+            data: set[int] = set()
+            for off, leaf in layout.scalar_leaves(t):
+                data.update(range(off, off + layout.store_size(leaf)))
+            pad |= set(range(layout.alloc_size(t))) - data
+    args = [p for p in pointers if isinstance(p, Argument) and isinstance(p.function, Function)]
+    if not args or depth >= 3:
+        return pad
+    fn = args[0].function
+    assert isinstance(fn, Function)
+    users = [u.user for u in fn.uses if not (isinstance(u.user, Instruction) and u.user.function not in callers)]
+    calls = [c for c in users if isinstance(c, CallInst) and c.called_function is fn]
+    if not calls or len(calls) != len(users):
+        return pad  # address taken: unknown callers
+    common: set[int] | None = None
+    for call in calls:
+        actual = tuple(call.args[p.index] if p in args and p.function is fn else None for p in pointers)
+        here = _padding(actual, layout, callers, depth + 1)
+        common = here if common is None else common & here
+    return pad | (common or set())
+
+
+def _leaves(facts: dict[int, ConcreteType], nbytes: int, layout: DataLayout, padding: set[int]) -> CopyLayout | None:
+    """Leaf by leaf: every byte of [0, nbytes) in exactly one known leaf or padding; floats listed."""
+    leaves: list[tuple[int, FloatType]] = []
+    covered = 0
+    for off in sorted(facts):
+        if off >= nbytes:
+            break
+        if off < covered:
+            return None  # overlapping facts (a type pun)
+        if not padding.issuperset(range(covered, off)):
+            return None  # untyped bytes: they may hold a float that is only copied
+        t = facts[off]
+        if t.is_float:
+            ft = FloatType(t.float_kind)  # type: ignore[arg-type]
+            leaves.append((off, ft))
+            covered = off + layout.store_size(ft)
+        elif t.is_pointer:
+            covered = off + layout.pointer_size()
+        else:
+            covered = off + 1  # Integer facts are per byte
+    if not padding.issuperset(range(covered, nbytes)):
+        return None
+    return CopyLayout(leaves=tuple(leaves))
+
+
+def function_contexts(ctx: "ADContext", fn: Function) -> list[FunctionTypeInfo]:
+    """Type analyses of ``fn`` in the calling contexts of the module's differentiation requests.
+
+    The functions handed to ``__enzyme_*`` calls are analysed once (their
+    callees get the callers' facts); a function reached no other way is
+    analysed on its own.
+    """
+    if ctx.types is None:
+        ctx.types = TypeAnalysis(ctx.module)
+        for root in _request_roots(ctx.module):
+            ctx.types.analyze(root)
+    infos = ctx.types.contexts(fn)
+    return infos or [ctx.types.analyze(fn)]
+
+
+def analyzed_functions(ctx: "ADContext") -> set[Function]:
+    """The functions type analysis has seen: the primal program, not generated derivatives."""
+    assert ctx.types is not None
+    return ctx.types.analyzed_functions()
+
+
+def _request_roots(module: Module) -> list[Function]:
+    roots: list[Function] = []
+    for f in module.functions:
+        for inst in f.instructions():
+            if isinstance(inst, CallInst) and "__enzyme_" in (inst.callee_name or "") and inst.args:
+                target = inst.args[0]
+                while isinstance(target, (CastInst, ConstantExpr)) and target.operands:
+                    target = target.operand(0)
+                if isinstance(target, Function) and not target.is_declaration and target not in roots:
+                    roots.append(target)
+    return roots
+
+
+def emit_leaf_adjoints(b: "Builder", ddst: Value, dsrc: Value, leaves: tuple[tuple[int, FloatType], ...]) -> None:
+    """``dsrc[o] += ddst[o]; ddst[o] = 0`` for each float leaf; all reads first, so overlap is harmless."""
+    taken = []
+    for off, t in leaves:
+        p = b.gep(I8, ddst, [const_int(I64, off)])
+        taken.append((off, t, b.load(t, p)))
+        b.store(zero(t), p)
+    for off, t, a in taken:
+        p = b.gep(I8, dsrc, [const_int(I64, off)])
+        b.store(b.fadd(b.load(t, p), a), p)
