@@ -88,6 +88,7 @@ class Report:
         self.failures.append(f"  {what}")
 
     def raise_if_failed(self) -> None:
+        __tracebackhide__ = True  # pytest shows the user's call, not this frame
         if self.failures:
             count = len(self.failures)
             head = f"{self.title}: {count} of {self.checks} checks failed"

@@ -149,12 +149,12 @@ def _marker_options(request: pytest.FixtureRequest) -> dict[str, Any]:
     # Closest marker last, so a function's marker overrides its class's or module's.
     for marker in reversed(list(request.node.iter_markers(name="gradcheck"))):
         if marker.args:
-            raise pytest.UsageError(f"{request.node.nodeid}: @pytest.mark.gradcheck takes keyword arguments only "
-                                    f"({', '.join(_GRADCHECK_OPTIONS)})")
+            pytest.fail(f"{request.node.nodeid}: @pytest.mark.gradcheck takes keyword arguments only "
+                        f"({', '.join(_GRADCHECK_OPTIONS)})", pytrace=False)
         unknown = sorted(set(marker.kwargs) - set(_GRADCHECK_OPTIONS))
         if unknown:
-            raise pytest.UsageError(f"{request.node.nodeid}: @pytest.mark.gradcheck got unknown option(s) "
-                                    f"{', '.join(unknown)}; known: {', '.join(_GRADCHECK_OPTIONS)}")
+            pytest.fail(f"{request.node.nodeid}: @pytest.mark.gradcheck got unknown option(s) "
+                        f"{', '.join(unknown)}; known: {', '.join(_GRADCHECK_OPTIONS)}", pytrace=False)
         options.update(marker.kwargs)
     return options
 
