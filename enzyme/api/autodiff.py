@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from .annotations import (
 from .errors import ArgumentTypeError, ArgumentValueError
 from .library import CFunction
 from .plans import Plan, Request
-from .signature import Param, check_array, check_scalar
+from .signature import Param, array_address, check_array, check_scalar
 
 _RET_CLASSES = (Const, Active, Duplicated, DuplicatedNoNeed, BatchDuplicated, BatchDuplicatedNoNeed)
 
@@ -103,30 +104,51 @@ def _shadows(ann: Annotation) -> tuple[Any, ...]:
     return ()
 
 
-def pack(fn: CFunction, anns: list[Annotation], acts: tuple[str, ...]) -> list[Any]:
+def packer(fn: CFunction, acts: tuple[str, ...]) -> Callable[[Sequence[Any]], list[Any]]:
+    """A function from the arguments (annotations or plain values) to the flat block inputs of a plan.
+
+    Built once per request; it checks every value (dtype, contiguity, shadow
+    shape) on each call, but decides everything else up front.
+    """
+    steps = [(p, p.kind == "pointer", a in ("dup", "dupnoneed")) for p, a in zip(fn.signature.params, acts)]
+    name = fn.name
+
+    def pack(args: Sequence[Any]) -> list[Any]:
+        values: list[Any] = []
+        for (p, is_pointer, dup), a in zip(steps, args):
+            v = a.val if isinstance(a, Annotation) else a
+            if is_pointer:
+                x = check_array(p, v, name)
+                address = array_address(x)
+                values.append(address)
+                if dup:
+                    for k, dx in enumerate(_shadows(a)):
+                        values.append(_shadow_address(p, x, address, dx, k, a, name))
+            else:
+                values.append(check_scalar(p, v, name))
+                if dup:
+                    values += [check_scalar(p, dx, name, "tangent of ") for dx in _shadows(a)]
+        return values
+
+    return pack
+
+
+def _shadow_address(p: Param, x: np.ndarray, address: int, dx: Any, k: int, ann: Any, name: str) -> int:
+    what = f"shadow {k + 1} of " if isinstance(ann, BatchDuplicated) else "shadow of "
+    d = check_array(p, dx, name, what)
+    if d.shape != x.shape or d.dtype != x.dtype:
+        raise ArgumentValueError(f"{what}{p.describe(name)} has shape {d.shape} and dtype {d.dtype} but the value "
+                                 f"has shape {x.shape} and dtype {x.dtype}; use enzyme.make_zero(x)")
+    shadow = array_address(d)
+    if x.size and shadow < address + x.nbytes and address < shadow + d.nbytes:
+        raise ArgumentValueError(f"{what}{p.describe(name)} shares memory with the value; the shadow must be a "
+                                 "separate array")
+    return shadow
+
+
+def pack(fn: CFunction, anns: Sequence[Any], acts: tuple[str, ...]) -> list[Any]:
     """Flat input values (primals, then each argument's shadows) for a plan's block."""
-    values: list[Any] = []
-    for p, ann, act in zip(fn.signature.params, anns, acts):
-        if p.kind == "pointer":
-            x = check_array(p, ann.val, fn.name)
-            values.append(x.ctypes.data)
-            for k, dx in enumerate(_shadows(ann) if act in ("dup", "dupnoneed") else ()):
-                what = f"shadow {k + 1} of " if isinstance(ann, BatchDuplicated) else "shadow of "
-                d = check_array(p, dx, fn.name, what)
-                if d.shape != x.shape or d.dtype != x.dtype:
-                    raise ArgumentValueError(f"{what}{p.describe(fn.name)} has shape {d.shape} and dtype {d.dtype} "
-                                             f"but the value has shape {x.shape} and dtype {x.dtype}; use "
-                                             "enzyme.make_zero(x)")
-                if d is x or np.shares_memory(d, x):
-                    raise ArgumentValueError(f"{what}{p.describe(fn.name)} shares memory with the value; the shadow "
-                                             "must be a separate array")
-                values.append(d.ctypes.data)
-        else:
-            values.append(check_scalar(p, ann.val, fn.name))
-            if act in ("dup", "dupnoneed"):
-                what = "tangent of "
-                values += [check_scalar(p, dx, fn.name, what) for dx in _shadows(ann)]
-    return values
+    return packer(fn, acts)(anns)
 
 
 def _plan(fn: CFunction, *requests: Request) -> Plan:
@@ -163,6 +185,17 @@ def autodiff(mode: Mode, f: CFunction, ret_activity: type, *args: Any) -> tuple[
     >>> enzyme.autodiff(enzyme.Forward, lib.sq, enzyme.DuplicatedNoNeed, enzyme.Duplicated(3.14, 1.0))
     (6.28,)
     """
+    # Fast path: a call with the same mode, return activity and argument types as an earlier one.
+    try:
+        known_mode, call = f.fast_calls[(id(mode), ret_activity, *map(type, args))]
+    except (AttributeError, KeyError, TypeError):
+        return _autodiff(mode, f, ret_activity, args)
+    if known_mode is not mode:
+        return _autodiff(mode, f, ret_activity, args)
+    return call(args)
+
+
+def _autodiff(mode: Mode, f: Any, ret_activity: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
     who = "autodiff"
     mode = check_mode(mode, who)
     fn = as_cfunction(f, who)
@@ -173,30 +206,54 @@ def autodiff(mode: Mode, f: CFunction, ret_activity: type, *args: Any) -> tuple[
     fn.check_count(len(anns), "annotated arguments")
     width = batch_width(anns, fn)
     acts = tuple(_activity(p, a, mode.reverse, fn) for p, a in zip(fn.signature.params, anns))
+    batched = any(isinstance(a, BatchDuplicated) for a in anns)
+    if mode.reverse and batched:
+        raise UsageError(f"{who}: BatchDuplicated in reverse mode is not supported yet; call autodiff once per "
+                         "shadow (Duplicated)")
+    call = _reverse_call(mode, fn, ret, acts) if mode.reverse else _forward_call(mode, fn, ret, acts, width)
+    result = call(args)
+    if not batched:  # a batch call's request also depends on the number of shadows
+        fn.fast_calls[(id(mode), ret_activity, *map(type, args))] = (mode, call)
+    return result
+
+
+def _reverse_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...]) -> Callable[[Sequence[Any]], Any]:
     sig = fn.signature
-    if mode.reverse:
-        if width > 1:
-            raise UsageError(f"{who}: BatchDuplicated in reverse mode is not supported yet; call autodiff once per "
-                             "shadow (Duplicated)")
-        ret_act = _reverse_ret(ret, fn)
-        request = Request("reverse", acts, 1, ret_act, mode.return_primal and sig.ret_kind != "void")
-        block = _plan(fn, request).run(pack(fn, anns, acts))
-        derivs = tuple(getattr(block, f"d{i}") if a == "out" else None for i, a in enumerate(acts))
+    ret_act = _reverse_ret(ret, fn)
+    with_primal = mode.return_primal and sig.ret_kind != "void"
+    plan = _plan(fn, Request("reverse", acts, 1, ret_act, with_primal))
+    pack = packer(fn, acts)
+    names = [f"d{i}" if a == "out" else None for i, a in enumerate(acts)]
+
+    def call(args: Sequence[Any]) -> tuple[Any, ...]:
+        block = plan.run(pack(args))
+        derivs = tuple(getattr(block, n) if n else None for n in names)
         if mode.return_primal:
-            return derivs, (block.ret if sig.ret_kind != "void" else None)
+            return derivs, (block.ret if with_primal else None)
         return (derivs,)
 
+    return call
+
+
+def _forward_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...],
+                  width: int) -> Callable[[Sequence[Any]], Any]:
     ret_act, batch_ret, need_primal = _forward_ret(ret, fn, width, mode)
-    request = Request("forward", acts, width, ret_act, need_primal)
-    block = _plan(fn, request).run(pack(fn, anns, acts))
-    primal = block.ret if need_primal else None
-    if ret_act == "dup":
-        tangents = tuple(getattr(block, f"rets{k}") for k in range(width))
-        tangent: Any = tangents if batch_ret else tangents[0]
-        if mode.return_primal:
-            return (tangent, primal)
-        return (primal, tangent) if need_primal else (tangent,)
-    return (primal,) if mode.return_primal else ()
+    plan = _plan(fn, Request("forward", acts, width, ret_act, need_primal))
+    pack = packer(fn, acts)
+    shadow_names = [f"rets{k}" for k in range(width)]
+
+    def call(args: Sequence[Any]) -> tuple[Any, ...]:
+        block = plan.run(pack(args))
+        primal = block.ret if need_primal else None
+        if ret_act == "dup":
+            tangents = tuple(getattr(block, n) for n in shadow_names)
+            tangent: Any = tangents if batch_ret else tangents[0]
+            if mode.return_primal:
+                return (tangent, primal)
+            return (primal, tangent) if need_primal else (tangent,)
+        return (primal,) if mode.return_primal else ()
+
+    return call
 
 
 def _reverse_ret(ret: type, fn: CFunction) -> str:

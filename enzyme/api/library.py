@@ -24,7 +24,7 @@ from typing import Any
 from .. import llvm
 from ..errors import UsageError
 from . import cache
-from .signature import Signature, pointee_dtypes, signature_of, to_c
+from .signature import Signature, array_address, check_array, check_scalar, pointee_dtypes, signature_of
 
 PathLike = str | os.PathLike[str]
 # Calls the driver differentiates; a module with any needs the AD transform even to run its primal code.
@@ -244,6 +244,8 @@ class CFunction:
         self.name = signature.name
         self._call: Any = None
         self.plans: dict[Any, Any] = {}  # differentiation plans (enzyme.api.plans), by request
+        # autodiff's calls by (mode, return activity, argument types): repeated calls skip all planning.
+        self.fast_calls: dict[tuple[Any, ...], Any] = {}
 
     def check_count(self, n: int, what: str = "arguments") -> None:
         expected = len(self.signature.params)
@@ -256,8 +258,9 @@ class CFunction:
             sig = self.signature
             prototype = ctypes.CFUNCTYPE(sig.ret_ctype, *(p.ctype for p in sig.params))
             self._call = prototype(self.library.primal_address(self.name))
-        converted = [to_c(p, a, self.name) for p, a in zip(self.signature.params, args)]
-        return self._call(*converted)
+        name = self.name
+        return self._call(*[array_address(check_array(p, a, name)) if p.kind == "pointer" else
+                            check_scalar(p, a, name) for p, a in zip(self.signature.params, args)])
 
     def __repr__(self) -> str:
         return f"<enzyme.CFunction {self.name}: {self.signature.ir_function_type}>"

@@ -36,6 +36,10 @@ class Param:
     ctype: Any
     dtype: np.dtype[Any] | None = None  # pointee element type when the type analysis knows it
 
+    @property
+    def bits(self) -> int:
+        return int(self.ir_type[1:]) if self.kind == "int" else 0
+
     def describe(self, function: str) -> str:
         return f"argument {self.index + 1} ({self.ir_type}) of {function}"
 
@@ -110,42 +114,59 @@ def pointee_dtypes(module: Any, fn: Function) -> list[np.dtype[Any] | None]:
 
 
 # ------------------------------------------------------------- value conversion
+_char_view = ctypes.c_char.from_buffer
+_addressof = ctypes.addressof
+
+
+def array_address(x: np.ndarray) -> int:
+    """The data address of a contiguous array, fast (~0.5 us, ``x.ctypes.data`` costs ~5 us)."""
+    try:
+        return _addressof(_char_view(x))
+    except (TypeError, ValueError, BufferError):  # read-only or empty arrays
+        return int(x.ctypes.data)
+
+
 def check_array(param: Param, value: Any, function: str, what: str = "") -> np.ndarray:
     """``value`` as a contiguous numpy array fit for ``param``, else ArgumentTypeError/ValueError."""
+    if type(value) is np.ndarray and value.flags.c_contiguous and (
+            value.dtype == param.dtype if param.dtype is not None else value.dtype.kind in "fiub"):
+        return value
     where = f"{what}{param.describe(function)}"
     if not isinstance(value, np.ndarray):
         raise ArgumentTypeError(f"{where} is a pointer: pass a contiguous numpy array, not {type(value).__name__}")
     if not value.flags.c_contiguous:
         raise ArgumentValueError(f"{where} must be a C-contiguous array; pass np.ascontiguousarray(x)")
-    if param.dtype is not None:
-        if value.dtype != param.dtype:
-            raise ArgumentTypeError(f"{where} points to {param.dtype} values but the array has dtype "
-                                    f"{value.dtype}; pass x.astype(np.{param.dtype})")
-    elif value.dtype.kind not in "fiub":
+    if param.dtype is not None and value.dtype != param.dtype:
+        raise ArgumentTypeError(f"{where} points to {param.dtype} values but the array has dtype "
+                                f"{value.dtype}; pass x.astype(np.{param.dtype})")
+    if value.dtype.kind not in "fiub":
         raise ArgumentTypeError(f"{where} must be a float or integer array, not dtype {value.dtype}")
     return value
 
 
 def check_scalar(param: Param, value: Any, function: str, what: str = "") -> Any:
     """``value`` as a Python number fit for ``param``."""
-    where = f"{what}{param.describe(function)}"
+    t = type(value)
     if param.kind == "float":
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise ArgumentTypeError(f"{where} is a {param.ir_type}: pass a number, not {type(value).__name__}")
-        return float(value)
+        if t is float:
+            return value
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+            return float(value)
+        raise ArgumentTypeError(f"{what}{param.describe(function)} is a {param.ir_type}: pass a number, not "
+                                f"{t.__name__}")
     if isinstance(value, (bool, np.bool_)):
         return int(value)
     if not isinstance(value, (int, np.integer)):
-        raise ArgumentTypeError(f"{where} is an integer: pass an int, not {type(value).__name__}")
-    bits = int(param.ir_type[1:])
+        raise ArgumentTypeError(f"{what}{param.describe(function)} is an integer: pass an int, not {t.__name__}")
     v = int(value)
+    bits = param.bits
     if bits > 1 and not -(1 << (bits - 1)) <= v < (1 << bits):
-        raise ArgumentValueError(f"{where} is an {param.ir_type}: {v} is out of range")
+        raise ArgumentValueError(f"{what}{param.describe(function)} is an {param.ir_type}: {v} is out of range")
     return v
 
 
 def to_c(param: Param, value: Any, function: str, what: str = "") -> Any:
     """The ctypes-ready form of ``value`` for ``param`` (an address for pointers)."""
     if param.kind == "pointer":
-        return check_array(param, value, function, what).ctypes.data
+        return array_address(check_array(param, value, function, what))
     return check_scalar(param, value, function, what)

@@ -88,7 +88,7 @@ def test_errors_are_enzyme_errors_too(cref):
 
 def test_unknown_function_suggests(cref):
     with pytest.raises(AttributeError, match="did you mean c_square"):
-        cref.lib.square
+        _ = cref.lib.square
 
 
 def test_missing_source(tmp_path):
