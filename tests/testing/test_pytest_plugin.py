@@ -182,3 +182,14 @@ def test_no_sources(enzyme_lib):
         enzyme_lib()
 """)
     _run(project).assert_outcomes(passed=3)
+
+
+def test_example_project_passes(pytester: pytest.Pytester) -> None:
+    """examples/gradcheck_project's tests (what its `tox -e gradcheck` runs), with the installed pyenzyme."""
+    example = REPO / "examples" / "gradcheck_project"
+    for path in ["tox.ini", "src/model.c", "tests/test_gradients.py"]:
+        target = pytester.path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text((example / path).read_text())
+    result = _run(pytester)
+    result.assert_outcomes(passed=4)
