@@ -214,3 +214,23 @@ REQUESTS = {
 def test_integer_bit_tricks_are_refused(tmp_path: Path, opt_level: int, mode: str) -> None:
     """Derivatives cannot follow a float's bits through integer code: refused, not differentiated wrong."""
     refused(tmp_path, BIT_TRICK + REQUESTS[mode], opt_level, r"bits_abs.*(integer bits|bits of an active)")
+
+
+@LEVELS
+def test_vector_reinterpreted_as_another_float_vector_in_reverse(tmp_path: Path, opt_level: int) -> None:
+    # Vector lanes, shuffles and reductions work (programs/vector_ext.c); reinterpreting the bits of a
+    # <4 x double> as <8 x float> would need the derivative to cross lanes bitwise.
+    body = """
+typedef double v4 __attribute__((vector_size(32)));
+typedef float f8 __attribute__((vector_size(32)));
+double f(double *x) {
+  v4 a = {x[0] * x[1], x[1], x[2], x[3]};
+  f8 b = (f8)a;
+  b = b * b;
+  v4 c = (v4)b;
+  return c[0] + c[3];
+}
+void g(double *x, double *d) { __enzyme_autodiff((void *)f, enzyme_dup, x, d); }
+"""
+    message = refused(tmp_path, body, opt_level, r"bitcast .* reverse mode does not support this cast")
+    assert "@f" in message
