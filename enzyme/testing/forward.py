@@ -53,10 +53,12 @@ def test_forward(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
     ``(value, Activity)`` whose tangent is drawn from ``rng`` (a numpy Generator or
     seed; None means a fixed seed).  Scalars take ``Duplicated`` in forward mode.
 
-    >>> import numpy as np, enzyme                                  # doctest: +SKIP
+    >>> import enzyme
     >>> from enzyme import Duplicated
-    >>> lib = enzyme.compile(["model.c"])
-    >>> test_forward(lib.norm2, Duplicated, (np.array([1.0, 2.0]), Duplicated), 2)
+    >>> lib = enzyme.compile("define double @mul(double %x, double %y) {\\n"
+    ...                      "  %r = fmul double %x, %y\\n  ret double %r\\n}\\n")
+    >>> test_forward(lib.mul, Duplicated, (1.5, Duplicated), 2.0)           # passes: returns None
+    >>> test_forward(lib.mul, Duplicated, Duplicated(1.5, 1.0), Duplicated(2.0, 0.5))
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not ours
     check = "test_forward"

@@ -93,10 +93,11 @@ def gradcheck(f: Callable[..., Any], ret_activity: type[Annotation], *args: Any,
     Both modes draw their random directions from the same seed, so a failure
     reproduces.  AssertionError names the mode, the argument and the numbers.
 
-    >>> import enzyme                                       # doctest: +SKIP
+    >>> import enzyme
     >>> from enzyme import Active
-    >>> lib = enzyme.compile(["model.c"])
-    >>> gradcheck(lib.f, Active, Active(1.5), 2.0)          # x active, y const, both modes
+    >>> lib = enzyme.compile("define double @mul(double %x, double %y) {\\n"
+    ...                      "  %r = fmul double %x, %y\\n  ret double %r\\n}\\n")
+    >>> gradcheck(lib.mul, Active, Active(1.5), 2.0)          # x active, y constant, both modes
     """
     __tracebackhide__ = True
     modes = tuple(modes)

@@ -85,10 +85,16 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
     on ``x``'s contents after the call), or a pair ``(value, Activity)`` whose seed is
     drawn from ``rng`` (a numpy Generator or seed; None means a fixed seed).
 
-    >>> import numpy as np, enzyme                                  # doctest: +SKIP
-    >>> from enzyme import Active, Duplicated
-    >>> lib = enzyme.compile(["model.c"])
-    >>> test_reverse(lib.norm2, Active, (np.array([1.0, 2.0]), Duplicated), 2)
+    >>> import enzyme
+    >>> from enzyme import Active
+    >>> from enzyme.testing import central_fdm
+    >>> lib = enzyme.compile("define double @mul(double %x, double %y) {\\n"
+    ...                      "  %r = fmul double %x, %y\\n  ret double %r\\n}\\n")
+    >>> test_reverse(lib.mul, Active, (1.5, Active), 2.0)                   # passes: returns None
+    >>> test_reverse(lib.mul, Active, (1.5, Active), 2.0, fdm=central_fdm(2, 1), rtol=0, atol=0)
+    Traceback (most recent call last):
+    AssertionError: test_reverse(mul, Active, ...): 1 of 2 checks failed
+    ...
     """
     __tracebackhide__ = True
     check = "test_reverse"
