@@ -42,7 +42,7 @@ def main() -> int:
     os.environ["ENZYME_CACHE_DIR"] = tempfile.mkdtemp(prefix="enzyme-bench-cache-")
     import enzyme
     from enzyme.api import cache, library
-    from enzyme.api.autodiff import packer
+    from enzyme.api.differentiation import packer
 
     cold = ms(lambda: enzyme.compile([SOURCE]))
     memory = ms(lambda: enzyme.compile([SOURCE]))

@@ -19,7 +19,7 @@ __version__ = "0.1.0"
 _API_NAMES = frozenset({
     "Active", "Annotation", "BatchDuplicated", "BatchDuplicatedNoNeed", "CFunction", "Const", "Duplicated",
     "DuplicatedNoNeed", "Forward", "ForwardWithPrimal", "Library", "Mode", "Tape", "Reverse", "ReverseSplitNoPrimal",
-    "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate", "autodiff", "autodiff_thunk", "compile",
+    "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate", "as_array", "autodiff", "autodiff_thunk", "compile",
     "custom_rule", "gradient", "gradient_", "jacobian", "make_zero",
 })
 

@@ -23,8 +23,9 @@ from .annotations import (
     ReverseWithPrimal,
     annotate,
 )
-from .autodiff import autodiff
 from .conveniences import gradient, gradient_, jacobian, make_zero
+from .custom_rules import as_array, custom_rule
+from .differentiation import autodiff
 from .errors import ArgumentTypeError, ArgumentValueError
 from .library import CFunction, Library, compile
 from .thunks import Tape, autodiff_thunk

@@ -34,7 +34,7 @@ from .annotations import (
     Mode,
     Reverse,
 )
-from .autodiff import as_cfunction, autodiff, check_mode
+from .differentiation import as_cfunction, autodiff, check_mode
 from .errors import ArgumentTypeError, ArgumentValueError
 
 

@@ -130,6 +130,8 @@ class Library:
         self._ir: Any = None
         self._functions: dict[str, CFunction] = {}
         self._primal: llvm.JIT | None = None
+        self.keepalive: list[Any] = []  # ctypes callbacks of Python custom rules
+        self.process_local = False  # code refers to this process's memory: never cache it on disk
 
     # ------------------------------------------------------------- contents
     @property
@@ -142,7 +144,8 @@ class Library:
         if self._ir is None:
             from ..ir import parse_module
 
-            self._ir = parse_module(llvm.to_text(llvm.parse(self.bitcode, name=self.name)))
+            module = self._linked() if self._extras else llvm.parse(self.bitcode, name=self.name)
+            self._ir = parse_module(llvm.to_text(module))
         return self._ir
 
     def names(self) -> list[str]:
@@ -191,7 +194,10 @@ class Library:
         self._extras.append((name, text))
         self._primal = None
         self._ir = None
-        self._functions.clear()
+        for fn in self._functions.values():  # derivatives compiled before the change are stale
+            fn.plans.clear()
+            fn.fast_calls.clear()
+            fn._call = None
 
     def _linked(self, extra: Sequence[tuple[str, str]] = ()) -> llvm.ModuleRef:
         return llvm.link([(self.name, self.bitcode), *self._extras, *extra])
@@ -208,7 +214,7 @@ class Library:
             jit = _jits.get(key)
             if jit is not None:
                 return jit
-            blob = cache.load(key)
+            blob = None if self.process_local else cache.load(key)
             if blob is not None:
                 module = llvm.parse(blob, name=f"cached {label or self.name}")
             else:
@@ -216,7 +222,8 @@ class Library:
                 text = llvm.to_text(module)
                 if _REQUEST.search(text):
                     module = pipeline.transform_module(module, name=label or self.name)
-                cache.store(key, llvm.to_bitcode(module))
+                if not self.process_local:
+                    cache.store(key, llvm.to_bitcode(module))
             jit = _jits[key] = llvm.JIT(module, libraries=self.jit_libraries)
             return jit
 

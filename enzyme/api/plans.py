@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ir.names import quote_name
+from .custom_rules import pending_errors, raise_pending
 from .signature import Signature
 
 WRAPPER = "__pyenzyme_w"
@@ -89,6 +90,8 @@ class Plan:
     def run(self, inputs: list[Any], part: int = 0) -> Any:
         block = self.parts[part][2](*inputs)
         self._fns[part](ctypes.addressof(block))
+        if pending_errors:
+            raise_pending()
         return block
 
 

@@ -32,7 +32,7 @@ from .annotations import (
     Mode,
     annotate,
 )
-from .autodiff import _activity, _plan, _ret_class, _reverse_ret, as_cfunction, autodiff, check_mode, pack
+from .differentiation import _activity, _plan, _ret_class, _reverse_ret, as_cfunction, autodiff, check_mode, pack
 from .errors import ArgumentTypeError
 from .library import CFunction
 from .plans import Request
