@@ -4,8 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
-from ..ir import (Block, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function, Instruction, Module,
-                  PhiInst, Value)
+from ..ir import (Block, BranchInst, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function,
+                  Instruction, InvokeInst, Module, PhiInst, Value)
+from ..ir.cfg import normal_flow_order, reverse_post_order
+from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
 from ..rules.inactive import is_known_inactive
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
@@ -96,6 +98,29 @@ def is_inactive_function(name: str) -> bool:
     return is_known_inactive(name)
 
 
+def differentiable_order(fn: Function) -> list[Block]:
+    """The blocks derivatives are made of, in reverse post-order: those reached without unwinding.
+
+    Exceptions are not differentiated: a derivative calls where the primal
+    invokes, so an exception thrown inside it skips the landing pads (the
+    cleanups of the differentiated frames do not run).  Handlers that resume
+    normal execution (``catch`` and carry on) would change the control flow
+    the derivative follows, so they are refused.
+    """
+    order = normal_flow_order(fn)
+    normal = set(order)
+    for b in reverse_post_order(fn):
+        if b not in normal:
+            back = [s for s in b.successors if s in normal]
+            if back:
+                term = b.terminator
+                raise DifferentiationError(
+                    f"{describe(term) if term is not None else '@' + str(fn.name)}: an exception handler in "
+                    f"@{fn.name} resumes normal execution (block %{back[0].name}); exceptions caught inside a "
+                    "differentiated function are not supported; catch them outside it")
+    return order
+
+
 def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> list[tuple[Instruction, Instruction]]:
     """Clone the blocks ``order`` (reachable, in RPO) into ``into``, mapping operands through ``vmap``.
 
@@ -108,6 +133,15 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> 
     for b in order:
         nb = vmap[b]
         for inst in b.instructions:
+            if isinstance(inst, InvokeInst) and inst.unwind_dest not in vmap:
+                # Unwind paths are not differentiated (see differentiable_order): call, then continue.
+                call = invoke_as_call(inst)
+                call.name = inst.name
+                nb.append(call)  # type: ignore[attr-defined]
+                nb.append(BranchInst(vmap[inst.normal_dest]))  # type: ignore[attr-defined]
+                vmap[inst] = call
+                clones.append((inst, call))
+                continue
             ni = inst.clone()
             ni.name = inst.name
             nb.append(ni)  # type: ignore[attr-defined]

@@ -17,6 +17,16 @@ def reverse_post_order(f: Function) -> list[Block]:
     return _rpo([f.entry], lambda b: b.successors)
 
 
+def normal_flow_order(f: Function) -> list[Block]:
+    """Blocks reachable from the entry without taking an ``invoke``'s unwind edge, in reverse post-order."""
+    from .instructions import InvokeInst
+
+    def succ(b: Block) -> list[Block]:
+        term = b.terminator
+        return [term.normal_dest] if isinstance(term, InvokeInst) else b.successors
+    return _rpo([f.entry], succ)
+
+
 def _rpo(roots: Iterable[Block], succ: Callable[[Block], list[Block]]) -> list[Block]:
     seen: set[Block] = set()
     post: list[Block] = []

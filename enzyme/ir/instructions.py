@@ -423,6 +423,19 @@ class InvokeInst(CallInst):
                 f" unwind {p.typed(self.unwind_dest)}")
 
 
+def invoke_as_call(inv: InvokeInst) -> CallInst:
+    """A detached ``call`` doing what ``inv`` does, without its destinations."""
+    bundles, k = [], inv.n_args
+    ops = [u.value for u in inv.operand_uses]
+    for tag, n in inv.bundles:
+        bundles.append((tag, ops[k:k + n]))
+        k += n
+    call = CallInst(inv.function_type, inv.callee, inv.args, arg_attrs=inv.arg_attrs, flags=inv.flags,
+                    prefix=inv.prefix, fn_attrs=inv.fn_attrs, bundles=bundles)
+    call.metadata = list(inv.metadata)
+    return call
+
+
 class ReturnInst(Instruction):
     __slots__ = ()
 
