@@ -34,6 +34,7 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
                      primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
+from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .copy_types import CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
@@ -129,6 +130,7 @@ class _ReverseGenerator:
         self.adj_slot: dict[Value, Value] = {}  # primal value -> adjoint alloca in reverse
         self.layout = DataLayout.of_module(ctx.module)
         self.realloc_copied: dict[Value, Value] = {}  # realloc -> shadow bytes it copied (augmented)
+        self.custom_tapes: dict[Value, Value] = {}  # call with a custom gradient -> its rule's tape (augmented)
         # Shadows of heap blocks that a realloc may copy are zeroed over their usable size (realloc.py).
         self.zero_usable = module_reallocs(ctx.module)
 
@@ -212,8 +214,10 @@ class _ReverseGenerator:
             return inst.pointer in self.shadow or self._maybe_shadowed(inst.pointer)
         if isinstance(inst, CallInst):
             name = inst.callee_name or ""
-            if name and is_inactive_function(name):
+            if name and is_inactive_function(name) or is_custom_inactive(self, inst):
                 return False
+            if custom_gradient(self, inst) is not None:  # the rule may read active memory
+                return any(a in self.active or self._maybe_shadowed(a) for a in inst.args)
             f = inst.called_function
             if f is not None and not f.is_declaration:
                 return any(a in self.active or self._maybe_shadowed(a) for a in inst.args)
@@ -329,7 +333,10 @@ class _ReverseGenerator:
         if name.startswith("llvm.lifetime."):
             ni.erase()  # the stack object it marks now lives on the heap (see AllocaInst)
             return
-        if is_inactive_function(name):
+        if is_inactive_function(name) or is_custom_inactive(self, inst):
+            return
+        if custom_gradient(self, inst) is not None:
+            augment_custom_call(self, inst, ni, b)
             return
         mf = memory_function(name)
         kind = mf.kind.value if mf is not None else None
@@ -818,7 +825,10 @@ class _ReverseGenerator:
 
     def _reverse_call(self, b: Builder, inst: CallInst) -> None:
         name = inst.callee_name
-        if name is None or is_inactive_function(name):
+        if name is None or is_inactive_function(name) or is_custom_inactive(self, inst):
+            return
+        if custom_gradient(self, inst) is not None:
+            reverse_custom_call(self, b, inst)
             return
         mf = memory_function(name)
         if mf is not None:

@@ -1,0 +1,104 @@
+"""Reverse mode of calls to functions with user-registered gradients or marked inactive.
+
+With ``__enzyme_register_gradient_*`` = ``{foo, foo_aug, foo_rev}`` (see
+custom.py for the calling convention), a call ``r = foo(args)`` becomes
+
+* in the augmented sweep: ``{r, t} = foo_aug(args with pointer shadows)``;
+  ``r`` replaces foo's result and the rule's tape pointer ``t`` goes on our
+  tape (like any value the reverse sweep needs);
+* in the reverse sweep: ``adj = foo_rev(args with pointer shadows, [dr], t)``
+  and the returned adjoints are added to the float arguments' adjoints.
+  The primal arguments are recomputed or taped as for any instruction.
+
+A pointer argument without a shadow (constant memory) gets a null shadow: a
+rule that writes into it crashes instead of corrupting primal memory.
+``__enzyme_inactivefn_*`` functions are called as they are and carry no
+derivative.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import DifferentiationError
+from ..ir import CallInst, ConstantKeyword, Function, Instruction, Value
+from ..ir.types import PTR, PointerType
+from .common import describe, value_name, zero
+from .custom import adjoint_types, custom_rules, is_float
+
+if TYPE_CHECKING:
+    from ..ir.builder import Builder
+    from .reverse import _ReverseGenerator
+
+
+def custom_gradient(gen: _ReverseGenerator, inst: CallInst) -> tuple[Function, Function] | None:
+    return custom_rules(gen.m).gradient(inst.called_function)
+
+
+def is_custom_inactive(gen: _ReverseGenerator, inst: CallInst) -> bool:
+    return custom_rules(gen.m).is_inactive(inst.called_function)
+
+
+def _involved(gen: _ReverseGenerator, inst: CallInst) -> bool:
+    """Does the call carry any derivative (active float argument or result, or shadowed memory)?"""
+    return inst in gen.active or any(a in gen.active or a in gen.shadow for a in inst.args)
+
+
+def _rule_args(gen: _ReverseGenerator, inst: CallInst, values: list[Value], shadow_of) -> list[Value]:  # type: ignore[no-untyped-def]
+    out: list[Value] = []
+    for a, v in zip(inst.args, values):
+        out.append(v)
+        if isinstance(a.type, PointerType):
+            s = shadow_of(a)
+            out.append(s if s is not None else ConstantKeyword(PTR, "null"))
+    return out
+
+
+def augment_custom_call(gen: _ReverseGenerator, inst: CallInst, ni: Instruction, b: Builder) -> None:
+    """Call ``foo_aug`` instead of ``foo``; remember its tape pointer for the reverse sweep."""
+    assert isinstance(ni, CallInst)
+    pair = custom_gradient(gen, inst)
+    assert pair is not None
+    if not _involved(gen, inst):
+        return  # nothing active flows through: the plain call stays
+    if isinstance(inst.type, PointerType) and inst.has_uses:
+        raise DifferentiationError(f"{describe(inst)}: @{inst.callee_name} returns a pointer; custom gradients "
+                                   "cannot give it a shadow, so its derivative could not be followed")
+    aug, _ = pair
+    res = b.call(aug, _rule_args(gen, inst, list(ni.args), gen._shadow_or_none))
+    if inst.type.is_void:
+        tape = res
+    else:
+        primal = b.extractvalue(res, [0])
+        tape = b.extractvalue(res, [1], value_name(inst, ".tape"))
+        ni.replace_all_uses_with(primal)
+        primal.name = ni.name
+        gen.fwd[inst] = primal
+    gen.custom_tapes[inst] = tape
+    ni.erase()
+
+
+def reverse_custom_call(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> None:
+    """Call ``foo_rev`` and add the adjoints it returns to the float arguments."""
+    tape = gen.custom_tapes.get(inst)
+    if tape is None:
+        return  # the plain call was kept
+    pair = custom_gradient(gen, inst)
+    assert pair is not None
+    _, rev = pair
+    def shadow_in_reverse(a: Value) -> Value | None:
+        s = gen._shadow_or_none(a)
+        return gen._need_aug_value(s) if s is not None else None
+
+    args = _rule_args(gen, inst, [gen._primal(a) for a in inst.args], shadow_in_reverse)
+    if is_float(inst.type):
+        args.append(gen._take_adjoint(b, inst) if inst in gen.active else zero(inst.type))
+    args.append(gen._need_aug_value(tape))
+    res = b.call(rev, args)
+    callee = inst.called_function
+    assert callee is not None
+    n = len(adjoint_types(callee))
+    k = 0
+    for a in inst.args:
+        if is_float(a.type):
+            gen._add_adjoint(b, a, res if n == 1 else b.extractvalue(res, [k]))
+            k += 1
