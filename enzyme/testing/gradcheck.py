@@ -87,10 +87,10 @@ def for_mode(mode: str, ret_activity: type[Annotation], args: Sequence[Any]) -> 
 def gradcheck(f: Callable[..., Any], ret_activity: type[Annotation], *args: Any,
               modes: Iterable[str] = MODES, rtol: float = 1e-9, atol: float = 1e-9,
               fdm: FiniteDifferenceMethod = DEFAULT_FDM, rng: np.random.Generator | int | None = None,
-              testset_name: str | None = None) -> None:
+              testset_name: str | None = None, split: bool = False) -> None:
     """Run :func:`test_forward` and :func:`test_reverse` (or the ``modes`` named) on ``f``.
 
-    Both modes draw their random directions from the same seed, so a failure
+    ``split=True`` runs reverse mode through the split-mode thunks.  Both modes draw their random directions from the same seed, so a failure
     reproduces.  AssertionError names the mode, the argument and the numbers.
 
     >>> import enzyme
@@ -104,6 +104,9 @@ def gradcheck(f: Callable[..., Any], ret_activity: type[Annotation], *args: Any,
     seed = rng if rng is None or isinstance(rng, (int, np.integer)) else int(rng.integers(2**32))
     for mode in modes:
         ret, translated = for_mode(mode, ret_activity, args)
-        check = test_forward if mode == "forward" else test_reverse
-        check(f, ret, *translated, rtol=rtol, atol=atol, fdm=fdm, rng=seed, testset_name=testset_name)
+        if mode == "forward":
+            test_forward(f, ret, *translated, rtol=rtol, atol=atol, fdm=fdm, rng=seed, testset_name=testset_name)
+        else:
+            test_reverse(f, ret, *translated, rtol=rtol, atol=atol, fdm=fdm, rng=seed, testset_name=testset_name,
+                         split=split)
 

@@ -41,7 +41,7 @@ Fixtures
 
 Marker
 ------
-``@pytest.mark.gradcheck(rtol=..., atol=..., modes=[...], fdm=..., testset_name=...)``
+``@pytest.mark.gradcheck(rtol=..., atol=..., modes=[...], fdm=..., testset_name=..., split=...)``
     defaults for the ``gradcheck`` fixture in that test.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ from typing import Any
 import pytest
 
 DEFAULT_SEED = 20250101
-_GRADCHECK_OPTIONS = ("rtol", "atol", "modes", "fdm", "testset_name")
+_GRADCHECK_OPTIONS = ("rtol", "atol", "modes", "fdm", "testset_name", "split")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -69,7 +69,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "gradcheck(rtol=, atol=, modes=, fdm=, testset_name=): options of the gradcheck fixture for this test",
+        "gradcheck(rtol=, atol=, modes=, fdm=, testset_name=, split=): options of the gradcheck fixture for this test",
     )
 
 

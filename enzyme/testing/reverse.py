@@ -5,11 +5,13 @@ contents ``x'`` of every array after the call.  Reverse mode with shadows
 ``ȳ_j`` in the ``Duplicated`` arrays and the return seeded with 1 (``Active``)
 computes the gradient of the scalar
 
-    g(x) = r(x) + sum_j <ȳ_j, x_j'(x)>
+    g(x) = ȳ_r r(x) + sum_j <ȳ_j, x_j'(x)>
 
 into the shadows (each shadow then holds the adjoint of its array's *input*
 contents) and returns it for the ``Active`` scalars.  The checker draws random
-seeds ``ȳ_j``, runs ``autodiff(ReverseWithPrimal, ...)`` once and compares
+seeds ``ȳ_j``, runs ``autodiff(ReverseWithPrimal, ...)`` once (``ȳ_r = 1``), or with
+``split=True`` ``autodiff_thunk(ReverseSplitWithPrimal, ...)``'s forward and reverse
+thunks as EnzymeTestUtils does (``ȳ_r`` random), and compares
 
 1. the primal return value and the arrays' contents after the call with a plain call;
 2. each ``Active`` scalar's derivative with ``d/dt g(x + t e)`` by finite differences;
@@ -45,7 +47,7 @@ from .compare import Report
 from .evaluate import Line, Outcome, call_plain, eps_of
 from .fdm import FiniteDifferenceMethod
 from .forward import DEFAULT_FDM, _title
-from .run_ad import run_reverse
+from .run_ad import run_reverse, run_reverse_split
 
 REVERSE_RETURNS = (Const, Active)
 FULL_GRADIENT_MAX = 16
@@ -77,13 +79,16 @@ def _unit(value: np.ndarray, flat_index: int) -> np.ndarray:
 
 def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: Any, rtol: float = 1e-9,
                  atol: float = 1e-9, fdm: FiniteDifferenceMethod = DEFAULT_FDM,
-                 rng: np.random.Generator | int | None = None, testset_name: str | None = None) -> None:
+                 rng: np.random.Generator | int | None = None, testset_name: str | None = None,
+                 split: bool = False) -> None:
     """Check reverse-mode derivatives of ``f`` against finite differences; AssertionError on any mismatch.
 
     ``ret_activity`` is Const or Active.  Each of ``args`` is a plain value (Const),
     an annotation such as ``Active(1.5)`` or ``Duplicated(x, dx)`` (``dx`` is the seed
     on ``x``'s contents after the call), or a pair ``(value, Activity)`` whose seed is
     drawn from ``rng`` (a numpy Generator or seed; None means a fixed seed).
+    ``split=True`` differentiates with the split-mode thunks and a random seed on
+    the return value instead of one ``autodiff`` call with seed 1.
 
     >>> import enzyme
     >>> from enzyme import Active
@@ -118,19 +123,26 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
     values = [a.fresh_value() for a in arguments]
     shadows = [copy_shadows(a) for a in arguments]
     annotations = [a.annotation(v, s) for a, v, s in zip(arguments, values, shadows)]
-    result = run_reverse(f, ret_activity, annotations)
+    ret_seed = 1.0 if ret_activity is Active else 0.0
+    if split:
+        mode = "ReverseSplitWithPrimal mode"
+        if ret_activity is Active:
+            ret_seed = float(generator.standard_normal())
+        result = run_reverse_split(f, ret_activity, annotations, ret_seed if ret_activity is Active else None)
+    else:
+        mode = "ReverseWithPrimal mode"
+        result = run_reverse(f, ret_activity, annotations)
 
     if plain.ret is not None:
-        report.check("primal return value (ReverseWithPrimal mode)", result.primal, plain.ret)
+        report.check(f"primal return value ({mode})", result.primal, plain.ret)
     for arg, after, expected in zip(arguments, values, plain.after):
         if arg.is_array and not arg.no_need:
             report.check(f"{arg.label}: contents after the differentiated call differ from the plain call's "
-                         f"(ReverseWithPrimal mode)", after, expected)
+                         f"({mode})", after, expected)
     if len(result.derivatives) != len(arguments):
         report.fail(f"autodiff returned {len(result.derivatives)} derivatives for {len(arguments)} arguments")
         report.raise_if_failed()
 
-    ret_seed = 1.0 if ret_activity is Active else 0.0
     for k in range(width):
         slot = f" (batch slot {k + 1} of {width})" if width > 1 else ""
         g = _objective(arguments, ret_seed, k)
@@ -143,10 +155,10 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
                 one = type(arg.value)(1.0) if isinstance(arg.value, np.floating) else 1.0
                 line = _line(f, arguments, arg, one)
                 expected = fdm(lambda t, line=line, g=g: g(line(t)), 0.0, eps=eps)
-                report.check(f"{arg.label}: derivative{slot} (ReverseWithPrimal mode, vs {fdm!r})", got, expected)
+                report.check(f"{arg.label}: derivative{slot} ({mode}, vs {fdm!r})", got, expected)
             elif arg.has_shadow:
                 _check_shadow(report, f, arguments, arg, shadows[arg.index][k if arg.is_batch else 0], g, fdm,
-                              eps, slot, generator)
+                              eps, slot, mode, generator)
             elif result.derivatives[arg.index] is not None and arg.activity is Const:
                 report.fail(f"{arg.label}: autodiff returned a derivative {result.derivatives[arg.index]!r} for a "
                             f"Const argument (expected None)")
@@ -154,7 +166,7 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
 
 
 def _check_shadow(report: Report, f: Callable[..., Any], arguments: Sequence[Argument], arg: Argument, got: Any,
-                  g: Callable[[Outcome], float], fdm: FiniteDifferenceMethod, eps: float, slot: str,
+                  g: Callable[[Outcome], float], fdm: FiniteDifferenceMethod, eps: float, slot: str, mode: str,
                   generator: np.random.Generator) -> None:
     value: np.ndarray = arg.value
     if value.size <= FULL_GRADIENT_MAX:
@@ -162,8 +174,8 @@ def _check_shadow(report: Report, f: Callable[..., Any], arguments: Sequence[Arg
         for flat in range(value.size):
             line = _line(f, arguments, arg, _unit(value, flat))
             gradient.flat[flat] = fdm(lambda t, line=line: g(line(t)), 0.0, eps=eps)
-        report.check(f"{arg.label}: shadow after the call{slot} = gradient (ReverseWithPrimal mode, vs {fdm!r} "
-                     f"per element)", got, gradient)
+        report.check(f"{arg.label}: shadow after the call{slot} = gradient ({mode}, vs {fdm!r} per element)",
+                     got, gradient)
         return
     for r in range(RANDOM_DIRECTIONS):
         v = random_like(value, generator)
@@ -171,7 +183,7 @@ def _check_shadow(report: Report, f: Callable[..., Any], arguments: Sequence[Arg
         expected = fdm(lambda t, line=line: g(line(t)), 0.0, eps=eps)
         projected = float(np.vdot(np.asarray(got, np.float64), np.asarray(v, np.float64)))
         if not report.check(f"{arg.label}: <shadow after the call, v>{slot} for random direction v #{r + 1} "
-                            f"(ReverseWithPrimal mode, vs {fdm!r} along v)", projected, expected):
+                            f"({mode}, vs {fdm!r} along v)", projected, expected):
             return
 
 

@@ -16,6 +16,7 @@ from ..api.annotations import (
     Duplicated,
     Forward,
     ForwardWithPrimal,
+    ReverseSplitWithPrimal,
     ReverseWithPrimal,
 )
 
@@ -77,3 +78,19 @@ def run_reverse(f: Callable[..., Any], ret_activity: type[Annotation],
         raise AssertionError(f"autodiff(ReverseWithPrimal, ...) should return (derivatives, primal), got {result!r}")
     derivatives, primal = result
     return ReverseResult(primal, tuple(derivatives))
+
+
+def run_reverse_split(f: Callable[..., Any], ret_activity: type[Annotation], annotations: Sequence[Annotation],
+                      dret: float | None) -> ReverseResult:
+    """``autodiff_thunk(ReverseSplitWithPrimal, ...)``: the forward sweep, then the reverse sweep seeded with ``dret``."""
+    from .. import api
+
+    forward, reverse = api.autodiff_thunk(ReverseSplitWithPrimal, f, ret_activity,  # type: ignore[attr-defined]
+                                          *(type(a) for a in annotations))
+    tape, primal, _shadow = forward(*annotations)
+    seed = () if dret is None else (dret,)
+    result = reverse(*annotations, *seed, tape)
+    if not isinstance(result, tuple) or len(result) != 1:
+        raise AssertionError(f"the reverse thunk of autodiff_thunk(ReverseSplitWithPrimal, ...) should return "
+                             f"(derivatives,), got {result!r}")
+    return ReverseResult(primal, tuple(result[0]))

@@ -79,6 +79,22 @@ def test_forward_passes_on_correct_code(model_lib: Any, name: str, ret: type, ac
     test_forward(getattr(model_lib, name), ret, *_args(name, acts))
 
 
+@pytest.mark.parametrize("name,ret,acts", [
+    case for case in _combinations("reverse")
+    if case.id in ("scalar2-Active-Active-Active", "scalar2-Const-Active-Const", "sumsq-Active-Duplicated-int",
+                   "square_inplace-Const-Duplicated-int", "polar-Const-Active-Active-Duplicated",
+                   "mean_var-Active-Duplicated-int-Duplicated", "axpy-Const-Active-Duplicated-Duplicated-int",
+                   "weighted-Active-Const-Duplicated-int-Active")
+])
+def test_reverse_split_mode(model_lib: Any, name: str, ret: type, acts: tuple[Any, ...]) -> None:
+    test_reverse(getattr(model_lib, name), ret, *_args(name, acts), split=True)
+
+
+def test_split_mode_seeds_the_return_at_random(model_lib: Any) -> None:
+    test_reverse(model_lib.rosenbrock, Active, (np.linspace(-1.0, 1.5, 40), Duplicated), 40, split=True)
+    gradcheck(model_lib.scalar2, Active, Active(1.3), Active(0.7), split=True)
+
+
 @pytest.mark.parametrize("ret", [Const, BatchDuplicated, BatchDuplicatedNoNeed])
 def test_batch_forward(model_lib: Any, ret: type) -> None:
     test_forward(model_lib.scalar2, ret, (1.3, BatchDuplicated), (0.7, BatchDuplicated))
@@ -169,11 +185,21 @@ def test_a_rule_that_writes_primal_memory_is_caught(wrong_lib: Any) -> None:
     assert "1 of 2 checks failed" in message  # the tangent itself is right
 
 
-@pytest.mark.xfail(strict=True, reason="reverse mode does not call registered gradients (__enzyme_register_gradient) "
-                                       "yet; the checker then sees the correct derivative of quart's body")
-def test_wrong_reverse_rule_is_caught(wrong_lib: Any) -> None:
-    message = _failure(test_reverse, wrong_lib.uses_quart, Active, (1.5, Active))
-    assert "argument 1 (Active): derivative (ReverseWithPrimal mode" in message
+@pytest.mark.parametrize("split", [False, True])
+def test_wrong_reverse_rule_is_caught(wrong_lib: Any, split: bool) -> None:
+    message = _failure(test_reverse, wrong_lib.uses_quart, Active, (1.5, Active), split=split)
+    mode = "ReverseSplitWithPrimal" if split else "ReverseWithPrimal"
+    assert message.splitlines()[0] == "test_reverse(uses_quart, Active, ...): 1 of 2 checks failed", message
+    assert f"argument 1 (Active): derivative ({mode} mode, vs central_fdm(5, 1, adapt=1))" in message
+    # d/dx (x^4 + x) at 1.5 is 4 * 1.5^3 + 1 = 14.5 (times the return seed); the rule gives 4 * 1.5^2 + 1 = 10
+    expected = float(re.search(r"expected: (\S+)", message).group(1))
+    got = float(re.search(r"got:\s+(\S+)", message).group(1))
+    assert got / expected == pytest.approx(10.0 / 14.5, rel=1e-9)
+
+
+def test_wrong_reverse_rule_is_caught_by_gradcheck(wrong_lib: Any) -> None:
+    message = _failure(gradcheck, wrong_lib.uses_quart, Active, Active(1.5), modes=["reverse"])
+    assert "argument 1 (Active): derivative" in message
 
 
 # ----------------------------------------------------------------------------- misuse

@@ -59,7 +59,7 @@ def test_entry_point_is_declared() -> None:
 
 def test_marker_and_options_are_registered(pytester: pytest.Pytester) -> None:
     result = _run(pytester, "--markers")
-    result.stdout.fnmatch_lines(["@pytest.mark.gradcheck(rtol=, atol=, modes=, fdm=, testset_name=):*"])
+    result.stdout.fnmatch_lines(["@pytest.mark.gradcheck(rtol=, atol=, modes=, fdm=, testset_name=, split=):*"])
     result = _run(pytester, "--help")
     result.stdout.fnmatch_lines(["*--enzyme-seed=N*", "*enzyme_gradcheck_rtol*"])
 
@@ -112,7 +112,7 @@ def test_marker_and_ini_options(project: pytest.Pytester) -> None:
 def test_exact_tolerance_from_ini_fails(lib, gradcheck):
     gradcheck(lib.f, Active, Active(1.5), 2.0, modes=["forward"])
 
-@pytest.mark.gradcheck(rtol=1e-8, atol=1e-10)
+@pytest.mark.gradcheck(rtol=1e-8, atol=1e-10, split=True)
 def test_marker_overrides_ini(lib, gradcheck):
     gradcheck(lib.f, Active, Active(1.5), 2.0)
 
