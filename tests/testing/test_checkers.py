@@ -235,3 +235,48 @@ def test_random_directions_are_reproducible(model_lib: Any) -> None:
                          fdm=central_fdm(2, 1), rng=7)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+# ------------------------------------------------------------------- rules registered from Python
+SOFTPLUS_C = """
+#include <math.h>
+__attribute__((noinline)) double softplus(double x) { return log1p(exp(x)); }
+double model(double x, double y) { return softplus(x * y) * y; }
+"""
+
+
+def _softplus_lib(tmp_path: Any, factor: float) -> Any:
+    """A library whose softplus has Python rules scaled by ``factor`` (1: correct)."""
+    import math
+
+    import enzyme
+
+    source = tmp_path / "softplus.c"
+    source.write_text(SOFTPLUS_C)
+    lib = enzyme.compile([str(source)])
+
+    def sigmoid(x: float) -> float:
+        return 1.0 / (1.0 + math.exp(-x))
+
+    enzyme.custom_rule(lib, "softplus",
+                       forward=lambda x, dx: factor * sigmoid(x) * dx,
+                       augmented_primal=lambda x: (math.log1p(math.exp(x)), None),
+                       reverse=lambda x, dret, tape: factor * sigmoid(x) * dret)
+    return lib
+
+
+def test_correct_python_rules_pass(tmp_path: Any) -> None:
+    lib = _softplus_lib(tmp_path, 1.0)
+    gradcheck(lib.model, Active, Active(0.8), Active(-1.2))
+    test_reverse(lib.model, Active, (0.8, Active), (-1.2, Active), split=True)
+
+
+def test_wrong_python_rules_are_caught(tmp_path: Any) -> None:
+    lib = _softplus_lib(tmp_path, 1.5)
+    message = _failure(test_forward, lib.model, Duplicated, (0.8, Duplicated), -1.2)
+    assert "tangent of the return value (Forward mode" in message
+    message = _failure(test_reverse, lib.model, Active, (0.8, Active), (-1.2, Active))
+    # both derivatives go through the rule: each argument is named
+    assert "2 of 3 checks failed" in message.splitlines()[0]
+    assert "argument 1 (Active): derivative (ReverseWithPrimal mode" in message
+    assert "argument 2 (Active): derivative (ReverseWithPrimal mode" in message
