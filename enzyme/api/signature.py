@@ -21,7 +21,7 @@ from .errors import ArgumentTypeError, ArgumentValueError
 
 _FLOAT_CTYPES = {"double": ctypes.c_double, "float": ctypes.c_float}
 _INT_CTYPES = {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16, 32: ctypes.c_int32, 64: ctypes.c_int64}
-_FLOAT_DTYPES = {"double": np.dtype(np.float64), "float": np.dtype(np.float32)}
+_FLOAT_DTYPES: dict[str, np.dtype[Any]] = {"double": np.dtype(np.float64), "float": np.dtype(np.float32)}
 # Arguments whose bytes are not what they seem (a struct passed in memory): refuse rather than guess.
 _UNSUPPORTED_ATTRS = ("byval", "sret", "inalloca", "preallocated")
 
@@ -104,7 +104,7 @@ def pointee_dtypes(module: Any, fn: Function) -> list[np.dtype[Any] | None]:
         return [None] * len(fn.args)
     out: list[np.dtype[Any] | None] = []
     for arg in fn.args:
-        dtype = None
+        dtype: np.dtype[Any] | None = None
         if isinstance(arg.type, PointerType):
             concrete = info.pointee_type(arg, 0)
             if concrete is not None and concrete.is_float:
@@ -121,7 +121,7 @@ _addressof = ctypes.addressof
 def array_address(x: np.ndarray) -> int:
     """The data address of a contiguous array, fast (~0.5 us, ``x.ctypes.data`` costs ~5 us)."""
     try:
-        return _addressof(_char_view(x))
+        return _addressof(_char_view(x))  # type: ignore[arg-type]
     except (TypeError, ValueError, BufferError):  # read-only or empty arrays
         return int(x.ctypes.data)
 

@@ -103,7 +103,8 @@ def _split(mode: Mode, fn: CFunction, ret: type, types: tuple[type, ...]) -> tup
     # Activities from the declared types: a representative value of each kind suffices for the checks.
     probes: list[Annotation] = []
     for p, t in zip(sig.params, types):
-        probes.append(t(None, None) if issubclass(t, Duplicated) else t(None))
+        probe: Any = t(None, None) if issubclass(t, Duplicated) else t(None)  # type: ignore[call-arg]
+        probes.append(probe)
     acts = tuple(_activity(p, a, True, fn) for p, a in zip(sig.params, probes))
     augment = Request("augment", acts, 1, ret_act, True)
     backward = Request("split_reverse", acts, 1, ret_act, False)
