@@ -36,7 +36,7 @@ def _run_flang(request: CompileRequest, module_dir: Path) -> Path:
     # flang adds no optnone at -O0, unlike clang, so -O0 needs nothing extra.
     run_tool(
         [
-            flang.path, f"-O{request.opt_level}", *(["-g"] if request.debug else []),
+            flang.path, *_optimization_args(request.opt_level), *(["-g"] if request.debug else []),
             "-emit-llvm", "-c", "-module-dir", str(module_dir), f"-I{module_dir}",
             *request.preprocessor_args, *request.flags,
             str(request.source), "-o", str(request.output),
@@ -45,6 +45,13 @@ def _run_flang(request: CompileRequest, module_dir: Path) -> Path:
         echo_warnings=request.show_warnings,
     )
     return request.output
+
+
+def _optimization_args(level: int) -> list[str]:
+    """As for clang: AD sees scalar code; vectorization and unrolling happen after AD (post-AD O3)."""
+    if level == 0:
+        return ["-O0"]
+    return [f"-O{level}", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]
 
 
 def runtime_archive() -> Path:
