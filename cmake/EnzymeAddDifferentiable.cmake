@@ -41,18 +41,6 @@
 # pyenzyme holds this file: ENZYME_EXECUTABLE overrides it.
 include_guard(GLOBAL)
 
-# Mirrors enzyme/toolchain/languages.py (tests/cmake checks that the two agree).
-set(_ENZYME_SUFFIX_LANGUAGES
-  .c=c .i=c
-  .C=cxx .cc=cxx .cpp=cxx .cxx=cxx .c++=cxx .cp=cxx .ii=cxx
-  .f=fortran .for=fortran .f77=fortran .f90=fortran .f95=fortran .f03=fortran .f08=fortran
-  .f18=fortran .fpp=fortran .F=fortran .F90=fortran .FOR=fortran .F77=fortran .F95=fortran
-  .F03=fortran .F08=fortran .F18=fortran .FPP=fortran
-  .rs=rust
-  .cu=cuda
-  .hip=hip
-  .ll=ir .bc=ir)
-
 # Where pyenzyme's files are: next to this file in the wheel (enzyme/cmake, enzyme/include,
 # enzyme/fortran, enzyme/rust) or in a checkout (cmake/, frontends/include, ...).
 function(_enzyme_asset_dirs out_include out_fortran out_rust)
@@ -69,12 +57,29 @@ function(_enzyme_asset_dirs out_include out_fortran out_rust)
 endfunction()
 
 function(_enzyme_fail)
-  list(JOIN ARGN "" message)
+  # Pieces joined one by one: ARGN would split them at the semicolons inside messages.
+  set(message "")
+  math(EXPR last "${ARGC} - 1")
+  foreach(i RANGE ${last})
+    string(APPEND message "${ARGV${i}}")
+  endforeach()
   message(FATAL_ERROR "enzyme_add_differentiable(): ${message}")
 endfunction()
 
 # The pyenzyme language of a source file, from its suffix.
 function(_enzyme_language_of source out)
+  # Set here, not at file scope: the caller may be another directory than the includer.
+  # Mirrors enzyme/toolchain/languages.py (tests/cmake checks that the two agree).
+  set(_ENZYME_SUFFIX_LANGUAGES
+    .c=c .i=c
+    .C=cxx .cc=cxx .cpp=cxx .cxx=cxx .c++=cxx .cp=cxx .ii=cxx
+    .f=fortran .for=fortran .f77=fortran .f90=fortran .f95=fortran .f03=fortran .f08=fortran
+    .f18=fortran .fpp=fortran .F=fortran .F90=fortran .FOR=fortran .F77=fortran .F95=fortran
+    .F03=fortran .F08=fortran .F18=fortran .FPP=fortran
+    .rs=rust
+    .cu=cuda
+    .hip=hip
+    .ll=ir .bc=ir)
   get_filename_component(name "${source}" NAME)
   string(REGEX MATCH "\\.[^.]*$" suffix "${name}")
   foreach(pair IN LISTS _ENZYME_SUFFIX_LANGUAGES)

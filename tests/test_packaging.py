@@ -51,6 +51,10 @@ def test_wheel_contains_package_cmake_and_headers(wheel: Path) -> None:
         "enzyme/cmake/EnzymeConfig.cmake",
         "enzyme/cmake/EnzymeConfigVersion.cmake",
         "enzyme/include/enzyme/enzyme.h",
+        "enzyme/cmake/EnzymeAddDifferentiable.cmake",
+        "enzyme/fortran/enzyme.f90",
+        "enzyme/rust/enzyme/Cargo.toml",
+        "enzyme/rust/enzyme/src/enzyme.rs",
     ]:
         assert expected in names
     assert any(name.startswith("enzyme/ir/") and name.endswith(".py") for name in names)
