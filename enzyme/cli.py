@@ -19,12 +19,13 @@ import argparse
 import os
 import sys
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 import enzyme
-from enzyme.errors import EnzymeError, UsageError
+from enzyme.errors import EnzymeError, EnzymeWarning, UsageError
 
 _OPT_LEVELS = (0, 1, 2, 3)
 
@@ -285,6 +286,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _guarded(run: Callable[[], int], *, debug: Callable[[], bool], rerun_hint: str) -> int:
     """``run()``, with every failure turned into one ``error:`` line and exit status 1."""
+    plain = warnings.formatwarning
+
+    def one_line(message, category, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if issubclass(category, EnzymeWarning):
+            return f"warning: {message}\n"
+        return plain(message, category, *args, **kwargs)
+
+    warnings.formatwarning = one_line
     try:
         return int(run())
     except EnzymeError as exc:

@@ -48,3 +48,7 @@ class UsageError(EnzymeError):
 
 class LinkError(EnzymeError):
     """Modules or objects could not be linked or JIT-loaded (clashing or unresolved symbols)."""
+
+
+class EnzymeWarning(UserWarning):
+    """Something pyenzyme can do, but probably not what the user meant (printed as ``warning: ...`` by the CLI)."""

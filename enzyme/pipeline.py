@@ -10,12 +10,13 @@ import contextlib
 import glob
 import os
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from enzyme import llvm, toolchain
-from enzyme.errors import IRError, UsageError, VerifyError
+from enzyme.errors import EnzymeWarning, IRError, UsageError, VerifyError
 
 PathLike = str | os.PathLike[str]
 MODULE_SUFFIXES = (".bc", ".ll")
@@ -107,6 +108,11 @@ def transform_module(
 ) -> llvm.ModuleRef:
     """The ``enzyme opt`` pipeline; returns a new, verified module (``module`` is preoptimized in place)."""
     llvm.verify(module, name=name)
+    for fn in llvm.keep_registered_calls(module):
+        warnings.warn(
+            f"@{fn} has a registered derivative but is not marked noinline: an optimizing frontend may have inlined "
+            f"calls to it, and inlined copies are differentiated as code, not with the rule; declare it "
+            f"__attribute__((noinline))", EnzymeWarning, stacklevel=2)
     if options.preopt:
         llvm.preopt(module)
     transform = options.transform or _through_enzyme_ir

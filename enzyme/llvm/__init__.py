@@ -13,6 +13,7 @@ from enzyme.llvm.linking import link
 from enzyme.llvm.modules import to_bitcode, to_text, verify
 from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, parse, parse_file
 from enzyme.llvm.passes import optimize, preopt, strip_debug
+from enzyme.llvm.registrations import keep_registered_calls, registered_functions
 from enzyme.llvm.symbols import global_symbols
 from enzyme.llvm.targets import (
     emit_amdgpu_object,
@@ -31,12 +32,14 @@ __all__ = [
     "emit_ptx",
     "global_symbols",
     "host_target_machine",
+    "keep_registered_calls",
     "link",
     "load_library",
     "optimize",
     "parse",
     "parse_file",
     "preopt",
+    "registered_functions",
     "strip_debug",
     "target_machine_for",
     "to_bitcode",

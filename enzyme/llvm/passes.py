@@ -30,13 +30,17 @@ def preopt(mod: llvm.ModuleRef) -> None:
     canonical_loops.run(mod, builder)
 
 
-def optimize(mod: llvm.ModuleRef, level: int) -> None:
-    """Run LLVM's default ``O<level>`` pipeline in place; level 0 changes nothing."""
+def optimize(mod: llvm.ModuleRef, level: int, *, vectorize_and_unroll: bool = True) -> None:
+    """Run LLVM's default ``O<level>`` pipeline in place; level 0 changes nothing.
+
+    Without ``vectorize_and_unroll`` it is the frontends' pre-AD pipeline
+    (clang with -fno-vectorize -fno-slp-vectorize -fno-unroll-loops).
+    """
     if level not in (0, 1, 2, 3):
         raise UsageError(f"optimization level must be 0, 1, 2 or 3, not {level}")
     if level == 0:
         return
-    builder = _pass_builder(mod, speed_level=level)
+    builder = _pass_builder(mod, speed_level=level, vectorize_and_unroll=vectorize_and_unroll)
     builder.getModulePassManager().run(mod, builder)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from enzyme import llvm
 from enzyme.toolchain.request import CompileRequest
 from enzyme.toolchain.tools import find_tool, run_tool
 
@@ -53,11 +54,41 @@ def run_clang(request: CompileRequest, args: list[str]) -> Path:
 
 
 def compile_c(request: CompileRequest) -> Path:
-    return run_clang(request, clang_args(request, language="c"))
+    return _compile_host(request, "c")
 
 
 def compile_cxx(request: CompileRequest) -> Path:
-    return run_clang(request, clang_args(request, language="c++"))
+    return _compile_host(request, "c++")
+
+
+# A source that registers derivatives (enzyme.h's macros or the globals written out).
+_REGISTRATION_MARKERS = ("__enzyme_register_", "__enzyme_inactivefn", "ENZYME_REGISTER")
+
+
+def _compile_host(request: CompileRequest, language: str) -> Path:
+    """clang's bitcode, optimized at the requested level.
+
+    A file registering derivatives is optimized here instead of in clang, with
+    the registered functions marked ``noinline`` first: clang's inliner would
+    otherwise copy them into their callers, where the rule no longer applies.
+    """
+    args = clang_args(request, language=language)
+    if request.opt_level == 0 or not _registers_derivatives(request.source):
+        return run_clang(request, args)
+    run_clang(request, [*args, "-Xclang", "-disable-llvm-passes"])
+    mod = llvm.parse(request.output.read_bytes(), name=str(request.source))
+    llvm.keep_registered_calls(mod)
+    llvm.optimize(mod, request.opt_level, vectorize_and_unroll=False)
+    request.output.write_bytes(llvm.to_bitcode(mod))
+    return request.output
+
+
+def _registers_derivatives(source: Path) -> bool:
+    try:
+        text = source.read_text(errors="replace")
+    except OSError:
+        return False  # clang reports unreadable sources
+    return any(marker in text for marker in _REGISTRATION_MARKERS)
 
 
 def compile_ir_object(bitcode: Path, output: Path, *, opt_level: int) -> Path:
