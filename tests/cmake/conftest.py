@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cmake_project import REPO_ROOT, run
 
 
@@ -37,7 +36,7 @@ def site_packages_dir(venv: Path) -> Path:
 
 
 def site_packages(venv: Path) -> Path:
-    out = subprocess.run([venv / "bin" / "python", "-c", "import enzyme, pathlib; "
-                          "print(pathlib.Path(enzyme.__file__).parent.parent)"],
+    probe = "import enzyme, pathlib; print(pathlib.Path(enzyme.__file__).parent.parent)"
+    out = subprocess.run([venv / "bin" / "python", "-c", probe],
                          capture_output=True, text=True, check=True, cwd=venv)  # not the checkout's enzyme/ in cwd
     return Path(out.stdout.strip())
