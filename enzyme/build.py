@@ -29,9 +29,6 @@ PathLike = str | os.PathLike[str]
 _REQUEST_MARK = "__enzyme_"
 # clang-based frontends write make-style dependencies with these flags.
 _CLANG_DEPFILE_LANGUAGES = frozenset({"c", "cxx", "cuda", "hip"})
-# AD wants scalar code (vectorized reductions have no reverse rule yet); clang's driver in
-# enzyme.toolchain already asks for this, flang-22 takes the same flags.
-_FORTRAN_SCALAR_FLAGS = ("-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops")
 
 
 @dataclass(frozen=True)
@@ -57,7 +54,7 @@ def compile_bitcode(source: PathLike, output: PathLike, options: BitcodeOptions 
     source = Path(source)
     output = pipeline.check_module_output(output)
     language = toolchain.language_of(source)
-    flags = list(_FORTRAN_SCALAR_FLAGS) if language == "fortran" and options.opt_level > 0 else []
+    flags: list[str] = []
     if language == "rust" and not any(flag.startswith("--edition") for flag in options.flags):
         flags.append("--edition=2021")  # rustc alone defaults to 2015, where --extern crates need `extern crate`
     flags += options.flags
