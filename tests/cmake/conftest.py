@@ -10,16 +10,23 @@ from cmake_project import REPO_ROOT, run
 
 
 @pytest.fixture(scope="session")
-def enzyme_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def pyenzyme_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel of this checkout, alone in its directory (usable as pip's --find-links)."""
+    wheels = tmp_path_factory.mktemp("wheels")
+    run([sys.executable, "-m", "pip", "wheel", REPO_ROOT, "--no-deps", "--no-build-isolation", "-q", "-w", wheels])
+    (wheel,) = wheels.glob("pyenzyme-*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="session")
+def enzyme_venv(tmp_path_factory: pytest.TempPathFactory, pyenzyme_wheel: Path) -> Path:
     """A venv (seeing this Python's packages, so llvmlite and scikit-build-core need no network)
     with pyenzyme installed from a freshly built wheel: the installed layout, not the checkout."""
     root = tmp_path_factory.mktemp("enzyme-venv")
-    wheels = root / "wheels"
-    run([sys.executable, "-m", "pip", "wheel", REPO_ROOT, "--no-deps", "--no-build-isolation", "-q", "-w", wheels])
     venv = root / "venv"
     run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv])
     python = venv / "bin" / "python"
-    (wheel,) = wheels.glob("pyenzyme-*.whl")
+    wheel = pyenzyme_wheel
     run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", wheel])
     # The checkout's editable install (seen through --system-site-packages) puts a meta path
     # finder for `enzyme` ahead of every sys.path entry; drop it so the venv's wheel is imported.

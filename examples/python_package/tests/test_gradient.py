@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from enzyme.testing import central_fdm
 
 from rosenbrock_ad import gradient, rosenbrock
 
@@ -26,8 +27,7 @@ def test_gradient_matches_analytic_formula(x: list[float]) -> None:
 
 @pytest.mark.parametrize("x", POINTS)
 def test_gradient_matches_finite_differences(x: list[float]) -> None:
-    testing = pytest.importorskip("enzyme.testing")
-    fdm = testing.central_fdm(5, 1)
+    fdm = central_fdm(5, 1)
     for i in range(len(x)):
         def along_i(t: float, i: int = i) -> float:
             return rosenbrock([t if j == i else v for j, v in enumerate(x)])
