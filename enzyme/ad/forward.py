@@ -17,12 +17,11 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, Cons
                   Instruction, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
                   UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint
-from ..ir.cfg import reverse_post_order
-from ..ir.types import PointerType
+from ..ir.types import ArrayType, PointerType, Type
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
-                     primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, is_inactive_function,
+                     memory_function, unshadowed_store_error, value_name, zero, zero_fill)
 from .custom import custom_rules, is_float
 
 if TYPE_CHECKING:
@@ -34,57 +33,100 @@ _PASSIVE_OPCODES = frozenset({
     "inttoptr"})
 
 
-def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> Function:
-    """``fwddiffe_<fn>`` for the given argument activities (memoized)."""
-    key = ("forward", fn, activities)
+def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int = 1) -> Function:
+    """``fwddiffe_<fn>`` for the given argument activities (memoized); ``fwddiffe<W>_<fn>`` for batch width W.
+
+    Width W carries W tangents per value: each dup argument is followed by W
+    shadows, and a returned tangent is ``[W x T]``.
+    """
+    key = ("forward", fn, activities) if width == 1 else ("forward", fn, activities, width)
     done = ctx.memo.get(key)
     if done is None:
         rule = custom_rules(ctx.module).forward(fn)
         if rule is not None:
-            done = custom_forward_wrapper(ctx, fn, rule, activities)
+            done = custom_forward_wrapper(ctx, fn, rule, activities, width)
         else:
-            done = _ForwardGenerator(ctx, fn, activities).run()
+            done = _ForwardGenerator(ctx, fn, activities, width).run()
         ctx.memo[key] = done
     return done
 
 
-def custom_forward_wrapper(ctx: ADContext, fn: Function, rule: Function, activities: tuple[str, ...]) -> Function:
-    """``fwddiffe_<fn>`` built on the user's registered ``rule`` (foo_fwd): tangent from the rule, primal from fn.
+def tangent_type(t: Type, width: int) -> Type:
+    """The type carrying ``width`` tangents of a ``t`` value."""
+    return t if width == 1 else ArrayType(width, t)
 
-    The rule runs first, on fn's unmodified inputs (fn may overwrite them);
-    it wants a tangent after every float and pointer argument: inactive
-    floats get 0, inactive pointers cannot be given a shadow and are refused.
-    """
-    params, names = primal_and_shadow_params(fn, activities)
+
+def batch_params(fn: Function, activities: tuple[str, ...], width: int) -> tuple[list[Type], list[str | None]]:
+    """Parameters of a forward derivative: each primal argument, then ``width`` shadows if it is dup."""
+    params: list[Type] = []
+    names: list[str | None] = []
+    for a, act in zip(fn.args, activities):
+        params.append(a.type)
+        names.append(a.name)
+        if act in ("dup", "dupnoneed"):
+            for j in range(width):
+                params.append(a.type)
+                names.append(value_name(a, "'" if width == 1 else f"'{j}"))
+    return params, names
+
+
+def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
+    params, names = batch_params(fn, activities, width)
     rt = fn.return_type
-    ret = StructType((rt, rt)) if returns_tangent(fn) else rt
-    new = Function(ctx.module.unique_name(f"fwddiffe_{fn.name}"), FunctionType(ret, tuple(params)),
+    ret = StructType((rt, tangent_type(rt, width))) if returns_tangent(fn) else rt
+    base = "fwddiffe_" if width == 1 else f"fwddiffe{width}_"
+    new = Function(ctx.module.unique_name(f"{base}{fn.name}"), FunctionType(ret, tuple(params)),
                    arg_names=names, prefix="internal")
     ctx.module.add(new)
+    return new
+
+
+def _pack(b: Builder, lanes: list[Value], width: int) -> Value:
+    """W lane values as the ``[W x T]`` a batch derivative returns (the value itself for width 1)."""
+    if width == 1:
+        return lanes[0]
+    agg: Value = ConstantKeyword(ArrayType(width, lanes[0].type), "undef")
+    for j, v in enumerate(lanes):
+        agg = b.insertvalue(agg, v, [j])
+    return agg
+
+
+def custom_forward_wrapper(ctx: ADContext, fn: Function, rule: Function, activities: tuple[str, ...],
+                           width: int = 1) -> Function:
+    """``fwddiffe_<fn>`` built on the user's registered ``rule`` (foo_fwd): tangent from the rule, primal from fn.
+
+    The rule runs first (once per batch direction), on fn's unmodified inputs
+    (fn may overwrite them); it wants a tangent after every float and pointer
+    argument: inactive floats get 0, inactive pointers cannot be given a
+    shadow and are refused.
+    """
+    new = _derivative_function(ctx, fn, activities, width)
     b = Builder(new.append_block("entry"))
     primal_args: list[Value] = []
-    rule_args: list[Value] = []
+    rule_args: list[list[Value]] = [[] for _ in range(width)]
     k = 0
     for i, (a, act) in enumerate(zip(fn.args, activities)):
         v = new.args[k]
         k += 1
         primal_args.append(v)
-        rule_args.append(v)
-        shadow = None
+        shadows: list[Value] | None = None
         if act in ("dup", "dupnoneed"):
-            shadow = new.args[k]
-            k += 1
-        if is_float(a.type) or isinstance(a.type, PointerType):
-            if shadow is None and isinstance(a.type, PointerType):
-                raise DifferentiationError(
-                    f"@{fn.name}: argument {i + 1} points to memory with no shadow, but the registered forward "
-                    f"derivative @{rule.name} needs one; pass that memory as enzyme_dup (Duplicated)")
-            rule_args.append(shadow if shadow is not None else zero(a.type))
-    tangent = b.call(rule, rule_args)
+            shadows = list(new.args[k:k + width])
+            k += width
+        if shadows is None and isinstance(a.type, PointerType):
+            raise DifferentiationError(
+                f"@{fn.name}: argument {i + 1} points to memory with no shadow, but the registered forward "
+                f"derivative @{rule.name} needs one; pass that memory as enzyme_dup (Duplicated)")
+        for j in range(width):
+            rule_args[j].append(v)
+            if is_float(a.type) or isinstance(a.type, PointerType):
+                rule_args[j].append(shadows[j] if shadows is not None else zero(a.type))
+    tangents = [b.call(rule, rule_args[j]) for j in range(width)]
     primal = b.call(fn, primal_args)
+    rt = fn.return_type
     if returns_tangent(fn):
-        agg = b.insertvalue(ConstantKeyword(ret, "undef"), primal, [0])
-        b.ret(b.insertvalue(agg, tangent, [1]))
+        agg = b.insertvalue(ConstantKeyword(new.return_type, "undef"), primal, [0])
+        b.ret(b.insertvalue(agg, _pack(b, tangents, width), [1]))  # type: ignore[arg-type]
     else:
         b.ret(None if rt.is_void else primal)
     return new
@@ -95,52 +137,81 @@ def returns_tangent(fn: Function) -> bool:
 
 
 class _ForwardGenerator:
-    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> None:
+    """Generates one forward derivative.
+
+    Batch width W: every value has W tangents, one per *lane*, kept in
+    ``tans[j]``; the instruction handlers are written for one lane (``tan``
+    is the current lane's map) and run once per lane, except calls to
+    derivative functions and returns, which take all lanes at once.  W
+    scalar tangents rather than ``[W x T]`` aggregates keep every rule as it
+    is for width 1, and LLVM's SLP vectorizer can still pack the lanes.
+    """
+
+    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int = 1) -> None:
         self.ctx = ctx
         self.fn = fn
         self.activities = activities
+        self.width = width
         self.vmap: dict[Value, Value] = {}
-        self.tan: dict[Value, Value] = {}
+        self.tans: list[dict[Value, Value]] = [{} for _ in range(width)]
+        self.lane = 0
         self.float_bits: set[Value] = set()  # integers holding the bits of active floats
+        self.partials: dict[tuple[Instruction, int], Value] = {}  # emitted once, shared by the lanes
+
+    @property
+    def tan(self) -> dict[Value, Value]:
+        """The current lane's tangents (shadows for pointers)."""
+        return self.tans[self.lane]
 
     # -- signature -------------------------------------------------------------
     def _make_function(self) -> Function:
         fn = self.fn
-        params, names = primal_and_shadow_params(fn, self.activities)
-        rt = fn.return_type
-        ret = StructType((rt, rt)) if returns_tangent(fn) else rt
-        new = Function(self.ctx.module.unique_name(f"fwddiffe_{fn.name}"), FunctionType(ret, tuple(params)),
-                       arg_names=names, prefix="internal")
-        self.ctx.module.add(new)
+        new = _derivative_function(self.ctx, fn, self.activities, self.width)
         k = 0
         for a, act in zip(fn.args, self.activities):
             self.vmap[a] = new.args[k]
             k += 1
             if act in ("dup", "dupnoneed"):
-                self.tan[a] = new.args[k]
-                k += 1
+                for j in range(self.width):
+                    self.tans[j][a] = new.args[k]
+                    k += 1
         return new
 
     # -- driver ------------------------------------------------------------------
     def run(self) -> Function:
         new = self._make_function()
-        self.ctx.memo[("forward", self.fn, self.activities)] = new
+        key = ("forward", self.fn, self.activities) if self.width == 1 else \
+            ("forward", self.fn, self.activities, self.width)
+        self.ctx.memo[key] = new
         self.new = new
-        order = reverse_post_order(self.fn)
+        order = differentiable_order(self.fn)
         clones = clone_body(order, new, self.vmap)
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
         for inst, ni in phis:
             if carries_float(inst.type) or isinstance(inst.type, PointerType):
-                self.tan[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
+                for lane in self.tans:
+                    lane[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
         for inst, ni in clones:
-            self._tangent_of(inst, ni)
+            if isinstance(inst, PhiInst):
+                continue
+            # One builder for all lanes: lane j's code follows lane j-1's, so shared partials come first.
+            b = Builder(InsertPoint.after_inst(ni))
+            for lane in range(self.width):
+                self.lane = lane
+                self._tangent_of(inst, ni, b)
+                if ni.parent is None:  # a call replaced by its derivative's, for all lanes at once
+                    break
+            self.lane = 0
         for inst, ni in phis:
-            tp = self.tan.get(inst)
-            if isinstance(tp, PhiInst):
-                for v, blk in inst.incoming:
-                    if blk in self.vmap:
-                        tp.add_incoming(self._t(v, inst), self.vmap[blk])  # type: ignore[arg-type]
+            for lane in range(self.width):
+                self.lane = lane
+                tp = self.tan.get(inst)
+                if isinstance(tp, PhiInst):
+                    for v, blk in inst.incoming:
+                        if blk in self.vmap:
+                            tp.add_incoming(self._t(v, inst), self.vmap[blk])  # type: ignore[arg-type]
+        self.lane = 0
         return new
 
     # -- tangents ------------------------------------------------------------------
@@ -158,8 +229,7 @@ class _ForwardGenerator:
             return v
         return self.tan.get(v)
 
-    def _tangent_of(self, inst: Instruction, ni: Instruction) -> None:
-        b = Builder(InsertPoint.after_inst(ni))
+    def _tangent_of(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
         ops = inst.operands
         op = inst.opcode
         if isinstance(inst, PhiInst):
@@ -230,7 +300,10 @@ class _ForwardGenerator:
             t = tans[i] if i < len(tans) else None
             if p is None or t is None:
                 continue
-            term = b.fmul(em.emit(p), t)
+            partial = self.partials.get((inst, i))
+            if partial is None:
+                partial = self.partials[(inst, i)] = em.emit(p)
+            term = b.fmul(partial, t)
             total = term if total is None else b.fadd(total, term)
         if total is not None:
             total.name = value_name(inst, "'")
@@ -245,15 +318,24 @@ class _ForwardGenerator:
             raise unshadowed_store_error(inst, p)
 
     def _return(self, inst: ReturnInst, ni: Instruction) -> None:
-        if not returns_tangent(self.fn):
-            return
+        if not returns_tangent(self.fn) or self.lane != self.width - 1:
+            return  # the last lane returns the tangents of all lanes
         b = Builder(InsertPoint.before_inst(ni))
         v = inst.value
         assert v is not None
         rt = self.new.return_type
         agg = b.insertvalue(ConstantKeyword(rt, "undef"), ni.operand(0), [0])
-        agg = b.insertvalue(agg, self._t(v, inst), [1])
+        agg = b.insertvalue(agg, _pack(b, self._all_lanes(v, inst), self.width), [1])
         ni.set_operand(0, agg)
+
+    def _all_lanes(self, v: Value, at: Instruction) -> list[Value]:
+        keep = self.lane
+        out = []
+        for lane in range(self.width):
+            self.lane = lane
+            out.append(self._t(v, at))
+        self.lane = keep
+        return out
 
     # -- calls -----------------------------------------------------------------------
     def _call(self, inst: CallInst, ni: Instruction, b: Builder) -> None:
@@ -262,6 +344,7 @@ class _ForwardGenerator:
         name = callee.name if callee is not None else None
         args = inst.args
         active = any(self.tangent(a) is not None for a in args)
+        active_somewhere = any(lane.get(a) is not None for lane in self.tans for a in args)
         if name is None:
             if active:
                 raise DifferentiationError(f"{describe(inst)}: indirect calls are not supported yet")
@@ -270,7 +353,7 @@ class _ForwardGenerator:
         if rules.is_inactive(callee):
             return
         if callee is not None and rules.forward(callee) is not None:
-            if active:  # else the tangent is zero: no need to run the rule
+            if active_somewhere:  # else the tangent is zero: no need to run the rule
                 self._defined_call(inst, ni, callee, b)
             return
         if is_inactive_function(name):
@@ -338,23 +421,30 @@ class _ForwardGenerator:
             self.tan[inst] = shadow_call
 
     def _defined_call(self, inst: CallInst, ni: CallInst, callee: Function, b: Builder) -> None:
+        """Call the callee's derivative (batched: one call for all lanes, at lane 0)."""
+        if self.lane != 0:
+            return
         acts = []
         call_args: list[Value] = []
         for a, na in zip(inst.args, ni.args):
-            t = self.tangent(a)
-            if t is not None and (carries_float(a.type) or isinstance(a.type, PointerType)):
+            lanes = [self.tans[j].get(a) for j in range(self.width)]
+            if any(t is not None for t in lanes) and (carries_float(a.type) or isinstance(a.type, PointerType)):
                 acts.append("dup")
-                call_args += [na, t]
+                call_args += [na, *self._all_lanes(a, inst)]
             else:
                 acts.append("const")
                 call_args.append(na)
         if all(x == "const" for x in acts) and not carries_float(inst.type):
             return
-        d = forward_derivative(self.ctx, callee, tuple(acts))
+        d = forward_derivative(self.ctx, callee, tuple(acts), self.width)
         call = b.call(d, call_args)
         if returns_tangent(callee):
             primal = b.extractvalue(call, [0])
-            self.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))
+            if self.width == 1:
+                self.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))
+            else:
+                for j in range(self.width):
+                    self.tans[j][inst] = b.extractvalue(call, [1, j], value_name(inst, f"'{j}"))
             ni.replace_all_uses_with(primal)
             primal.name = ni.name
             self.vmap[inst] = primal

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
 from ..errors import DifferentiationError, UsageError
-from ..ir import InvokeInst, Value
+from ..ir import ArrayType, ConstantKeyword, InvokeInst, StructType, Type, Value, VectorType
 from ..ir.builder import Builder, InsertPoint
 from .requests import Request, where
 
@@ -35,6 +35,8 @@ def _finish(req: Request, result: Value | None) -> None:
                              "returns no derivative")
     else:
         if result.type != call.type:
+            result = _repack(Builder(InsertPoint.before_inst(call)), result, call.type)
+        if result.type != call.type:
             raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type} but the "
                              f"derivative of @{req.function.name} is {result.type}")
         call.replace_all_uses_with(result)
@@ -62,7 +64,7 @@ def _call_args(req: Request) -> list[Value]:
 
 def _replace_forward(ctx: ADContext, req: Request) -> None:
     acts = tuple("dup" if a.activity in ("dup", "dupnoneed") else "const" for a in req.args)
-    d = forward_derivative(ctx, req.function, acts)
+    d = forward_derivative(ctx, req.function, acts, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))
     result = b.extractvalue(res, [1]) if returns_tangent(req.function) else None
@@ -108,3 +110,60 @@ def _replace_split_reverse(ctx: ADContext, req: Request) -> None:
         raise DifferentiationError(f"{req.call.callee_name} {where(req.call)}: no enzyme_out arguments, so there "
                                    "is no result to return")
     _finish(req, result)
+
+
+def _scalar_types(t: Type) -> list[Type] | None:
+    """The scalars of a flat aggregate in memory order (None for non-aggregates)."""
+    if isinstance(t, StructType):
+        out: list[Type] = []
+        for e in t.elements:
+            inner = _scalar_types(e)
+            out += inner if inner is not None else [e]
+        return out
+    if isinstance(t, (ArrayType, VectorType)):
+        inner = _scalar_types(t.element)
+        return (inner if inner is not None else [t.element]) * t.count
+    return None
+
+
+def _repack(b: Builder, v: Value, t: Type) -> Value:
+    """``v`` rebuilt as type ``t`` when both hold the same scalars in the same order, else ``v`` unchanged.
+
+    A batch derivative returns ``[W x double]``; C declares a struct of W
+    doubles, which the ABI returns as ``{double, double}`` or ``<2 x float>``.
+    """
+    have, want = _scalar_types(v.type), _scalar_types(t)
+    if have is None or want is None or have != want:
+        return v
+    scalars: list[Value] = []
+
+    def flatten(x: Value) -> None:
+        xt = x.type
+        if isinstance(xt, VectorType):
+            for i in range(xt.count):
+                scalars.append(b.extractelement(x, i))
+        elif isinstance(xt, (StructType, ArrayType)):
+            n = len(xt.elements) if isinstance(xt, StructType) else xt.count
+            for i in range(n):
+                flatten(b.extractvalue(x, [i]))
+        else:
+            scalars.append(x)
+
+    flatten(v)
+    it = iter(scalars)
+
+    def build(ty: Type) -> Value:
+        if isinstance(ty, VectorType):
+            agg: Value = ConstantKeyword(ty, "undef")
+            for i in range(ty.count):
+                agg = b.insertelement(agg, build(ty.element), i)
+            return agg
+        if isinstance(ty, (StructType, ArrayType)):
+            elements = ty.elements if isinstance(ty, StructType) else (ty.element,) * ty.count
+            agg = ConstantKeyword(ty, "undef")
+            for i, et in enumerate(elements):
+                agg = b.insertvalue(agg, build(et), [i])
+            return agg
+        return next(it)
+
+    return build(t)

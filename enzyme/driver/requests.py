@@ -102,18 +102,17 @@ def _is_float(t: object) -> bool:
 
 def find_requests(module: Module) -> list[Request]:
     out = []
-    for f in module.functions:
-        for inst in f.instructions():
-            if not isinstance(inst, CallInst):
-                continue
-            name = inst.callee_name or ""
-            mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
-            if mode is not None:
-                out.append(decode(inst, mode))
-            elif name.startswith("__enzyme_") and any(k in name for k in ("__enzyme_batch", "__enzyme_fwdsplit")):
-                raise DifferentiationError(
-                    f"{name} {where(inst)}: __enzyme_batch and __enzyme_fwdsplit are not supported yet; use "
-                    "__enzyme_fwddiff with enzyme_width, or __enzyme_augmentfwd/__enzyme_reverse")
+    # Collected first: decoding enzyme_dupv inserts address arithmetic before the call.
+    calls = [inst for f in module.functions for inst in f.instructions() if isinstance(inst, CallInst)]
+    for inst in calls:
+        name = inst.callee_name or ""
+        mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
+        if mode is not None:
+            out.append(decode(inst, mode))
+        elif name.startswith("__enzyme_") and any(k in name for k in ("__enzyme_batch", "__enzyme_fwdsplit")):
+            raise DifferentiationError(
+                f"{name} {where(inst)}: __enzyme_batch and __enzyme_fwdsplit are not supported yet; use "
+                "__enzyme_fwddiff with enzyme_width, or __enzyme_augmentfwd/__enzyme_reverse")
     return out
 
 
@@ -206,9 +205,10 @@ def decode(call: CallInst, mode: str) -> Request:
             else:
                 for j in range(width):
                     if i >= len(args) or _marker(args[i]) is not None:
-                        n = f"{width} shadows" if width > 1 else "a shadow"
-                        raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} and needs {n} after it "
-                                     f"(got {j})")
+                        if width == 1:
+                            raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} but has no shadow after it")
+                        raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} and needs {width} shadows "
+                                     f"after it (enzyme_width {width}), got {j}")
                     shadow = args[i]
                     i += 1
                     if shadow.type != pt:
