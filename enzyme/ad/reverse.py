@@ -28,12 +28,12 @@ from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallIn
                   Function, FunctionType, GEPInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
                   StoreInst, StructType, UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.cfg import Loop, LoopInfo, reverse_post_order
+from ..ir.cfg import Loop, LoopInfo
 from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, carries_float, clone_body, describe, is_inactive_function, memory_function,
-                     primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, is_inactive_function,
+                     memory_function, primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .copy_types import CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts
 from .memcopy import copied_element_type, copy_adjoint_function
@@ -170,7 +170,7 @@ class _ReverseGenerator:
         self._signatures()
         pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint, self.returns_shadow)
         self.ctx.memo[("sweeps", self.fn, self.acts, self.top_level)] = pair  # type: ignore[assignment]  # recursion
-        self.order = reverse_post_order(self.fn)
+        self.order = differentiable_order(self.fn)
         self._augmented()
         self.orig_of = {v: k for k, v in self.fwd.items()}
         self.rereadable = self.top_level and _never_writes_memory(self.fn)
