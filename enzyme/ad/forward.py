@@ -17,7 +17,7 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, Cons
                   Instruction, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
                   UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint
-from ..ir.types import ArrayType, PointerType, Type
+from ..ir.types import ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, is_inactive_function,
@@ -358,6 +358,10 @@ class _ForwardGenerator:
             return
         if is_inactive_function(name):
             return
+        if name.startswith(("llvm.vector.reduce.fadd.", "llvm.vector.reduce.fmul.")):
+            if active:
+                self._vector_reduce(inst, ni, b, name.startswith("llvm.vector.reduce.fadd."))
+            return
         mf = memory_function(name)
         if mf is not None:
             self._memory_call(inst, ni, mf, b)
@@ -373,6 +377,30 @@ class _ForwardGenerator:
             raise DifferentiationError(
                 f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
                 "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+
+    def _vector_reduce(self, inst: CallInst, ni: CallInst, b: Builder, is_sum: bool) -> None:
+        """``reduce.fadd(s, v)`` is linear: its tangent is ``reduce.fadd(ds, dv)``.  ``reduce.fmul(s, v)`` =
+        ``s * v0 * v1 * ...`` in order: the product rule along the chain (no division, so zeros are fine)."""
+        start, vec = inst.args
+        if is_sum:
+            c = ni.clone()
+            c.set_operand(0, self._t(start, inst))
+            c.set_operand(1, self._t(vec, inst))
+            self.tan[inst] = b.insert(c, value_name(inst, "'"))
+            return
+        vt = vec.type
+        assert isinstance(vt, VectorType)
+        if vt.scalable:
+            raise DifferentiationError(f"{describe(inst)}: forward mode does not support products over scalable "
+                                       "vectors yet")
+        p, dp = ni.args[0], self._t(start, inst)
+        dvec = self._t(vec, inst)
+        for i in range(vt.count):
+            x, dx = b.extractelement(ni.args[1], i), b.extractelement(dvec, i)
+            dp = b.fadd(b.fmul(dp, x), b.fmul(p, dx))
+            p = b.fmul(p, x)
+        dp.name = value_name(inst, "'")
+        self.tan[inst] = dp
 
     def _memory_call(self, inst: CallInst, ni: CallInst, mf: MemoryFunction, b: Builder) -> None:
         args, nargs = inst.args, ni.args
