@@ -73,7 +73,7 @@ def test_reductions_forward() -> None:
         assert got == pytest.approx(expect, rel=1e-13, abs=1e-13)
         h = 1e-6
 
-        def at(t: float) -> float:
+        def at(t: float, dp: list[float] = dp, ds: float = ds) -> float:
             q = [p[k] + t * dp[k] for k in range(4)]
             return f(Vec(*q), s + t * ds)
 
