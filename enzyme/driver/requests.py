@@ -170,8 +170,8 @@ def decode(call: CallInst, mode: str) -> Request:
             if mark in UNSUPPORTED_MARKERS:
                 raise d.fail(f"marker {mark} is not supported yet", DifferentiationError)
             if mark in (WIDTH_MARKER, TAPE_MARKER):
-                raise d.fail(f"{mark} is not expected before argument {k + 1} of @{fn.name}"
-                             + (" (it must come right after the function)" if mark == WIDTH_MARKER else ""))
+                raise d.fail("enzyme_width must come right after the function" if mark == WIDTH_MARKER else
+                             f"{mark} is not expected before argument {k + 1} of @{fn.name}")
             activity = MARKERS[mark]
             i += 1
             if mark in VECTOR_MARKERS:
@@ -204,6 +204,8 @@ def decode(call: CallInst, mode: str) -> Request:
                 i += 1
             else:
                 for j in range(width):
+                    if i < len(args) and _marker(args[i]) == WIDTH_MARKER:
+                        raise d.fail("enzyme_width must come right after the function")
                     if i >= len(args) or _marker(args[i]) is not None:
                         if width == 1:
                             raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} but has no shadow after it")

@@ -1,0 +1,108 @@
+"""Malformed batch and split-mode requests are refused with one-line messages naming the call site.
+
+Also: a tape handed to the reverse sweep of another function stops the
+program (a trap) instead of producing adjoints read with the wrong layout.
+"""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from enzyme import llvm, toolchain
+from enzyme.errors import DifferentiationError, UsageError
+from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
+
+HEADER = """
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_dupv;
+typedef struct { double d[2]; } v2;
+typedef struct { void *tape; double primal; } aug_t;
+double __enzyme_fwddiff(void *, ...);
+v2 __enzyme_fwddiff_v2(void *, ...);
+double __enzyme_autodiff(void *, ...);
+aug_t __enzyme_augmentfwd(void *, ...);
+void *__enzyme_augmentfwd_ptr(void *, ...);
+double __enzyme_reverse(void *, ...);
+double f(double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }
+double sq(double x) { return x * x; }
+"""
+
+
+def differentiate(tmp_path: Path, body: str) -> llvm.ModuleRef:
+    src = tmp_path / "prog.c"
+    src.write_text(HEADER + body)
+    module = compile_sources([src], CompileOptions(opt_level=2, debug=True))
+    return transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
+
+
+def refused(tmp_path: Path, body: str, pattern: str, error: type[Exception] = UsageError) -> str:
+    with pytest.raises(error, match=pattern) as info:
+        differentiate(tmp_path, body)
+    message = str(info.value)
+    assert "\n" not in message, "error messages are one line"
+    assert "in @g (" in message and "prog.c:13:" in message, f"no call site in: {message}"
+    return message
+
+
+@pytest.mark.parametrize("call, pattern", [
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, n, x, d, d, n)",
+     r"enzyme_width must be followed by a positive integer constant, got a value computed at run time"),
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 0, x, d, n)",
+     r"enzyme_width must be followed by a positive integer constant, got 0"),
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, -2, x, d, d, n)", r"got -2"),
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 3, x, d, d, enzyme_const, n)",
+     r"argument 1 of @f is dup and needs 3 shadows after it \(enzyme_width 3\), got 2"),
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, x, d, n)",
+     r"shadow 2 of argument 1 of @f has type i32, expected ptr"),
+    ("__enzyme_fwddiff_v2((void *)f, x, enzyme_width, 2, d, d, n)",
+     r"enzyme_width must come right after the function"),
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, enzyme_dupv, 8, x, 1.0, n)",
+     r"the shadow of an enzyme_dupv argument \(1 of @f\) must be a pointer, got double"),
+])
+def test_batch_misuse(tmp_path: Path, call: str, pattern: str) -> None:
+    refused(tmp_path, f"v2 g(double *x, double *d, int n) {{ return {call}; }}", pattern)
+
+
+def test_batch_reverse_is_refused(tmp_path: Path) -> None:
+    body = "double g(double *x, double *d, int n) { return __enzyme_autodiff((void *)f, enzyme_width, 2, x, d, d, n); }"
+    refused(tmp_path, body, r"enzyme_width \(batch reverse mode\) is not supported yet", DifferentiationError)
+
+
+@pytest.mark.parametrize("call, pattern", [
+    ("__enzyme_reverse((void *)f, x, d, n, 1.0)", r"missing the tape: pass the pointer __enzyme_augmentfwd returned"),
+    ("__enzyme_reverse((void *)f, x, d, n)", r"@f returns double: pass its adjoint \(dret\) and then the tape"),
+    ("__enzyme_reverse((void *)f, x, d, n, 1.0, 2.0)", r"the tape must be the pointer __enzyme_augmentfwd returned, got a double"),
+    ("__enzyme_reverse((void *)f, x, d, n, 1, t)", r"the adjoint of the result \(dret\) of @f must be a double, got i32"),
+    ("__enzyme_reverse((void *)f, x, d, n, 1.0, t, t)", r"@f takes 2 arguments but 1 more were given"),
+])
+def test_split_reverse_misuse(tmp_path: Path, call: str, pattern: str) -> None:
+    refused(tmp_path, f"double g(double *x, double *d, int n, void *t) {{ return {call}; }}", pattern)
+
+
+def test_augmentfwd_declared_with_the_wrong_result(tmp_path: Path) -> None:
+    body = "void *g(double *x, double *d, int n) { return __enzyme_augmentfwd_ptr((void *)f, x, d, n); }"
+    refused(tmp_path, body, r"declared to return ptr but the derivative of @f is \{ ?ptr, double ?\}")
+
+
+def test_tape_of_another_function_traps(tmp_path: Path) -> None:
+    """The tape tag: a tape from @f's forward sweep given to @sq's reverse sweep stops the program."""
+    body = """
+#include <stdio.h>
+int main(void) {
+  double x[2] = {1, 2}, d[2] = {0, 0};
+  aug_t r = __enzyme_augmentfwd((void *)f, x, d, 2);
+  printf("before\\n");
+  fflush(stdout);
+  double dx = __enzyme_reverse((void *)sq, 3.0, 1.0, r.tape);
+  printf("after %g\\n", dx);
+  return 0;
+}
+"""
+    result = differentiate(tmp_path, body)
+    bitcode = tmp_path / "prog.bc"
+    bitcode.write_bytes(llvm.to_bitcode(result))
+    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=0)
+    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
+    assert run.stdout == "before\n" and run.returncode != 0
