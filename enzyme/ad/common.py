@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
-from ..ir import (Block, BranchInst, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, Function,
-                  Instruction, InvokeInst, Module, PhiInst, Value)
+from ..ir import (Block, BranchInst, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, ConstantText,
+                  Function, Instruction, InvokeInst, Module, PhiInst, Value)
 from ..ir.cfg import normal_flow_order, reverse_post_order
 from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
@@ -214,3 +214,15 @@ def primal_and_shadow_params(fn: Function, activities: tuple[str, ...]) -> tuple
 
 def value_name(v: Value, suffix: str) -> str | None:
     return f"{v.name}{suffix}" if v.name else None
+
+
+def callee_unknown_error(inst: CallInst) -> DifferentiationError:
+    """The refusal of a call without a named callee whose arguments or result are active."""
+    callee = inst.callee
+    if isinstance(callee, ConstantText) and callee.text().startswith("asm"):
+        return DifferentiationError(
+            f"{describe(inst)}: inline assembly with active operands cannot be differentiated; wrap it in a "
+            "function with a registered derivative, or keep it out of the differentiated code")
+    return DifferentiationError(
+        f"{describe(inst)}: indirect calls (through a function pointer) are not supported yet; call the function "
+        "directly, or build with optimization so the pointer is resolved")

@@ -32,9 +32,11 @@ from ..ir.cfg import Loop, LoopInfo
 from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, is_inactive_function,
-                     memory_function, primal_and_shadow_params, unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
+                     is_inactive_function, memory_function, primal_and_shadow_params, unshadowed_store_error,
+                     value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
+from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .copy_types import CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
@@ -328,7 +330,7 @@ class _ReverseGenerator:
         name = inst.callee_name
         if name is None:
             if any(a in self.active or a in self.shadow for a in inst.args):
-                raise DifferentiationError(f"{describe(inst)}: indirect calls are not supported yet")
+                raise callee_unknown_error(inst)
             return
         if name.startswith("llvm.lifetime."):
             ni.erase()  # the stack object it marks now lives on the heap (see AllocaInst)
@@ -382,7 +384,8 @@ class _ReverseGenerator:
                 raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is "
                                            "not supported in reverse mode yet")
             return
-        if lookup(name) is not None or is_struct_math_intrinsic(name) or is_float_reduction(name):
+        if lookup(name) is not None or is_struct_math_intrinsic(name) or is_float_reduction(name) \
+                or is_complex_call(name):
             return
         f = inst.called_function
         if f is not None and not f.is_declaration:
@@ -856,6 +859,13 @@ class _ReverseGenerator:
             return
         if is_float_reduction(name):
             reverse_reduction(self, b, inst)
+            return
+        if is_complex_call(name):
+            if inst in self.active:
+                adjoints = reverse_adjoints(b, name, [self._primal(a) for a in inst.args], self._primal(inst),
+                                            unpack(b, self._take_adjoint(b, inst)))
+                for a, d in zip(inst.args, adjoints):
+                    self._add_adjoint(b, a, d)
             return
         f = inst.called_function
         if f is None or f.is_declaration:

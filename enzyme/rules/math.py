@@ -181,7 +181,9 @@ INTRINSIC_ONLY = frozenset({"powi", "fmuladd", "minnum", "maxnum", "minimum", "m
 # Runtime-library spellings of intrinsics (compiler-rt/libgcc: what llvm.powi lowers to).
 ALIASES = {"__powidf2": "powi", "__powisf2": "powi", "__powixf2": "powi", "__powitf2": "powi",
            # glibc puts the type suffix before _r
-           "lgammaf_r": "lgamma_r", "lgammal_r": "lgamma_r", "lgammaf128_r": "lgamma_r"}
+           "lgammaf_r": "lgamma_r", "lgammal_r": "lgamma_r", "lgammaf128_r": "lgamma_r",
+           # |re + i·im|: x86-64 passes a double _Complex as two doubles (cabsf's <2 x float> stays refused)
+           "cabs": "hypot"}
 
 # Functions the engine differentiates itself: their results come back as structs or through
 # pointers, which a per-operand partial cannot describe.  Values say what to do.
@@ -207,7 +209,7 @@ _BESSEL_N = ("d jn(n, x)/dx = (jn(n-1, x) - jn(n+1, x))/2 needs calls with an in
 NO_RULE_REASON: dict[str, str] = {
     "jn": _BESSEL_N, "yn": _BESSEL_N.replace("jn", "yn"),
     **{c: _COMPLEX for c in (
-        "cabs", "carg", "creal", "cimag", "conj", "cproj", "cexp", "clog", "cpow", "csqrt", "csin", "ccos",
+        "carg", "creal", "cimag", "conj", "cproj", "cexp", "clog", "cpow", "csqrt", "csin", "ccos",
         "ctan", "casin", "cacos", "catan", "csinh", "ccosh", "ctanh", "casinh", "cacosh", "catanh")},
 }
 
