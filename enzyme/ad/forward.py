@@ -20,9 +20,11 @@ from ..ir.builder import Builder, InsertPoint
 from ..ir.types import ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, is_inactive_function,
-                     memory_function, unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
+                     is_inactive_function, memory_function, unshadowed_store_error, value_name, zero, zero_fill)
+from .complex_calls import forward_tangent, is_complex_call, pack
 from .custom import custom_rules, is_float
+from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
 if TYPE_CHECKING:
     from ..rules.memory import MemoryFunction
@@ -347,7 +349,7 @@ class _ForwardGenerator:
         active_somewhere = any(lane.get(a) is not None for lane in self.tans for a in args)
         if name is None:
             if active:
-                raise DifferentiationError(f"{describe(inst)}: indirect calls are not supported yet")
+                raise callee_unknown_error(inst)
             return
         rules = custom_rules(self.ctx.module)
         if rules.is_inactive(callee):
@@ -361,6 +363,15 @@ class _ForwardGenerator:
         if name.startswith(("llvm.vector.reduce.fadd.", "llvm.vector.reduce.fmul.")):
             if active:
                 self._vector_reduce(inst, ni, b, name.startswith("llvm.vector.reduce.fadd."))
+            return
+        if is_complex_call(name):
+            if active:
+                re, im = forward_tangent(b, name, ni.args, [self._t(a, inst) for a in args], ni)
+                self.tan[inst] = pack(b, ni, re, im)
+            return
+        if is_struct_math_intrinsic(name):
+            if active:
+                self.tan[inst] = forward_struct_math_intrinsic(b, name, ni.args[0], self._t(args[0], inst), ni)
             return
         mf = memory_function(name)
         if mf is not None:

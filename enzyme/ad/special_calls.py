@@ -17,11 +17,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..ir import CallInst
+from ..ir import CallInst, Value
 from ..ir.builder import const_fp
-from ..ir.types import VectorType, scalar_of
+from ..ir.types import StructType, VectorType, scalar_of
 from ..rules import MATH, canonical_name
 from ..rules.emit import Emitter
+from .common import zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -62,3 +63,27 @@ def reverse_struct_math_intrinsic(gen: _ReverseGenerator, b: Builder, inst: Call
                 pi = ConstantExpr(x.type, "splat", [pi])  # type: ignore[assignment]
             dx = b.fmul(dx, pi)
     gen._add_adjoint(b, x, dx)
+
+
+def forward_struct_math_intrinsic(b: Builder, name: str, x: Value, dx: Value, result: Value) -> Value:
+    """The tangent (a struct like the result) of ``llvm.modf/frexp/sincos/sincospi(x)`` along ``dx``."""
+    key = canonical_name(name)
+    st = result.type
+    assert isinstance(st, StructType)
+    if key == "modf":
+        d0, d1 = dx, zero(st.elements[1])
+    elif key == "frexp":
+        em = Emitter(b.function.module, b, [x], b.extractvalue(result, [0]), x.type)  # type: ignore[arg-type]
+        partial = MATH["frexp"].partials[0]
+        assert partial is not None
+        d0, d1 = b.fmul(em.emit(partial), dx), zero(st.elements[1])
+    else:
+        s, c = b.extractvalue(result, [0]), b.extractvalue(result, [1])
+        d0, d1 = b.fmul(c, dx), b.fneg(b.fmul(s, dx))
+        if key == "sincospi":
+            pi: Value = const_fp(scalar_of(x.type), math.pi)
+            if isinstance(x.type, VectorType):
+                from ..ir import ConstantExpr
+                pi = ConstantExpr(x.type, "splat", [pi])
+            d0, d1 = b.fmul(d0, pi), b.fmul(d1, pi)
+    return b.insertvalue(b.insertvalue(zero(st), d0, [0]), d1, [1])

@@ -25,7 +25,10 @@ int main(void) {
   /* Holomorphic part by hand: d/da Re(z^3) = Re(3 z^2) */
   double complex z = a + b * I;
   check("d Re(z^3)/da analytic", creal(3 * z * z), CENTRAL(creal((x + b * I) * (x + b * I) * (x + b * I)), x, a), 1e-6);
+  check("forward along a", __enzyme_fwddiff((void *)f, a, 1.0, b, 0.0), d.da, 1e-10);
+  check("forward along b", __enzyme_fwddiff((void *)f, a, 0.0, b, 1.0), d.db, 1e-10);
   Pair e = rev((void *)g, a, b);
+  check("forward g along a", __enzyme_fwddiff((void *)g, a, 1.0, b, 0.0), e.da, 1e-5);
   check("dg/da", e.da, CENTRAL_H(g(v, b), v, a, 1e-3), 2e-3);
   check("dg/db", e.db, CENTRAL_H(g(a, v), v, b, 1e-3), 2e-3);
   return finish();
