@@ -34,7 +34,7 @@ conventions).  Each rule function may be given as
 ...   %z = fmul double %y, %x
 ...   ret double %z
 ... }
-... define double @mysin(double %x) {
+... define double @mysin(double %x) noinline {
 ...   %y = call double @llvm.sin.f64(double %x)
 ...   ret double %y
 ... }
