@@ -6,7 +6,7 @@ from ..ad.custom import custom_rules, remove_registrations
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
 from .replace import replace_request
-from .requests import Request, find_requests
+from .requests import Request, find_requests, where
 
 __all__ = ["Request", "differentiate_module", "find_requests"]
 
@@ -24,10 +24,26 @@ def differentiate_module(module: Module) -> int:
     ctx = ADContext(module)
     custom_rules(module)  # validate registrations before generating anything
     for req in _inner_first(requests):
+        site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
         replace_request(ctx, req.refreshed())
+        _check_device_tape(module, req.function, site)
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)
     return len(requests)
+
+
+_GPU_TRIPLES = ("nvptx", "amdgcn")
+
+
+def _check_device_tape(module: Module, fn: Function, site: str) -> None:
+    """GPU device code has no realloc, which the tape grows with: refuse rather than emit unlinkable code."""
+    push = module.get_function("__pyenzyme_tape_push")
+    if push is None or not (module.triple or "").startswith(_GPU_TRIPLES) or not push.uses:
+        return
+    raise DifferentiationError(
+        f"{site}: the reverse sweep of @{fn.name} needs a tape (values "
+        "kept across a loop or call), which GPU device code does not support yet; differentiate a loop-free "
+        "function, or use forward mode (__enzyme_fwddiff)")
 
 
 def _inner_first(requests: list[Request]) -> list[Request]:

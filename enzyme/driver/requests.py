@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from ..ad.common import carries_float
 from ..errors import DifferentiationError, UsageError
-from ..ir import CallInst, Constant, ConstantInt, Function, GlobalVariable, Instruction, LoadInst, Module, Type, Value
+from ..ir import (CallInst, Constant, ConstantExpr, ConstantInt, Function, GlobalVariable, Instruction, LoadInst,
+                  Module, Type, Value)
 from ..ir.types import I8, I64, FloatType, IntType, PointerType, VectorType
 
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "out",
@@ -91,6 +92,9 @@ def where(call: CallInst) -> str:
 
 def _marker(v: Value) -> str | None:
     g = v.pointer if isinstance(v, LoadInst) else v
+    # GPU device code reaches its globals through an address-space cast.
+    while isinstance(g, ConstantExpr) and g.opcode in ("addrspacecast", "bitcast") and g.operands:
+        g = g.operands[0]
     if isinstance(g, GlobalVariable) and g.name in KNOWN_MARKERS:
         return g.name
     return None
