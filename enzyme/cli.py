@@ -54,13 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("sources", nargs="+", metavar="SOURCE",
                           help="C, C++, Fortran, Rust, CUDA, HIP sources or .ll/.bc files")
     compile_.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .bc or .ll")
-    compile_.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
-                          help="frontend optimization level (default 2)")
-    compile_.add_argument("-g", dest="debug_info", action="store_true", help="emit debug info")
-    compile_.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                          help="add an include directory")
-    compile_.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
-                          help="define a preprocessor macro (a --cfg for Rust)")
+    _add_frontend_options(compile_)
     compile_.add_argument("--strip-debug", action="store_true", help="remove debug info after linking")
     _add_debug_flag(compile_, default=argparse.SUPPRESS)
     compile_.set_defaults(run=_run_compile)
@@ -88,18 +82,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_frontend_options(parser: argparse.ArgumentParser) -> None:
+    """-O, -g, -I, -D: what every command that runs a frontend takes."""
+    parser.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
+                        help="frontend optimization level (default 2)")
+    parser.add_argument("-g", dest="debug_info", action="store_true", help="emit debug info")
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                        help="add an include directory")
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="define a preprocessor macro (a --cfg for Rust)")
+
+
 def _add_build_commands(commands: argparse._SubParsersAction) -> None:
     """The commands the CMake package's enzyme_add_differentiable() runs (see enzyme.build)."""
     bitcode = commands.add_parser("bitcode", help="compile one source to bitcode, with a depfile (CMake's step)")
     bitcode.add_argument("source", metavar="SOURCE", help="C, C++, Fortran, Rust, CUDA or HIP source")
     bitcode.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .bc")
-    bitcode.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
-                         help="frontend optimization level (default 2)")
-    bitcode.add_argument("-g", dest="debug_info", action="store_true", help="emit debug info")
-    bitcode.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                         help="add an include directory")
-    bitcode.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
-                         help="define a preprocessor macro (a --cfg for Rust)")
+    _add_frontend_options(bitcode)
     bitcode.add_argument("--depfile", metavar="FILE", help="write make-style dependencies of the output here")
     bitcode.add_argument("--module-dir", metavar="DIR", help="where Fortran .mod files are written and found")
     bitcode.add_argument("--flag", dest="flags", action="append", default=[], metavar="FLAG",

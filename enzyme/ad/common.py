@@ -69,30 +69,6 @@ def zero_fill(module: Module, b: "Builder", ptr: Value, size: Value) -> None:
     b.call(fn, [ptr, const_int(8, 0), size, const_int(I1, 0)])
 
 
-def freed_in_function(alloc: Value) -> bool:
-    """Does the program free this allocation in the same function (directly, or through casts)?
-
-    Only such allocations may be freed by the reverse sweep: anything else may
-    escape to the caller, together with its shadow.
-    """
-    from ..ir import CastInst
-    work, seen = [alloc], set()
-    while work:
-        v = work.pop()
-        if v in seen:
-            continue
-        seen.add(v)
-        for user in v.users:
-            if isinstance(user, CallInst) and user.callee_name:
-                mf = memory_function(user.callee_name)
-                if mf is not None and mf.kind.value == "free" and mf.ptr is not None \
-                        and user.args[mf.ptr] is v:
-                    return True
-            elif isinstance(user, (CastInst, PhiInst)):
-                work.append(user)
-    return False
-
-
 def is_inactive_function(name: str) -> bool:
     """Functions whose calls never carry derivatives (I/O, timers, debug intrinsics, ...)."""
     return is_known_inactive(name)
@@ -199,16 +175,18 @@ def add_helper_functions(module: Module, text: str) -> None:
         module.add(f)
 
 
-def primal_and_shadow_params(fn: Function, activities: tuple[str, ...]) -> tuple[list[Type], list[str | None]]:
-    """Parameter types and names of a derivative: each primal argument, then its shadow if it is dup."""
+def primal_and_shadow_params(fn: Function, activities: tuple[str, ...],
+                             width: int = 1) -> tuple[list[Type], list[str | None]]:
+    """Parameter types and names of a derivative: each primal argument, then ``width`` shadows if it is dup."""
     params: list[Type] = []
     names: list[str | None] = []
     for a, act in zip(fn.args, activities):
         params.append(a.type)
         names.append(a.name)
         if act in ("dup", "dupnoneed"):
-            params.append(a.type)
-            names.append(value_name(a, "'"))
+            for j in range(width):
+                params.append(a.type)
+                names.append(value_name(a, "'" if width == 1 else f"'{j}"))
     return params, names
 
 

@@ -74,7 +74,8 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     return _leaves(facts, nbytes, layout, _padding((dst, src), layout, primal_functions))
 
 
-def _padding(pointers: tuple[Value | None, ...], layout: DataLayout, callers: set[Function], depth: int = 0) -> set[int]:
+def _padding(pointers: tuple[Value | None, ...], layout: DataLayout, callers: set[Function],
+             depth: int = 0) -> set[int]:
     """Bytes that are padding of the struct type of a stack object one of ``pointers`` points to the start of.
 
     Pointer arguments are followed to the actual arguments of every call site

@@ -21,7 +21,8 @@ from ..ir.types import ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
-                     is_inactive_function, memory_function, unshadowed_store_error, value_name, zero, zero_fill)
+                     is_inactive_function, memory_function, primal_and_shadow_params, unshadowed_store_error,
+                     value_name, zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .custom import custom_rules, is_float
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
@@ -58,22 +59,8 @@ def tangent_type(t: Type, width: int) -> Type:
     return t if width == 1 else ArrayType(width, t)
 
 
-def batch_params(fn: Function, activities: tuple[str, ...], width: int) -> tuple[list[Type], list[str | None]]:
-    """Parameters of a forward derivative: each primal argument, then ``width`` shadows if it is dup."""
-    params: list[Type] = []
-    names: list[str | None] = []
-    for a, act in zip(fn.args, activities):
-        params.append(a.type)
-        names.append(a.name)
-        if act in ("dup", "dupnoneed"):
-            for j in range(width):
-                params.append(a.type)
-                names.append(value_name(a, "'" if width == 1 else f"'{j}"))
-    return params, names
-
-
 def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
-    params, names = batch_params(fn, activities, width)
+    params, names = primal_and_shadow_params(fn, activities, width)
     rt = fn.return_type
     ret = StructType((rt, tangent_type(rt, width))) if returns_tangent(fn) else rt
     base = "fwddiffe_" if width == 1 else f"fwddiffe{width}_"
