@@ -23,6 +23,10 @@ _API_NAMES = frozenset({
     "custom_rule", "gradient", "gradient_", "jacobian", "make_zero",
 })
 
+# ``from enzyme import *`` gives the modes, annotations and functions; not ``compile``, which would
+# shadow the builtin (call it as enzyme.compile).
+__all__ = sorted(_API_NAMES - {"compile"})
+
 
 def __getattr__(name: str) -> Any:
     if name in _API_NAMES:
