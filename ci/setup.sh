@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 # Everything must come from one LLVM major (22): bitcode is not forward compatible.
-REQUIRED_APT=(clang-22 flang-22 llvm-22 lld-22 ninja-build)
-REQUIRED_TOOLS=(clang-22 clang++-22 flang-22 ld.lld-22 llc-22 llvm-link-22 ninja)
+REQUIRED_APT=(clang-22 flang-22 llvm-22 lld-22 ninja-build make)
+REQUIRED_TOOLS=(clang-22 clang++-22 flang-22 ld.lld-22 llc-22 llvm-link-22 ninja make)
 # HIP device tests (compile only) need the ROCm device libraries and HIP headers;
 # Debian's are small (~20 MB download) but the suite skips those tests without them.
 OPTIONAL_APT=(rocm-device-libs libamdhip64-dev)

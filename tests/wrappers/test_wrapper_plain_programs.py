@@ -6,7 +6,6 @@ Makefile project with CC=enzyme-cc, dependency files.
 from __future__ import annotations
 
 import ctypes
-import shutil
 
 import pytest
 from wrapper_env import Wrappers
@@ -185,7 +184,6 @@ libstats.a: stats.o
 """
 
 
-@pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
 def test_makefile_project(stats: Wrappers) -> None:
     w = stats
     w.write("Makefile", MAKEFILE)
