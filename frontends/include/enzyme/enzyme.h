@@ -26,28 +26,40 @@ extern "C" {
 #endif
 
 /* Activity markers: only their addresses are compared, their values are never read. */
-extern int enzyme_dup;              /* next two args: primal, shadow */
+extern int enzyme_dup;              /* next args: primal, shadow (N shadows after enzyme_width, N) */
 extern int enzyme_dupnoneed;        /* like enzyme_dup; the primal result is not needed */
 extern int enzyme_const;            /* next arg: constant, no derivative */
 extern int enzyme_out;              /* next arg: active scalar, its adjoint is returned */
-extern int enzyme_width;            /* next arg: vector width N of a batched call */
-extern int enzyme_vector;           /* next arg: one vector holding N shadows */
-extern int enzyme_scalar;           /* next arg: same value for all N lanes */
-extern int enzyme_allocated;        /* next arg: byte size of a caller-allocated tape */
-extern int enzyme_tape;             /* next arg: tape from __enzyme_augmentfwd */
-extern int enzyme_primal_return;    /* also return the primal result */
-extern int enzyme_nofree;           /* do not free shadow memory of the next arg */
-extern int enzyme_runtime_activity; /* decide activity at run time where unknown */
+extern int enzyme_width;            /* next arg: constant width N of a batched call (forward mode) */
+extern int enzyme_dupv;             /* next args: byte stride, primal, one buffer whose N shadows are
+                                       stride bytes apart */
+extern int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
+extern int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse */
+/* Upstream markers pyenzyme recognises but refuses with an error (not supported yet). */
+extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_primal_return, enzyme_nofree,
+    enzyme_runtime_activity;
+
+/* Custom derivatives, registered by global arrays (names after the prefix are free):
+ *   void *__enzyme_register_derivative_foo[2] = {(void *)foo, (void *)foo_fwd};
+ *       foo_fwd(args with shadows interleaved, floats as value, tangent) -> tangent of foo's result
+ *   void *__enzyme_register_gradient_foo[3] = {(void *)foo, (void *)foo_aug, (void *)foo_rev};
+ *       foo_aug(args, pointer shadows) -> {result, void *tape} (or just the tape for void foo);
+ *       foo_rev(args, pointer shadows, [d result,] tape) -> adjoints of foo's float arguments
+ *   void *__enzyme_inactivefn_foo = (void *)foo;   (foo carries no derivative)
+ * Give foo __attribute__((noinline)) if it is defined in the same file as its callers. */
 
 #ifndef ENZYME_NO_ENTRY_POINTS
 /* Reverse mode: accumulates adjoints into shadows; returns the adjoint of an
    enzyme_out argument (a struct of them when declared with a struct return). */
 double __enzyme_autodiff(void *fn, ...);
-/* Forward mode: returns the tangent of the result. */
+/* Forward mode: returns the tangent of the result (N tangents, as a struct of N
+   doubles declared by the caller, with enzyme_width). */
 double __enzyme_fwddiff(void *fn, ...);
-/* Split reverse mode: forward sweep, returns the tape... */
+/* Split reverse mode: the forward sweep returns a heap tape (declare a struct
+   {void *tape; double primal;} return for a function with a result)... */
 void *__enzyme_augmentfwd(void *fn, ...);
-/* ...and the reverse sweep that consumes it (pass enzyme_tape, tape). */
+/* ...and the reverse sweep takes the same arguments, then d result (if the
+   function returns a float), then the tape, which it frees. */
 double __enzyme_reverse(void *fn, ...);
 #endif
 
