@@ -30,6 +30,7 @@ from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrins
 if TYPE_CHECKING:
     from ..rules.memory import MemoryFunction
 
+_SELECTING_REDUCTIONS = tuple(f"llvm.vector.reduce.{op}." for op in ("fmax", "fmin", "fmaximum", "fminimum"))
 _PASSIVE_OPCODES = frozenset({
     "icmp", "fcmp", "br", "switch", "unreachable", "fence", "fptosi", "fptoui", "add", "sub", "mul", "udiv",
     "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor", "trunc", "zext", "sext", "ptrtoint",
@@ -351,6 +352,10 @@ class _ForwardGenerator:
             if active:
                 self._vector_reduce(inst, ni, b, name.startswith("llvm.vector.reduce.fadd."))
             return
+        if name.startswith(_SELECTING_REDUCTIONS):
+            if active:
+                self._vector_select_reduce(inst, ni, b)
+            return
         if is_complex_call(name):
             if active:
                 re, im = forward_tangent(b, name, ni.args, [self._t(a, inst) for a in args], ni)
@@ -375,6 +380,23 @@ class _ForwardGenerator:
             raise DifferentiationError(
                 f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
                 "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+
+    def _vector_select_reduce(self, inst: CallInst, ni: CallInst, b: Builder) -> None:
+        """``reduce.fmax/fmin/fmaximum/fminimum(v)`` picks a lane: its tangent is that lane's (the first lane
+        equal to the result, as in reverse mode, enzyme.ad.vectors)."""
+        vec = inst.args[0]
+        vt = vec.type
+        assert isinstance(vt, VectorType)
+        if vt.scalable:
+            raise DifferentiationError(f"{describe(inst)}: forward mode does not support reductions over scalable "
+                                       "vectors yet")
+        dvec = self._t(vec, inst)
+        t: Value = zero(vt.element)
+        for i in reversed(range(vt.count)):
+            hit = b.fcmp("oeq", b.extractelement(ni.args[0], i), ni)
+            t = b.select(hit, b.extractelement(dvec, i), t)
+        t.name = value_name(inst, "'")
+        self.tan[inst] = t
 
     def _vector_reduce(self, inst: CallInst, ni: CallInst, b: Builder, is_sum: bool) -> None:
         """``reduce.fadd(s, v)`` is linear: its tangent is ``reduce.fadd(ds, dv)``.  ``reduce.fmul(s, v)`` =
