@@ -42,6 +42,8 @@ from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
 from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
 from .vectors import is_float_reduction, is_vector_lane_instruction, reverse_lane_instruction, reverse_reduction
+from .reverse_lanes import LaneState, batched, pack
+from .reverse_lanes import unpack as unpack_lanes
 from .tape import slot_size, tape_functions
 
 TAPE_STRUCT = StructType((PTR, I64, I64))
@@ -60,9 +62,15 @@ class SweepPair:
     returns_shadow: bool = False  # augmented returns {primal pointer, shadow pointer}
 
 
-def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> tuple[Function, tuple[Type, ...]]:
-    """``diffe<fn>`` for the C ABI: returns (function, types of the returned adjoints)."""
-    key = ("diffe", fn, activities)
+def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
+                       width: int = 1) -> tuple[Function, tuple[Type, ...]]:
+    """``diffe<fn>`` for the C ABI: returns (function, types of the returned adjoints).
+
+    Batch width W (``diffe<W>_<fn>``): each dup argument is followed by W
+    shadows, the return is seeded with 1.0 in every direction and each
+    returned adjoint is ``[W x T]`` (direction j in element j).
+    """
+    key = ("diffe", fn, activities) if width == 1 else ("diffe", fn, activities, width)
     if key in ctx.memo:
         d = ctx.memo[key]
         return d, tuple(d.return_type.elements) if isinstance(d.return_type, StructType) else ()
@@ -70,11 +78,11 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
         raise DifferentiationError(
             f"@{fn.name} returns {fn.return_type}: the __enzyme_autodiff C ABI seeds only a floating-point "
             "return value; return a scalar, or write the outputs through an enzyme_dup pointer argument")
-    pair = sweeps(ctx, fn, activities, top_level=True)
+    pair = sweeps(ctx, fn, activities, top_level=True, width=width)
     m = ctx.module
-    params, names = primal_and_shadow_params(fn, activities)
+    params, names = primal_and_shadow_params(fn, activities, width)
     ret = StructType(pair.out_types) if pair.out_types else VOID
-    d = Function(m.unique_name(f"diffe{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
+    d = Function(m.unique_name(f"diffe{fn.name}" if width == 1 else f"diffe{width}_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
     m.add(d)
     ctx.memo[key] = d
@@ -84,7 +92,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     b.call(pair.augmented, [*d.args, tape])
     rargs: list[Value] = [*d.args]
     if pair.returns_adjoint:
-        rargs.append(_one(fn.return_type))
+        rargs += [_one(fn.return_type)] * width
     rargs.append(tape)
     res = b.call(pair.reverse, rargs)
     base = b.load(PTR, tape)
@@ -101,25 +109,33 @@ def _one(t: Type) -> Value:
     return ConstantFP.of(t, 1.0)
 
 
-def sweeps(ctx: ADContext, fn: Function, activities: tuple[str, ...], *, top_level: bool = False) -> SweepPair:
+def sweeps(ctx: ADContext, fn: Function, activities: tuple[str, ...], *, top_level: bool = False,
+           width: int = 1) -> SweepPair:
     """The augmented and reverse sweeps of ``fn``.
 
     ``top_level`` sweeps run back to back (from ``diffe<f>``), so nothing can
     write memory between them and the reverse sweep may re-read memory the
-    function never writes instead of taping it.
+    function never writes instead of taping it.  Batch width W: see
+    reverse_lanes.py for what changes in the signatures.
     """
-    key = ("sweeps", fn, activities, top_level)
+    key = _sweeps_key(fn, activities, top_level, width)
     got = ctx.memo.get(key)
     if got is None:
-        got = _ReverseGenerator(ctx, fn, activities, top_level).run()
+        got = _ReverseGenerator(ctx, fn, activities, top_level, width).run()
         ctx.memo[key] = got  # type: ignore[assignment]
     return got  # type: ignore[return-value]
 
 
-class _ReverseGenerator:
-    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...], top_level: bool = False) -> None:
+def _sweeps_key(fn: Function, activities: tuple[str, ...], top_level: bool, width: int) -> tuple:
+    return ("sweeps", fn, activities, top_level) if width == 1 else ("sweeps", fn, activities, top_level, width)
+
+
+class _ReverseGenerator(LaneState):
+    def __init__(self, ctx: ADContext, fn: Function, activities: tuple[str, ...], top_level: bool = False,
+                 width: int = 1) -> None:
         if fn.is_declaration:
             raise DifferentiationError(f"@{fn.name} has no body to differentiate")
+        self._init_lanes(width)  # shadows and adjoint slots, per lane (reverse_lanes.py)
         self.top_level = top_level
         self.ctx = ctx
         self.m = ctx.module
@@ -127,9 +143,8 @@ class _ReverseGenerator:
         self.acts = activities
         self.push, self.pop = tape_functions(self.m)
         self.fwd: dict[Value, Value] = {}      # primal -> augmented value
-        self.shadow: dict[Value, Value] = {}   # primal pointer -> augmented shadow
         self.active: set[Value] = set()        # primal float values that carry adjoints
-        self.adj_slot: dict[Value, Value] = {}  # primal value -> adjoint alloca in reverse
+        self.alloca_bytes: dict[Value, Value] = {}  # alloca -> its size in bytes (augmented)
         self.layout = DataLayout.of_module(ctx.module)
         self.realloc_copied: dict[Value, Value] = {}  # realloc -> shadow bytes it copied (augmented)
         self.custom_tapes: dict[Value, Value] = {}  # call with a custom gradient -> its rule's tape (augmented)
@@ -139,17 +154,21 @@ class _ReverseGenerator:
     # ------------------------------------------------------------------ setup
     def _signatures(self) -> None:
         fn, m = self.fn, self.m
-        params, names = primal_and_shadow_params(fn, self.acts)
+        w = self.width
+        params, names = primal_and_shadow_params(fn, self.acts, w)
         self.returns_adjoint = carries_float(fn.return_type)
         # A returned pointer comes back with its shadow, so callers can follow it.
         self.returns_shadow = isinstance(fn.return_type, PointerType)
-        aug_ret = StructType((fn.return_type, fn.return_type)) if self.returns_shadow else fn.return_type
-        self.out_types = tuple(a.type for a, act in zip(fn.args, self.acts) if act == "out")
-        aug = Function(m.unique_name(f"augmented_{fn.name}"), FunctionType(aug_ret, (*params, PTR)),
+        aug_ret = StructType((fn.return_type, batched(fn.return_type, w))) if self.returns_shadow \
+            else fn.return_type
+        self.out_types = tuple(batched(a.type, w) for a, act in zip(fn.args, self.acts) if act == "out")
+        tag = "" if w == 1 else str(w)
+        aug = Function(m.unique_name(f"augmented{tag}_{fn.name}"), FunctionType(aug_ret, (*params, PTR)),
                        arg_names=[*names, "tape"], prefix="internal")
-        rparams = [*params] + ([fn.return_type] if self.returns_adjoint else []) + [PTR]
-        rnames = [*names] + (["dret"] if self.returns_adjoint else []) + ["tape"]
-        rev = Function(m.unique_name(f"reverse_{fn.name}"),
+        ndret = w if self.returns_adjoint else 0
+        rparams = [*params] + [fn.return_type] * ndret + [PTR]
+        rnames = [*names] + (["dret"] if w == 1 else [f"dret{j}" for j in range(w)])[:ndret] + ["tape"]
+        rev = Function(m.unique_name(f"reverse{tag}_{fn.name}"),
                        FunctionType(StructType(self.out_types) if self.out_types else VOID, tuple(rparams)),
                        arg_names=rnames, prefix="internal")
         m.add(aug)
@@ -157,21 +176,23 @@ class _ReverseGenerator:
         self.aug, self.rev = aug, rev
         self.aug_tape = aug.args[-1]
         self.rev_tape = rev.args[-1]
-        self.dret = rev.args[-2] if self.returns_adjoint else None
+        self.drets = list(rev.args[len(params):len(params) + ndret])
         k = 0
         for a, act in zip(fn.args, self.acts):
             self.fwd[a] = aug.args[k]
             k += 1
             if act in ("dup", "dupnoneed"):
-                self.shadow[a] = aug.args[k]
-                k += 1
+                for j in range(w):
+                    self.shadows[j][a] = aug.args[k]
+                    k += 1
             if act == "out":
                 self.active.add(a)
 
     def run(self) -> SweepPair:
         self._signatures()
         pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint, self.returns_shadow)
-        self.ctx.memo[("sweeps", self.fn, self.acts, self.top_level)] = pair  # type: ignore[assignment]  # recursion
+        key = _sweeps_key(self.fn, self.acts, self.top_level, self.width)
+        self.ctx.memo[key] = pair  # type: ignore[assignment]  # recursion
         self.order = differentiable_order(self.fn)
         self._augmented()
         self.orig_of = {v: k for k, v in self.fwd.items()}
@@ -188,9 +209,10 @@ class _ReverseGenerator:
         ptr_phis = []
         for inst, ni in clones:
             if isinstance(inst, PhiInst) and isinstance(inst.type, PointerType):
-                sp = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
-                self.shadow[inst] = sp
-                ptr_phis.append((inst, sp))
+                for _ in self.lanes():
+                    sp = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, self.lane_suffix("'")))
+                    self.shadow[inst] = sp
+                    ptr_phis.append((inst, self.lane, sp))
         changed = True
         while changed:
             changed = False
@@ -201,8 +223,12 @@ class _ReverseGenerator:
                     self.active.add(inst)
                     changed = True
         for inst, ni in clones:
-            self._augment(inst, ni)
-        for inst, sp in ptr_phis:
+            # One builder for all lanes: lane j's shadow code follows lane j-1's.
+            b = Builder(InsertPoint.after_inst(ni))
+            for _ in self.lanes():
+                self._augment(inst, ni, b)
+        for inst, lane, sp in ptr_phis:
+            self.lane = lane
             for v, blk in inst.incoming:
                 if blk in self.fwd:
                     s = self._shadow_or_none(v)
@@ -210,6 +236,7 @@ class _ReverseGenerator:
                         raise DifferentiationError(f"{describe(inst)}: a pointer that may point to active memory "
                                                    "merges with one that has no shadow; not supported yet")
                     sp.add_incoming(s, self.fwd[blk])  # type: ignore[arg-type]
+        self.lane = 0
 
     def _depends_on_active(self, inst: Instruction) -> bool:
         if isinstance(inst, LoadInst):
@@ -253,41 +280,44 @@ class _ReverseGenerator:
         rounded = b.binop("and", b.add(nbytes, const_int(I64, align - 1)), const_int(I64, -align))
         return b.call(aligned, [const_int(I64, align), rounded], name=name)
 
-    def _augment(self, inst: Instruction, ni: Instruction) -> None:
-        b = Builder(InsertPoint.after_inst(ni))
+    def _augment(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
+        """The augmented code of ``inst`` (cloned as ``ni``) for the current lane; ``b`` inserts after ``ni``."""
         if isinstance(inst, GEPInst) or (isinstance(inst, CastInst) and isinstance(inst.type, PointerType)
                                           and inst.opcode in ("bitcast", "addrspacecast")):
             s = self.shadow.get(inst.operand(0))
             if s is not None:
                 g = ni.clone()
                 g.set_operand(0, s)
-                self.shadow[inst] = b.insert(g, value_name(inst, "'"))
+                self.shadow[inst] = b.insert(g, value_name(inst, self.lane_suffix("'")))
         elif isinstance(inst, AllocaInst):
             # Stack memory would die when the augmented sweep returns, but the reverse sweep
             # still needs it: both the primal and the shadow live on the heap until the
             # reverse sweep passes the allocation.
-            nbytes: Value = const_int(I64, self.layout.alloc_size(inst.allocated_type))
-            bb = Builder(InsertPoint.before_inst(ni))
-            if inst.count is not None:
-                cnt = ni.operand(0)
-                if cnt.type != I64:
-                    cnt = bb.cast("zext", cnt, I64)
-                nbytes = bb.mul(cnt, nbytes)
-            heap = self._heap_alloc(bb, nbytes, inst.align or 16, inst.name)
-            ni.replace_all_uses_with(heap)
-            self.fwd[inst] = heap
-            ni.erase()
-            shadow = self._heap_alloc(b, nbytes, inst.align or 16, value_name(inst, "'"))
+            if self.lane == 0:
+                nbytes: Value = const_int(I64, self.layout.alloc_size(inst.allocated_type))
+                bb = Builder(InsertPoint.before_inst(ni))
+                if inst.count is not None:
+                    cnt = ni.operand(0)
+                    if cnt.type != I64:
+                        cnt = bb.cast("zext", cnt, I64)
+                    nbytes = bb.mul(cnt, nbytes)
+                heap = self._heap_alloc(bb, nbytes, inst.align or 16, inst.name)
+                ni.replace_all_uses_with(heap)
+                self.fwd[inst] = heap
+                ni.erase()
+                self.alloca_bytes[inst] = nbytes
+            nbytes = self.alloca_bytes[inst]
+            shadow = self._heap_alloc(b, nbytes, inst.align or 16, value_name(inst, self.lane_suffix("'")))
             zero_fill(self.m, b, shadow, nbytes)
             self.shadow[inst] = shadow
         elif isinstance(inst, LoadInst) and isinstance(inst.type, PointerType):
             s = self.shadow.get(inst.pointer)
             if s is not None:
-                self.shadow[inst] = b.load(inst.type, s, value_name(inst, "'"), inst.align)
+                self.shadow[inst] = b.load(inst.type, s, value_name(inst, self.lane_suffix("'")), inst.align)
         elif isinstance(inst, SelectInst) and isinstance(inst.type, PointerType):
             sa, sb = self._shadow_or_none(inst.operand(1)), self._shadow_or_none(inst.operand(2))
             if sa is not None and sb is not None:
-                self.shadow[inst] = b.select(ni.operand(0), sa, sb, value_name(inst, "'"))
+                self.shadow[inst] = b.select(ni.operand(0), sa, sb, value_name(inst, self.lane_suffix("'")))
             elif sa is not None or sb is not None:
                 raise DifferentiationError(f"{describe(inst)}: selects between a shadowed and an unshadowed "
                                            "pointer; not supported yet")
@@ -312,18 +342,21 @@ class _ReverseGenerator:
             raise DifferentiationError(
                 f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
                 "derivative cannot follow integer bits in reverse mode yet")
-        elif isinstance(inst, ReturnInst) and self.returns_shadow:
+        elif isinstance(inst, ReturnInst) and self.returns_shadow and self.lane == 0:  # all lanes at once
             v = inst.value
             assert v is not None
-            sv = self._shadow_or_none(v)
-            if sv is None:
-                raise DifferentiationError(
-                    f"{describe(inst)}: returns a pointer to memory that has no shadow (constant memory); "
-                    "callers could not follow its derivative. Not supported yet")
+            svs = []
+            for _ in self.lanes():
+                sv = self._shadow_or_none(v)
+                if sv is None:
+                    raise DifferentiationError(
+                        f"{describe(inst)}: returns a pointer to memory that has no shadow (constant memory); "
+                        "callers could not follow its derivative. Not supported yet")
+                svs.append(sv)
             rb = Builder(InsertPoint.before_inst(ni))
             pair_t = self.aug.return_type
             agg = rb.insertvalue(ConstantKeyword(pair_t, "undef"), ni.operand(0), [0])
-            ni.set_operand(0, rb.insertvalue(agg, sv, [1]))
+            ni.set_operand(0, rb.insertvalue(agg, pack(rb, svs), [1]))
 
     def _augment_call(self, inst: CallInst, ni: Instruction, b: Builder) -> None:
         assert isinstance(ni, CallInst)
@@ -333,11 +366,15 @@ class _ReverseGenerator:
                 raise callee_unknown_error(inst)
             return
         if name.startswith("llvm.lifetime."):
-            ni.erase()  # the stack object it marks now lives on the heap (see AllocaInst)
+            if self.lane == 0:
+                ni.erase()  # the stack object it marks now lives on the heap (see AllocaInst)
             return
         if is_inactive_function(name) or is_custom_inactive(self, inst):
             return
         if custom_gradient(self, inst) is not None:
+            if self.width > 1 and (inst in self.active or any(a in self.active or a in self.shadow
+                                                                for a in inst.args)):
+                self.refuse_batch(inst, f"the registered gradient of @{name}")
             augment_custom_call(self, inst, ni, b)
             return
         mf = memory_function(name)
@@ -345,7 +382,7 @@ class _ReverseGenerator:
         if kind in ("alloc", "calloc"):
             assert mf is not None
             c = ni.clone()
-            s = b.insert(c, value_name(inst, "'"))
+            s = b.insert(c, value_name(inst, self.lane_suffix("'")))
             self.shadow[inst] = s
             if self.zero_usable:
                 zero_usable(self.m, b, s)
@@ -354,13 +391,15 @@ class _ReverseGenerator:
                 zero_fill(self.m, b, s, ni.args[mf.size])
             return
         if kind == "realloc":
+            self.refuse_batch(inst, "realloc")
             augment_realloc(self, inst, ni, b)
             return
         if kind == "free":
             # The reverse sweep still needs the memory: allocations made and freed here are
             # freed by the reverse sweep when it passes the allocation; other frees are dropped
             # (the memory leaks rather than being read after it was freed).
-            ni.erase()
+            if self.lane == 0:
+                ni.erase()
             return
         if kind == "set":
             return  # the shadow is zeroed in the reverse sweep
@@ -390,19 +429,21 @@ class _ReverseGenerator:
         f = inst.called_function
         if f is not None and not f.is_declaration:
             acts = self._call_activities(inst)
-            if acts is None:
+            if acts is None or self.lane > 0:  # the callee's sweeps take all lanes at once
                 return
-            pair = sweeps(self.ctx, f, acts)
+            pair = sweeps(self.ctx, f, acts, width=self.width)
             args: list[Value] = []
             for a, na, act in zip(inst.args, ni.args, acts):
                 args.append(na)
                 if act == "dup":
-                    args.append(self.shadow[a])
+                    args += [lane[a] for lane in self.shadows]
             call = b.call(pair.augmented, [*args, self.aug_tape])
             primal: Value = call
             if pair.returns_shadow:
                 primal = b.extractvalue(call, [0])
-                self.shadow[inst] = b.extractvalue(call, [1], value_name(inst, "'"))
+                for j, s in enumerate(unpack_lanes(b, call, [1], self.width)):
+                    s.name = value_name(inst, "'" if self.width == 1 else f"'{j}")
+                    self.shadows[j][inst] = s
             if not f.return_type.is_void:
                 ni.replace_all_uses_with(primal)
                 primal.name = ni.name
@@ -475,7 +516,7 @@ class _ReverseGenerator:
             k = 0
             for a, act in zip(self.fn.args, self.acts):
                 if act == "out":
-                    agg = xb.insertvalue(agg, self._load_adjoint(xb, a), [k])
+                    agg = xb.insertvalue(agg, pack(xb, [self._load_adjoint(xb, a) for _ in self.lanes()]), [k])
                     k += 1
             xb.ret(agg)
         else:
@@ -485,14 +526,15 @@ class _ReverseGenerator:
         ret = r.terminator
         assert isinstance(ret, ReturnInst)
         v = ret.value
-        if v is not None and self.dret is not None and v in self.active:
-            self._add_adjoint(b, v, self.dret)
+        if v is not None and self.drets and v in self.active:
+            for j in self.lanes():
+                self._add_adjoint(b, v, self.drets[j])
 
     def _adjoint_slot(self, v: Value) -> Value:
         s = self.adj_slot.get(v)
         if s is None:
             b = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
-            s = b.alloca(v.type, name=value_name(v, ".adj"))
+            s = b.alloca(v.type, name=value_name(v, self.lane_suffix(".adj")))
             b.store(zero(v.type), s)
             self.adj_slot[v] = s
         return s
@@ -535,7 +577,8 @@ class _ReverseGenerator:
         self.recomputed_shifted: dict[int, dict[Value, Value]] = {}
         body = Builder(body_block)
         for inst in reversed(blk.instructions):
-            self._reverse_inst(body, inst)
+            for _ in self.lanes():
+                self._reverse_inst(body, inst)
         # Control: back to the reverse of the predecessor the trace came from.
         preds = [p for p in blk.predecessors if p in self.inv]
         phis_active = [p for p in blk.phis() if p in self.active]
@@ -547,17 +590,19 @@ class _ReverseGenerator:
             k = body.load(I64, slot)
             first = body.icmp("eq", k, const_int(I64, 0))
             for phi in phis_active:
-                d = self._take_adjoint(body, phi)
-                z = zero(d.type)
-                self._add_adjoint(body, phi.value_for(loop.preheader), body.select(first, d, z))
-                self._add_adjoint(body, phi.value_for(loop.latch), body.select(first, z, d))
+                for _ in self.lanes():
+                    d = self._take_adjoint(body, phi)
+                    z = zero(d.type)
+                    self._add_adjoint(body, phi.value_for(loop.preheader), body.select(first, d, z))
+                    self._add_adjoint(body, phi.value_for(loop.latch), body.select(first, z, d))
             body.store(body.sub(k, const_int(I64, 1)), slot)
             body.cond_br(first, self.inv[loop.preheader], self.inv[loop.latch])
         elif len(preds) <= 1:
             for phi in phis_active:
-                d = self._take_adjoint(body, phi)
-                if preds:
-                    self._add_adjoint(body, phi.value_for(preds[0]), d)
+                for _ in self.lanes():
+                    d = self._take_adjoint(body, phi)
+                    if preds:
+                        self._add_adjoint(body, phi.value_for(preds[0]), d)
             body.br(self.inv[preds[0]] if preds else self.exit_block)
         else:
             ab = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
@@ -570,12 +615,13 @@ class _ReverseGenerator:
                         came.add_incoming(const_int(I64, i), self.fwd[p])  # type: ignore[arg-type]
             idx = self._need_aug_value(came)
             for phi in phis_active:
-                d = self._take_adjoint(body, phi)
-                for i, p in enumerate(preds):
-                    v = phi.value_for(p)
-                    if v in self.active:
-                        is_p = body.icmp("eq", idx, const_int(I64, i))
-                        self._add_adjoint(body, v, body.select(is_p, d, zero(d.type)))
+                for _ in self.lanes():
+                    d = self._take_adjoint(body, phi)
+                    for i, p in enumerate(preds):
+                        v = phi.value_for(p)
+                        if v in self.active:
+                            is_p = body.icmp("eq", idx, const_int(I64, i))
+                            self._add_adjoint(body, v, body.select(is_p, d, zero(d.type)))
             body.switch(idx, self.inv[preds[0]], [(i, self.inv[p]) for i, p in enumerate(preds)])
         # Pushes at the end of the forward block, pops at the start of the reverse block.
         ab = Builder(InsertPoint.before_terminator(self.fwd[blk]))  # type: ignore[arg-type]
@@ -776,7 +822,8 @@ class _ReverseGenerator:
         elif isinstance(inst, CallInst):
             self._reverse_call(b, inst)
         elif isinstance(inst, AllocaInst):
-            self._free_both(b, inst)
+            if self.lane == 0:
+                self._free_both(b, inst)
         elif is_vector_lane_instruction(inst):
             reverse_lane_instruction(self, b, inst)
         elif isinstance(inst, GEPInst) or not (inst in self.active or carries_float(inst.type)):
@@ -810,9 +857,10 @@ class _ReverseGenerator:
         return copy_layout(infos, dst, src, nbytes, self.layout, analyzed_functions(self.ctx), accessed)
 
     def _free_both(self, b: Builder, inst: Instruction) -> None:
-        """Free a primal allocation and its shadow once the reverse sweep has passed it."""
+        """Free a primal allocation and its shadows (all lanes) once the reverse sweep has passed it."""
         free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
-        b.call(free, [self._need_aug_value(self.shadow[inst])])
+        for lane in self.shadows:
+            b.call(free, [self._need_aug_value(lane[inst])])
         b.call(free, [self._primal(inst)])
 
     def _reverse_rule(self, b: Builder, inst: Instruction, rule, args: list[Value]) -> None:  # type: ignore[no-untyped-def]
@@ -824,7 +872,10 @@ class _ReverseGenerator:
         for i, p in enumerate(rule.partials):
             if p is None or i >= len(args) or args[i] not in self.active:
                 continue
-            self._add_adjoint(b, args[i], b.fmul(em.emit(p), d))
+            partial = self.partials.get((inst, i))  # emitted by the first lane, shared by the others
+            if partial is None:
+                partial = self.partials[(inst, i)] = em.emit(p)
+            self._add_adjoint(b, args[i], b.fmul(partial, d))
 
     def _reverse_call(self, b: Builder, inst: CallInst) -> None:
         name = inst.callee_name
@@ -837,7 +888,8 @@ class _ReverseGenerator:
         if mf is not None:
             kind = mf.kind.value
             if kind in ("alloc", "calloc") and released_in_function(inst):
-                self._free_both(b, inst)
+                if self.lane == 0:
+                    self._free_both(b, inst)
             elif kind == "realloc":
                 reverse_realloc(self, b, inst)
             elif kind == "set" and mf.dst is not None and mf.size is not None and inst.args[mf.dst] in self.shadow:
@@ -868,24 +920,26 @@ class _ReverseGenerator:
                     self._add_adjoint(b, a, d)
             return
         f = inst.called_function
-        if f is None or f.is_declaration:
+        if f is None or f.is_declaration or self.lane > 0:  # the callee's reverse sweep takes all lanes
             return
         acts = self._call_activities(inst)
         if acts is None:
             return
-        pair = sweeps(self.ctx, f, acts)
+        pair = sweeps(self.ctx, f, acts, width=self.width)
         args: list[Value] = []
         for a, act in zip(inst.args, acts):
             args.append(self._primal(a))
             if act == "dup":
-                args.append(self._need_aug_value(self.shadow[a]))
+                args += [self._need_aug_value(lane[a]) for lane in self.shadows]
         if pair.returns_adjoint:
-            args.append(self._take_adjoint(b, inst) if inst in self.active else zero(inst.type))
+            args += [self._take_adjoint(b, inst) if inst in self.active else zero(inst.type) for _ in self.lanes()]
         res = b.call(pair.reverse, [*args, self.rev_tape])
         k = 0
         for a, act in zip(inst.args, acts):
             if act == "out":
-                self._add_adjoint(b, a, b.extractvalue(res, [k]))
+                for j, d in enumerate(unpack_lanes(b, res, [k], self.width)):
+                    with self.in_lane(j):
+                        self._add_adjoint(b, a, d)
                 k += 1
 
 

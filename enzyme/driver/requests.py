@@ -7,9 +7,10 @@ marker global (``enzyme_dup``, ``enzyme_dupnoneed``, ``enzyme_const``,
 Without a marker, integers are const, floating-point values are ``out`` in
 reverse mode and ``dup`` (value, tangent) in forward mode, pointers are dup.
 
-Batch forward mode: ``enzyme_width, W`` right after the function; every dup
-argument is then followed by W shadows, or marked ``enzyme_dupv, stride``
-with one shadow pointer whose direction j lies ``j * stride`` bytes further.
+Batch mode: ``enzyme_width, W`` right after the function (``__enzyme_fwddiff``
+and ``__enzyme_autodiff``); every dup argument is then followed by W shadows,
+or marked ``enzyme_dupv, stride`` with one shadow pointer whose direction j
+lies ``j * stride`` bytes further.
 ``__enzyme_reverse`` takes, after the arguments, ``dret`` when the function
 returns a floating-point value, then the tape from ``__enzyme_augmentfwd``.
 """
@@ -158,9 +159,10 @@ def decode(call: CallInst, mode: str) -> Request:
             raise d.fail(f"enzyme_width must be followed by a positive integer constant, got {_spell(w)}")
         width = w.value
         i += 2
-        if d.reverse:
-            raise d.fail("enzyme_width (batch reverse mode) is not supported yet; use __enzyme_fwddiff with "
-                         "enzyme_width, or call once per direction", DifferentiationError)
+        if mode in ("augment", "split_reverse"):
+            raise d.fail("enzyme_width in split reverse mode (__enzyme_augmentfwd/__enzyme_reverse) is not "
+                         "supported yet; use __enzyme_autodiff with enzyme_width, or call once per direction",
+                         DifferentiationError)
     params = fn.function_type.params
     decoded: list[Arg] = []
     inserted: list[Instruction] = []

@@ -64,9 +64,48 @@ def test_batch_misuse(tmp_path: Path, call: str, pattern: str) -> None:
     refused(tmp_path, f"v2 g(double *x, double *d, int n) {{ return {call}; }}", pattern)
 
 
-def test_batch_reverse_is_refused(tmp_path: Path) -> None:
-    body = "double g(double *x, double *d, int n) { return __enzyme_autodiff((void *)f, enzyme_width, 2, x, d, d, n); }"
-    refused(tmp_path, body, r"enzyme_width \(batch reverse mode\) is not supported yet", DifferentiationError)
+@pytest.mark.parametrize("call, pattern", [
+    ("__enzyme_autodiff((void *)f, enzyme_width, n, x, d, d, n)",
+     r"enzyme_width must be followed by a positive integer constant, got a value computed at run time"),
+    ("__enzyme_autodiff((void *)f, enzyme_width, 3, x, d, d, enzyme_const, n)",
+     r"argument 1 of @f is dup and needs 3 shadows after it \(enzyme_width 3\), got 2"),
+    ("__enzyme_autodiff((void *)f, enzyme_width, 2, x, d, n)",
+     r"shadow 2 of argument 1 of @f has type i32, expected ptr"),
+    ("__enzyme_autodiff((void *)sq, enzyme_width, 2, 3.0)",
+     r"declared to return double but the derivative of @sq is \[2 x double\]"),
+])
+def test_batch_reverse_misuse(tmp_path: Path, call: str, pattern: str) -> None:
+    refused(tmp_path, f"double g(double *x, double *d, int n) {{ return {call}; }}", pattern)
+
+
+def test_batch_split_mode_is_refused(tmp_path: Path) -> None:
+    body = "aug_t g(double *x, double *d, int n) { return __enzyme_augmentfwd((void *)f, enzyme_width, 2, x, d, d, n); }"
+    refused(tmp_path, body, r"enzyme_width in split reverse mode .* is not supported yet", DifferentiationError)
+
+
+@pytest.mark.parametrize("body, pattern", [
+    ("""
+__attribute__((noinline)) double cube(double x) { return x * x * x; }
+static struct { double r; void *t; } cube_aug(double x) { return (typeof(cube_aug(0))){x * x * x, 0}; }
+static double cube_rev(double x, double dr, void *t) { return 3 * x * x * dr; }
+void *__enzyme_register_gradient_cube[3] = {(void *)cube, (void *)cube_aug, (void *)cube_rev};
+double h(double *x) { return cube(x[0]) + x[1]; }
+void g(double *x, double *a, double *b) { __enzyme_autodiff((void *)h, enzyme_width, 2, x, a, b); }
+""", r"the registered gradient of @cube is not supported in batch reverse mode \(enzyme_width 2\) yet"),
+    ("""
+#include <stdlib.h>
+double h(double *x, int n) {
+  double *t = malloc(sizeof(double)); t[0] = x[0];
+  t = realloc(t, n * sizeof(double)); for (int i = 1; i < n; i++) t[i] = t[i - 1] * x[i];
+  double r = t[n - 1]; free(t); return r;
+}
+void g(double *x, double *a, double *b, int n) { __enzyme_autodiff((void *)h, enzyme_width, 2, x, a, b, n); }
+""", r"realloc is not supported in batch reverse mode \(enzyme_width 2\) yet; call once per direction"),
+])
+def test_batch_reverse_refuses_what_it_cannot_batch(tmp_path: Path, body: str, pattern: str) -> None:
+    with pytest.raises(DifferentiationError, match=pattern) as info:
+        differentiate(tmp_path, body)
+    assert "\n" not in str(info.value)
 
 
 @pytest.mark.parametrize("call, pattern", [
