@@ -441,9 +441,9 @@ class _ReverseGenerator(LaneState):
             primal: Value = call
             if pair.returns_shadow:
                 primal = b.extractvalue(call, [0])
-                for j, s in enumerate(unpack_lanes(b, call, [1], self.width)):
-                    s.name = value_name(inst, "'" if self.width == 1 else f"'{j}")
-                    self.shadows[j][inst] = s
+                for j, lane_shadow in enumerate(unpack_lanes(b, call, [1], self.width)):
+                    lane_shadow.name = value_name(inst, "'" if self.width == 1 else f"'{j}")
+                    self.shadows[j][inst] = lane_shadow
             if not f.return_type.is_void:
                 ni.replace_all_uses_with(primal)
                 primal.name = ni.name

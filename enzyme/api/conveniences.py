@@ -61,6 +61,10 @@ def make_zero(x: Any) -> Any:
     return x
 
 
+#: Rows of a reverse-mode Jacobian per generated call when ``chunk`` is not given.
+REVERSE_CHUNK = 16
+
+
 def _is_array(x: Any) -> bool:
     return isinstance(x, np.ndarray)
 
@@ -142,8 +146,11 @@ def jacobian(mode: Mode, f: Any, x: np.ndarray, *args: Any, out: np.ndarray | No
     every element of ``out``.  Without ``out``, ``f`` returns a scalar and the
     result is its gradient (an array of ``x``'s shape).
 
-    Forward mode computes ``chunk`` columns per generated call
-    (``BatchDuplicated``); reverse mode computes one row per call.
+    Forward mode computes ``chunk`` columns per call (``BatchDuplicated``;
+    ``None``: one column per call).  Reverse mode computes ``chunk`` rows per
+    call (batch reverse: the shadows of ``out`` are seeded with unit vectors,
+    those of ``x`` receive the rows); ``None``: all rows in one call when
+    ``out`` has at most 16 elements, else 16 rows per call.
     """
     mode = check_mode(mode, "jacobian")
     fn = as_cfunction(f, "jacobian")
@@ -163,16 +170,20 @@ def jacobian(mode: Mode, f: Any, x: np.ndarray, *args: Any, out: np.ndarray | No
     J = np.zeros((m, n), dtype=np.result_type(x.dtype, out.dtype))
     consts: list[Any] = [a if isinstance(a, Annotation) else Const(a) for a in args]
     if mode.reverse:
-        if chunk not in (None, 1):
-            raise UsageError("jacobian: reverse mode computes one row per call (batched reverse mode is not "
-                             "supported yet); leave chunk unset")
-        for i in range(m):
-            dx = make_zero(x)
-            dout = _onehots(m, out, i, 1)[0]
+        rows = min(max(m, 1), REVERSE_CHUNK) if chunk is None else _chunk(chunk, m)
+        for start in range(0, m, rows):
             call = list(consts)
-            call[slot] = Duplicated(out, dout)
-            autodiff(Reverse, fn, Const, Duplicated(x, dx), *call)
-            J[i] = dx.reshape(-1)
+            if rows == 1:
+                dx = make_zero(x)
+                call[slot] = Duplicated(out, _onehots(m, out, start, 1)[0])
+                autodiff(Reverse, fn, Const, Duplicated(x, dx), *call)
+                J[start] = dx.reshape(-1)
+                continue
+            dxs = tuple(make_zero(x) for _ in range(rows))
+            call[slot] = BatchDuplicated(out, _onehots(m, out, start, rows))
+            autodiff(Reverse, fn, Const, BatchDuplicated(x, dxs), *call)
+            for k in range(min(rows, m - start)):
+                J[start + k] = dxs[k].reshape(-1)
         return J.reshape(out.shape + x.shape)
     width = _chunk(chunk, n)
     for start in range(0, n, width):

@@ -170,6 +170,10 @@ def autodiff(mode: Mode, f: CFunction, ret_activity: type, *args: Any) -> tuple[
     * ``Reverse``: ``(derivs,)``, ``derivs`` a tuple with the derivative of each
       ``Active`` argument and ``None`` for the others; ``Duplicated`` shadows
       are accumulated (``+=``).  ``ReverseWithPrimal``: ``(derivs, primal)``.
+      With ``BatchDuplicated`` arguments (batch reverse, one call for all
+      directions): an ``Active`` result is seeded with 1 in every direction,
+      shadow ``k`` of each argument accumulates direction ``k``'s gradient,
+      and each ``Active`` argument's derivative is a tuple of ``width`` values.
     * ``Forward``: return ``Duplicated`` -> ``(primal, tangent)``;
       ``DuplicatedNoNeed`` -> ``(tangent,)``; ``BatchDuplicated`` ->
       ``(primal, (tangent_1, ..., tangent_w))``; ``BatchDuplicatedNoNeed`` ->
@@ -207,27 +211,37 @@ def _autodiff(mode: Mode, f: Any, ret_activity: Any, args: tuple[Any, ...]) -> t
     width = batch_width(anns, fn)
     acts = tuple(_activity(p, a, mode.reverse, fn) for p, a in zip(fn.signature.params, anns))
     batched = any(isinstance(a, BatchDuplicated) for a in anns)
-    if mode.reverse and batched:
-        raise UsageError(f"{who}: BatchDuplicated in reverse mode is not supported yet; call autodiff once per "
-                         "shadow (Duplicated)")
-    call = _reverse_call(mode, fn, ret, acts) if mode.reverse else _forward_call(mode, fn, ret, acts, width)
+    if mode.reverse:
+        call = _reverse_call(mode, fn, ret, acts, width, batched)
+    else:
+        call = _forward_call(mode, fn, ret, acts, width)
     result = call(args)
     if not batched:  # a batch call's request also depends on the number of shadows
         fn.fast_calls[(id(mode), ret_activity, *map(type, args))] = (mode, call)
     return result
 
 
-def _reverse_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...]) -> Callable[[Sequence[Any]], Any]:
+def _reverse_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...], width: int = 1,
+                  batched: bool = False) -> Callable[[Sequence[Any]], Any]:
+    """Batch reverse (``batched``: BatchDuplicated arguments) runs ``width`` directions in one call: an Active
+    result is seeded with 1 in each, every shadow receives its own direction's gradient, and each Active
+    argument's derivative is a tuple of ``width`` values (as Enzyme.jl's NTuple)."""
     sig = fn.signature
     ret_act = _reverse_ret(ret, fn)
     with_primal = mode.return_primal and sig.ret_kind != "void"
-    plan = _plan(fn, Request("reverse", acts, 1, ret_act, with_primal))
+    plan = _plan(fn, Request("reverse", acts, width, ret_act, with_primal))
     pack = packer(fn, acts)
     names = [f"d{i}" if a == "out" else None for i, a in enumerate(acts)]
 
+    def deriv(block: Any, name: str) -> Any:
+        v = getattr(block, name)
+        if width > 1:
+            return tuple(v)
+        return (v,) if batched else v
+
     def call(args: Sequence[Any]) -> tuple[Any, ...]:
         block = plan.run(pack(args))
-        derivs = tuple(getattr(block, n) if n else None for n in names)
+        derivs = tuple(deriv(block, n) if n else None for n in names)
         if mode.return_primal:
             return derivs, (block.ret if with_primal else None)
         return (derivs,)

@@ -138,7 +138,11 @@ def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], l
         if out_dup:
             outputs += [Field(f"rets{k}", sig.ret_ir_type, sig.ret_ctype) for k in range(req.width)]
     adjoints = [i for i, a in enumerate(req.args) if a == "out"] if req.kind in ("reverse", "split_reverse") else []
-    outputs += [Field(f"d{i}", params[i].ir_type, params[i].ctype) for i in adjoints]
+    if req.width == 1:
+        outputs += [Field(f"d{i}", params[i].ir_type, params[i].ctype) for i in adjoints]
+    else:  # batch reverse: W adjoints per out argument, as the engine returns them ([W x T])
+        outputs += [Field(f"d{i}", f"[{req.width} x {params[i].ir_type}]", params[i].ctype * req.width)
+                    for i in adjoints]
     if req.kind == "augment":
         outputs.append(Field("tape", "ptr", ctypes.c_void_p))
         if has_result:
