@@ -30,7 +30,7 @@ extern int enzyme_dup;              /* next args: primal, shadow (N shadows afte
 extern int enzyme_dupnoneed;        /* like enzyme_dup; the primal result is not needed */
 extern int enzyme_const;            /* next arg: constant, no derivative */
 extern int enzyme_out;              /* next arg: active scalar, its adjoint is returned */
-extern int enzyme_width;            /* next arg: constant width N of a batched call (forward mode) */
+extern int enzyme_width;            /* next arg: constant width N of a batched call (not split mode) */
 extern int enzyme_dupv;             /* next args: byte stride, primal, one buffer whose N shadows are
                                        stride bytes apart */
 extern int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
@@ -50,7 +50,8 @@ extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_primal_return,
 
 #ifndef ENZYME_NO_ENTRY_POINTS
 /* Reverse mode: accumulates adjoints into shadows; returns the adjoint of an
-   enzyme_out argument (a struct of them when declared with a struct return). */
+   enzyme_out argument (a struct of them when declared with a struct return; with
+   enzyme_width, N, each becomes N adjoints, one per direction). */
 double __enzyme_autodiff(void *fn, ...);
 /* Forward mode: returns the tangent of the result (N tangents, as a struct of N
    doubles declared by the caller, with enzyme_width). */
