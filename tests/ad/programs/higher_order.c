@@ -1,10 +1,11 @@
 #include "check.h"
 /* Second derivatives by nesting entry points: forward over reverse (Hessian-vector products of a function of an
-   array) and forward over forward. (Reverse over forward/reverse are not right yet: see the AD bug list.) */
+   array), forward over forward, reverse over forward and reverse over reverse. */
 double f(const double *x) { return sin(x[0]) * x[1] * x[1] + exp(x[0] * x[1]); }
 void grad(const double *x, double *g) { g[0] = g[1] = 0; __enzyme_autodiff((void *)f, enzyme_dup, x, g); }
 double s(double x) { return x * x * x * cos(x); }
 double ds(double x) { return __enzyme_fwddiff((void *)s, x, 1.0); }
+double g0(const double *x) { double g[2] = {0, 0}; __enzyme_autodiff((void *)f, enzyme_dup, x, g); return g[0]; }
 
 int main(void) {
   double x[2] = {0.6, -0.9}, e = exp(x[0] * x[1]);
@@ -22,5 +23,9 @@ int main(void) {
   double d2 = 6 * y * cos(y) - 6 * y * y * sin(y) - y * y * y * cos(y);
   check("forward over forward", __enzyme_fwddiff((void *)ds, y, 1.0), d2, 1e-12);
   check("forward over forward central", CENTRAL(ds(v), v, y), d2, 1e-6);
+  check("reverse over forward", __enzyme_autodiff((void *)ds, y), d2, 1e-12);
+  double dg[2] = {0, 0};
+  __enzyme_autodiff((void *)g0, enzyme_dup, x, dg);
+  for (int i = 0; i < 2; i++) check("Hessian row 0 (reverse over reverse)", dg[i], H[0][i], 1e-12);
   return finish();
 }
