@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
 from ..ir import (Block, BranchInst, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, ConstantText,
-                  Function, Instruction, InvokeInst, Module, PhiInst, Value)
+                  Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, Value)
 from ..ir.cfg import normal_flow_order, reverse_post_order
 from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
@@ -173,6 +173,15 @@ def add_helper_functions(module: Module, text: str) -> None:
         f.module = None
         del helpers.globals[f.name or ""]
         module.add(f)
+    # Constants the helpers use (message strings): moved too, or the module's own of the same name reused.
+    for g in [g for g in helpers.globals.values() if isinstance(g, GlobalVariable)]:
+        existing = module.globals.get(g.name or "")
+        if existing is not None:
+            g.replace_all_uses_with(existing)
+            continue
+        g.module = None
+        del helpers.globals[g.name or ""]
+        module.add(g)
 
 
 def primal_and_shadow_params(fn: Function, activities: tuple[str, ...],
@@ -194,10 +203,14 @@ def value_name(v: Value, suffix: str) -> str | None:
     return f"{v.name}{suffix}" if v.name else None
 
 
+def is_inline_asm(inst: CallInst) -> bool:
+    callee = inst.callee
+    return isinstance(callee, ConstantText) and callee.text().startswith("asm")
+
+
 def callee_unknown_error(inst: CallInst) -> DifferentiationError:
     """The refusal of a call without a named callee whose arguments or result are active."""
-    callee = inst.callee
-    if isinstance(callee, ConstantText) and callee.text().startswith("asm"):
+    if is_inline_asm(inst):
         return DifferentiationError(
             f"{describe(inst)}: inline assembly with active operands cannot be differentiated; wrap it in a "
             "function with a registered derivative, or keep it out of the differentiated code")

@@ -9,6 +9,7 @@ mirrors the primal memory and holds tangents.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
@@ -21,10 +22,11 @@ from ..ir.types import ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
-                     is_inactive_function, memory_function, primal_and_shadow_params, unshadowed_store_error,
-                     value_name, zero, zero_fill)
+                     is_inactive_function, is_inline_asm, memory_function, primal_and_shadow_params,
+                     unshadowed_store_error, value_name, zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .custom import custom_rules, is_float
+from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
 if TYPE_CHECKING:
@@ -123,7 +125,11 @@ def custom_forward_wrapper(ctx: ADContext, fn: Function, rule: Function, activit
 
 
 def returns_tangent(fn: Function) -> bool:
-    return carries_float(fn.return_type) or isinstance(fn.return_type, PointerType)
+    return _has_tangent(fn.return_type)
+
+
+def _has_tangent(t: Type) -> bool:
+    return carries_float(t) or isinstance(t, PointerType)
 
 
 class _ForwardGenerator:
@@ -336,8 +342,10 @@ class _ForwardGenerator:
         active = any(self.tangent(a) is not None for a in args)
         active_somewhere = any(lane.get(a) is not None for lane in self.tans for a in args)
         if name is None:
-            if active:
-                raise callee_unknown_error(inst)
+            if active_somewhere or carries_float(inst.type):
+                if is_inline_asm(inst):
+                    raise callee_unknown_error(inst)
+                self._indirect_call(inst, ni, b)
             return
         rules = custom_rules(self.ctx.module)
         if rules.is_inactive(callee):
@@ -470,6 +478,17 @@ class _ForwardGenerator:
 
     def _defined_call(self, inst: CallInst, ni: CallInst, callee: Function, b: Builder) -> None:
         """Call the callee's derivative (batched: one call for all lanes, at lane 0)."""
+        self._call_derivative(inst, ni, b, lambda acts: forward_derivative(self.ctx, callee, acts, self.width), [])
+
+    def _indirect_call(self, inst: CallInst, ni: CallInst, b: Builder) -> None:
+        """Call through a function pointer: a dispatcher picks the derivative of the function called."""
+        def derivative(acts: tuple[str, ...]) -> Function:
+            return forward_dispatcher(self.ctx, inst, acts, self.width,
+                                      lambda g: forward_derivative(self.ctx, g, acts, self.width))
+        self._call_derivative(inst, ni, b, derivative, [ni.callee])
+
+    def _call_derivative(self, inst: CallInst, ni: CallInst, b: Builder,
+                         derivative: Callable[[tuple[str, ...]], Function], lead: list[Value]) -> None:
         if self.lane != 0:
             return
         acts = []
@@ -484,9 +503,9 @@ class _ForwardGenerator:
                 call_args.append(na)
         if all(x == "const" for x in acts) and not carries_float(inst.type):
             return
-        d = forward_derivative(self.ctx, callee, tuple(acts), self.width)
-        call = b.call(d, call_args)
-        if returns_tangent(callee):
+        d = derivative(tuple(acts))
+        call = b.call(d, [*lead, *call_args])
+        if _has_tangent(inst.type):
             primal = b.extractvalue(call, [0])
             if self.width == 1:
                 self.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))
@@ -496,7 +515,7 @@ class _ForwardGenerator:
             ni.replace_all_uses_with(primal)
             primal.name = ni.name
             self.vmap[inst] = primal
-        elif not callee.return_type.is_void:
+        elif not inst.type.is_void:
             ni.replace_all_uses_with(call)
             call.name = ni.name
             self.vmap[inst] = call

@@ -33,10 +33,11 @@ from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, Ve
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
-                     is_inactive_function, memory_function, primal_and_shadow_params, unshadowed_store_error,
-                     value_name, zero, zero_fill)
+                     is_inactive_function, is_inline_asm, memory_function, primal_and_shadow_params,
+                     unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
+from .indirect import reverse_dispatchers
 from .copy_types import CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
@@ -82,7 +83,8 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     m = ctx.module
     params, names = primal_and_shadow_params(fn, activities, width)
     ret = StructType(pair.out_types) if pair.out_types else VOID
-    d = Function(m.unique_name(f"diffe{fn.name}" if width == 1 else f"diffe{width}_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
+    name = f"diffe{fn.name}" if width == 1 else f"diffe{width}_{fn.name}"
+    d = Function(m.unique_name(name), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
     m.add(d)
     ctx.memo[key] = d
@@ -248,7 +250,7 @@ class _ReverseGenerator(LaneState):
             if custom_gradient(self, inst) is not None:  # the rule may read active memory
                 return any(a in self.active or self._maybe_shadowed(a) for a in inst.args)
             f = inst.called_function
-            if f is not None and not f.is_declaration:
+            if (f is not None and not f.is_declaration) or (not name and not is_inline_asm(inst)):
                 return any(a in self.active or self._maybe_shadowed(a) for a in inst.args)
             return any(a in self.active for a in inst.args)
         if isinstance(inst, PhiInst):
@@ -362,8 +364,12 @@ class _ReverseGenerator(LaneState):
         assert isinstance(ni, CallInst)
         name = inst.callee_name
         if name is None:
-            if any(a in self.active or a in self.shadow for a in inst.args):
-                raise callee_unknown_error(inst)
+            if any(a in self.active or a in self.shadow for a in inst.args) or inst in self.active:
+                if is_inline_asm(inst):
+                    raise callee_unknown_error(inst)
+                acts = self._call_activities(inst)
+                if acts is not None and self.lane == 0:
+                    self._augment_through(inst, ni, b, self._indirect_pair(inst, acts), acts, [ni.callee])
             return
         if name.startswith("llvm.lifetime."):
             if self.lane == 0:
@@ -431,24 +437,7 @@ class _ReverseGenerator(LaneState):
             acts = self._call_activities(inst)
             if acts is None or self.lane > 0:  # the callee's sweeps take all lanes at once
                 return
-            pair = sweeps(self.ctx, f, acts, width=self.width)
-            args: list[Value] = []
-            for a, na, act in zip(inst.args, ni.args, acts):
-                args.append(na)
-                if act == "dup":
-                    args += [lane[a] for lane in self.shadows]
-            call = b.call(pair.augmented, [*args, self.aug_tape])
-            primal: Value = call
-            if pair.returns_shadow:
-                primal = b.extractvalue(call, [0])
-                for j, lane_shadow in enumerate(unpack_lanes(b, call, [1], self.width)):
-                    lane_shadow.name = value_name(inst, "'" if self.width == 1 else f"'{j}")
-                    self.shadows[j][inst] = lane_shadow
-            if not f.return_type.is_void:
-                ni.replace_all_uses_with(primal)
-                primal.name = ni.name
-            self.fwd[inst] = primal
-            ni.erase()
+            self._augment_through(inst, ni, b, sweeps(self.ctx, f, acts, width=self.width), acts, [])
             return
         if inst in self.active or any(a in self.active for a in inst.args):
             raise DifferentiationError(
@@ -463,6 +452,31 @@ class _ReverseGenerator(LaneState):
                 f"{shadowed[0] + 1} points to memory that may hold active values; compile @{name} with the program "
                 "(so its bitcode is linked in), add a rule (enzyme.rules), or mark it inactive if it never reads or "
                 "writes floating-point data there")
+
+    def _augment_through(self, inst: CallInst, ni: CallInst, b: Builder, pair: SweepPair, acts: tuple[str, ...],
+                         lead: list[Value]) -> None:
+        """Replace the clone ``ni`` of a call by a call of the callee's augmented sweep (``lead``: dispatch args)."""
+        args: list[Value] = []
+        for a, na, act in zip(inst.args, ni.args, acts):
+            args.append(na)
+            if act == "dup":
+                args += [lane[a] for lane in self.shadows]
+        call = b.call(pair.augmented, [*lead, *args, self.aug_tape])
+        primal: Value = call
+        if pair.returns_shadow:
+            primal = b.extractvalue(call, [0])
+            for j, lane_shadow in enumerate(unpack_lanes(b, call, [1], self.width)):
+                lane_shadow.name = value_name(inst, "'" if self.width == 1 else f"'{j}")
+                self.shadows[j][inst] = lane_shadow
+        if not inst.type.is_void:
+            ni.replace_all_uses_with(primal)
+            primal.name = ni.name
+        self.fwd[inst] = primal
+        ni.erase()
+
+    def _indirect_pair(self, inst: CallInst, acts: tuple[str, ...]) -> SweepPair:
+        return reverse_dispatchers(self.ctx, inst, acts, self.width,
+                                   lambda g: sweeps(self.ctx, g, acts, width=self.width))
 
     def _call_activities(self, inst: CallInst) -> tuple[str, ...] | None:
         acts = []
@@ -879,7 +893,13 @@ class _ReverseGenerator(LaneState):
 
     def _reverse_call(self, b: Builder, inst: CallInst) -> None:
         name = inst.callee_name
-        if name is None or is_inactive_function(name) or is_custom_inactive(self, inst):
+        if name is None:
+            acts = self._call_activities(inst) if not is_inline_asm(inst) and self.lane == 0 else None
+            if acts is not None:
+                self._reverse_through(b, inst, self._indirect_pair(inst, acts), acts,
+                                      [self._primal(inst.callee)])
+            return
+        if is_inactive_function(name) or is_custom_inactive(self, inst):
             return
         if custom_gradient(self, inst) is not None:
             reverse_custom_call(self, b, inst)
@@ -925,7 +945,11 @@ class _ReverseGenerator(LaneState):
         acts = self._call_activities(inst)
         if acts is None:
             return
-        pair = sweeps(self.ctx, f, acts, width=self.width)
+        self._reverse_through(b, inst, sweeps(self.ctx, f, acts, width=self.width), acts, [])
+
+    def _reverse_through(self, b: Builder, inst: CallInst, pair: SweepPair, acts: tuple[str, ...],
+                         lead: list[Value]) -> None:
+        """Call the callee's reverse sweep and add the returned adjoints (``lead``: dispatch args)."""
         args: list[Value] = []
         for a, act in zip(inst.args, acts):
             args.append(self._primal(a))
@@ -933,7 +957,7 @@ class _ReverseGenerator(LaneState):
                 args += [self._need_aug_value(lane[a]) for lane in self.shadows]
         if pair.returns_adjoint:
             args += [self._take_adjoint(b, inst) if inst in self.active else zero(inst.type) for _ in self.lanes()]
-        res = b.call(pair.reverse, [*args, self.rev_tape])
+        res = b.call(pair.reverse, [*lead, *args, self.rev_tape])
         k = 0
         for a, act in zip(inst.args, acts):
             if act == "out":

@@ -1,0 +1,169 @@
+"""Calls through function pointers: dispatch to the derivative of the function actually called.
+
+pyenzyme sees the whole program in one module, so the functions an indirect
+call can reach are the *address-taken* functions of the call's type (taken
+anywhere: stored, passed, or placed in a C++ vtable).  The derivative of
+``call %fp(args)`` is a call of a generated dispatcher that compares ``%fp``
+with each candidate and calls that candidate's derivative; all candidates'
+derivatives have the same signature because they share the call's type and
+argument activities.  A pointer matching no candidate (a function the
+program did not take the address of with this type, or one without a body
+or rule) stops the program with a message instead of a wrong number.
+
+Declared candidates with a derivative rule (``sin`` passed as
+``double (*)(double)``) are reached through a small defined wrapper that
+calls them directly, so the rule applies.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..errors import DifferentiationError
+from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Value
+from ..ir.builder import Builder
+from ..ir.types import PTR
+from ..rules import lookup
+from .common import ADContext, describe, is_inactive_function
+
+if TYPE_CHECKING:
+    from .reverse import SweepPair
+
+
+def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]]:
+    """What ``call`` may reach: (the address-taken function of the call's type, the function to differentiate
+    for it -- itself, or a direct wrapper of a declared function with a rule)."""
+    key = ("address-taken",)
+    taken = ctx.memo.get(key)
+    if taken is None:
+        taken = ctx.memo[key] = _address_taken(ctx.module)  # type: ignore[assignment]
+    fty = call.function_type
+    out = []
+    for f in taken:  # type: ignore[union-attr]
+        if f.function_type != fty:
+            continue
+        body = f
+        if f.is_declaration:
+            name = f.name or ""
+            if lookup(name) is None and not is_inactive_function(name):
+                continue  # no body, no rule: the dispatcher's fallback reports it if it is ever called
+            body = _direct_wrapper(ctx, f)
+        out.append((f, body))
+    if not out:
+        raise DifferentiationError(
+            f"{describe(call)}: indirect call with active arguments, and no function of type {fty} has its "
+            "address taken in the program; call the function directly")
+    return out
+
+
+def _address_taken(module) -> list[Function]:  # type: ignore[no-untyped-def]
+    """Functions used other than as the callee of a call, in code or in global initializers."""
+    found: dict[Function, None] = {}
+
+    def visit(v: Value) -> None:
+        if isinstance(v, Function):
+            found.setdefault(v)
+        elif isinstance(v, ConstantAggregate):
+            for e in v.elements:
+                visit(e)
+        elif isinstance(v, ConstantExpr):
+            for o in v.operands:
+                visit(o)
+
+    for g in module.entities:
+        if isinstance(g, GlobalVariable) and g.initializer is not None and not (g.name or "").startswith(
+                ("__enzyme_register_", "__enzyme_inactivefn", "llvm.")):
+            visit(g.initializer)
+    for f in module.functions:
+        for inst in f.instructions():
+            callee = inst.callee if isinstance(inst, CallInst) else None
+            for op in inst.operands:
+                if op is not callee:
+                    visit(op)
+    return list(found)
+
+
+def _direct_wrapper(ctx: ADContext, f: Function) -> Function:
+    key = ("direct-wrapper", f)
+    done = ctx.memo.get(key)
+    if done is None:
+        done = Function(ctx.module.unique_name(f"__pyenzyme_direct_{f.name}"), f.function_type,
+                        prefix="internal")
+        ctx.module.add(done)
+        b = Builder(done.append_block("entry"))
+        r = b.call(f, list(done.args))
+        b.ret(None if f.return_type.is_void else r)
+        ctx.memo[key] = done
+    return done  # type: ignore[return-value]
+
+
+def forward_dispatcher(ctx: ADContext, call: CallInst, acts: tuple[str, ...], width: int,
+                       derivative: Callable[[Function], Function]) -> Function:
+    """``(ptr fp, derivative params...)`` calling ``derivative(candidate)`` for the candidate ``fp`` is."""
+    cands = candidates(ctx, call)
+    key = ("forward-dispatch", call.function_type, acts, width)
+    done = ctx.memo.get(key)
+    if done is None:
+        done = ctx.memo[key] = _dispatcher(ctx, "fwd", [(f, derivative(g)) for f, g in cands])
+    return done  # type: ignore[return-value]
+
+
+def reverse_dispatchers(ctx: ADContext, call: CallInst, acts: tuple[str, ...], width: int,
+                        pair_of: Callable[[Function], SweepPair]) -> SweepPair:
+    """A SweepPair whose augmented and reverse functions take ``fp`` first and dispatch on it."""
+    from .reverse import SweepPair
+    cands = candidates(ctx, call)
+    key = ("reverse-dispatch", call.function_type, acts, width)
+    done = ctx.memo.get(key)
+    if done is None:
+        pairs = [pair_of(g) for _, g in cands]
+        shape = {(p.out_types, p.returns_adjoint, p.returns_shadow, p.augmented.function_type,
+                  p.reverse.function_type) for p in pairs}
+        if len(shape) != 1:
+            raise DifferentiationError(f"{describe(call)}: the functions this indirect call may reach have "
+                                       "derivatives of different shapes; call them directly")
+        p0 = pairs[0]
+        done = SweepPair(_dispatcher(ctx, "aug", [(f, p.augmented) for (f, _), p in zip(cands, pairs)]),
+                         _dispatcher(ctx, "rev", [(f, p.reverse) for (f, _), p in zip(cands, pairs)]),
+                         p0.out_types, p0.returns_adjoint, p0.returns_shadow)
+        ctx.memo[key] = done  # type: ignore[assignment]
+    return done  # type: ignore[return-value]
+
+
+def _dispatcher(ctx: ADContext, kind: str, routes: list[tuple[Function, Function]]) -> Function:
+    """``(ptr fp, params of the targets...)``: calls the target paired with the function ``fp`` points to."""
+    m = ctx.module
+    fty = routes[0][1].function_type
+    d = Function(m.unique_name(f"__pyenzyme_dispatch_{kind}"), FunctionType(fty.ret, (PTR, *fty.params)),
+                 prefix="internal")
+    m.add(d)
+    fp, args = d.args[0], list(d.args[1:])
+    b = Builder(d.append_block("entry"))
+    for original, target in routes:
+        hit, miss = d.append_block("hit"), d.append_block("next")
+        b.cond_br(b.icmp("eq", fp, original), hit, miss)
+        hb = Builder(hit)
+        r = hb.call(target, args)
+        hb.ret(None if fty.ret.is_void else r)
+        b.position(miss)
+    _fail(m, b, "pyenzyme: an indirect call reached a function whose derivative was not generated "
+                "(not address-taken with this type, or without a body or rule)")
+    return d
+
+
+def _fail(m, b: Builder, message: str) -> None:  # type: ignore[no-untyped-def]
+    from .common import add_helper_functions
+    name = "__pyenzyme_indirect_call_failed"
+    if m.get_function(name) is None:
+        text = message.replace("\\", "\\5C").replace('"', "\\22")
+        n = len(message.encode()) + 1
+        add_helper_functions(m, (
+            f'@.pyenzyme_indirect_msg = private unnamed_addr constant [{n} x i8] c"{text}\\00"\n'
+            "declare i32 @puts(ptr)\ndeclare void @abort()\n"
+            f"define internal void @{name}() cold noinline {{\n"
+            "  %r = call i32 @puts(ptr @.pyenzyme_indirect_msg)\n  call void @abort()\n  unreachable\n}\n"))
+    b.call(m.get_function(name), [])
+    b.unreachable()
+
+
+__all__ = ["candidates", "forward_dispatcher", "reverse_dispatchers"]
