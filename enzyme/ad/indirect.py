@@ -157,11 +157,13 @@ def _fail(m, b: Builder, message: str) -> None:  # type: ignore[no-untyped-def]
     if m.get_function(name) is None:
         text = message.replace("\\", "\\5C").replace('"', "\\22")
         n = len(message.encode()) + 1
+        # write(2, ...) rather than stdio: abort() does not flush buffered streams.
         add_helper_functions(m, (
-            f'@.pyenzyme_indirect_msg = private unnamed_addr constant [{n} x i8] c"{text}\\00"\n'
-            "declare i32 @puts(ptr)\ndeclare void @abort()\n"
+            f'@.pyenzyme_indirect_msg = private unnamed_addr constant [{n} x i8] c"{text}\\0A"\n'
+            "declare i64 @write(i32, ptr, i64)\ndeclare void @abort()\n"
             f"define internal void @{name}() cold noinline {{\n"
-            "  %r = call i32 @puts(ptr @.pyenzyme_indirect_msg)\n  call void @abort()\n  unreachable\n}\n"))
+            f"  %r = call i64 @write(i32 2, ptr @.pyenzyme_indirect_msg, i64 {n})\n"
+            "  call void @abort()\n  unreachable\n}\n"))
     b.call(m.get_function(name), [])
     b.unreachable()
 
