@@ -159,8 +159,13 @@ def _request_roots(module: Module) -> list[Function]:
         for inst in f.instructions():
             if isinstance(inst, CallInst) and "__enzyme_" in (inst.callee_name or "") and inst.args:
                 target = inst.args[0]
-                while isinstance(target, (CastInst, ConstantExpr)) and target.operands:
-                    target = target.operand(0)
+                while True:  # through casts (an addrspacecast in GPU code, say)
+                    if isinstance(target, CastInst):
+                        target = target.operand(0)
+                    elif isinstance(target, ConstantExpr) and target.operands:
+                        target = target.operands[0]
+                    else:
+                        break
                 if isinstance(target, Function) and not target.is_declaration and target not in roots:
                     roots.append(target)
     return roots
