@@ -91,11 +91,15 @@ def where(call: CallInst) -> str:
     return f"in @{f.name if f else '?'}" + (f" ({loc})" if loc else "")
 
 
+def _strip_casts(v: Value) -> Value:
+    """``v`` without constant pointer casts (GPU code reaches globals and functions through addrspacecast)."""
+    while isinstance(v, ConstantExpr) and v.opcode in ("addrspacecast", "bitcast") and v.operands:
+        v = v.operands[0]
+    return v
+
+
 def _marker(v: Value) -> str | None:
-    g = v.pointer if isinstance(v, LoadInst) else v
-    # GPU device code reaches its globals through an address-space cast.
-    while isinstance(g, ConstantExpr) and g.opcode in ("addrspacecast", "bitcast") and g.operands:
-        g = g.operands[0]
+    g = _strip_casts(v.pointer if isinstance(v, LoadInst) else v)
     if isinstance(g, GlobalVariable) and g.name in KNOWN_MARKERS:
         return g.name
     return None
@@ -143,7 +147,7 @@ def decode(call: CallInst, mode: str) -> Request:
         sret, args = args[0], args[1:]
     if not args:
         raise d.fail("missing the function to differentiate")
-    fn = args[0]
+    fn = _strip_casts(args[0])
     if not isinstance(fn, Function):
         raise d.fail("the first argument must be a function known at compile time (got a computed pointer)")
     if fn.is_declaration:

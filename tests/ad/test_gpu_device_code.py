@@ -50,3 +50,25 @@ def test_reverse_sweep_needing_a_tape_is_refused_on_the_gpu(tmp_path: Path) -> N
     module = compile_sources([src], CompileOptions(opt_level=2))
     with pytest.raises(DifferentiationError, match=r"needs a tape .* GPU device code does not support yet"):
         transform_module(module, TransformOptions(postopt_level=2))
+
+
+def test_function_behind_constant_casts_is_found() -> None:
+    """GPU code may pass the function through addrspacecasts; the request still names it."""
+    import ctypes
+    import ctypes.util
+
+    from enzyme.driver import differentiate_module
+    from enzyme.ir import parse_module, print_module
+    module = parse_module("""
+define double @f(double %x) {
+  %y = fmul double %x, %x
+  ret double %y
+}
+declare double @__enzyme_autodiff(ptr, ...)
+define double @g(double %x) {
+  %r = call double (ptr, ...) @__enzyme_autodiff(ptr addrspacecast (ptr addrspace(1) addrspacecast (ptr @f to ptr addrspace(1)) to ptr), double %x)
+  ret double %r
+}""")
+    assert differentiate_module(module) == 1
+    jit = llvm.JIT(print_module(module), libraries=[ctypes.util.find_library("c")])
+    assert jit.cfunc("g", ctypes.c_double, ctypes.c_double)(3.0) == 6.0
