@@ -1,11 +1,12 @@
 """Pieces shared by the forward and reverse generators."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
-from ..ir import (Block, BranchInst, CallInst, Constant, ConstantFP, ConstantInt, ConstantKeyword, ConstantText,
-                  Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, Value)
+from ..ir import (Block, BranchInst, CallInst, Constant, ConstantExpr, ConstantFP, ConstantInt, ConstantKeyword,
+                  ConstantText, Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, Value)
 from ..ir.cfg import normal_flow_order, reverse_post_order
 from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
@@ -217,3 +218,29 @@ def callee_unknown_error(inst: CallInst) -> DifferentiationError:
     return DifferentiationError(
         f"{describe(inst)}: indirect calls (through a function pointer) are not supported yet; call the function "
         "directly, or build with optimization so the pointer is resolved")
+
+
+def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
+                                   float_free: Callable[[Value], bool]) -> DifferentiationError | None:
+    """The refusal of storing ``pointer``, which has no shadow, into memory that has one -- or None if harmless.
+
+    The shadow memory then holds a null pointer: code that later loads the
+    pointer and follows it (in another function, say) would accumulate
+    derivatives through null.  Harmless when the memory pointed to cannot hold
+    floating-point data (``float_free``, from type analysis: index arrays, strings,
+    vtables), or for null itself.
+    """
+    target = pointer
+    while isinstance(target, ConstantExpr) and target.operands:
+        target = target.operands[0]
+    if isinstance(target, ConstantKeyword) or isinstance(target, Function):
+        return None
+    if isinstance(target, GlobalVariable):
+        if not carries_float(target.value_type):
+            return None
+    elif float_free(pointer):
+        return None
+    return DifferentiationError(
+        f"{describe(inst)}: stores a pointer to memory that has no shadow (constant memory, e.g. an enzyme_const "
+        "argument) into memory that has one, so derivatives that later follow it would be lost; pass that memory "
+        "as enzyme_dup (Duplicated in Python), or use runtime activity once it exists")

@@ -181,3 +181,14 @@ def emit_leaf_adjoints(b: "Builder", ddst: Value, dsrc: Value, leaves: tuple[tup
     for off, t, a in taken:
         p = b.gep(I8, dsrc, [const_int(I64, off)])
         b.store(b.fadd(b.load(t, p), a), p)
+
+
+def points_to_no_floats(infos: list[FunctionTypeInfo], ptr: Value) -> bool:
+    """Does type analysis know what ``ptr`` points to, with no floating-point (or unknown) bytes in it?"""
+    known = False
+    for info in infos:
+        for _, t in info.pointee_tree(ptr):
+            if t.is_float or t.is_anything:
+                return False
+            known = True
+    return known

@@ -23,8 +23,9 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, primal_and_shadow_params,
-                     unshadowed_store_error, value_name, zero, zero_fill)
+                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
+from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules, is_float
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
@@ -309,6 +310,11 @@ class _ForwardGenerator:
         v, p = inst.value, inst.pointer
         s = self.tangent(p)
         if s is not None:
+            if isinstance(v.type, PointerType) and self.tangent(v) is None:
+                error = unshadowed_pointer_store_error(
+                    inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+                if error is not None:
+                    raise error
             b.store(self._t(v, inst), s, inst.align)
         elif self.tangent(v) is not None and carries_float(v.type):
             raise unshadowed_store_error(inst, p)

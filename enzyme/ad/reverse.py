@@ -34,11 +34,12 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, primal_and_shadow_params,
-                     unshadowed_store_error, value_name, zero, zero_fill)
+                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
-from .copy_types import CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts,
+                         points_to_no_floats)
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
 from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
@@ -328,6 +329,11 @@ class _ReverseGenerator(LaneState):
             sp = self.shadow.get(p)
             if isinstance(v.type, PointerType) and sp is not None:
                 sv = self._shadow_or_none(v)
+                if sv is None:
+                    error = unshadowed_pointer_store_error(
+                        inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+                    if error is not None:
+                        raise error
                 b.store(sv if sv is not None else ConstantKeyword(v.type, "null"), sp, inst.align)
             elif sp is None and v in self.active:
                 raise unshadowed_store_error(inst, p)

@@ -237,3 +237,22 @@ void g(double *x, double *d) { __enzyme_autodiff((void *)f, enzyme_dup, x, d); }
 """
     message = refused(tmp_path, body, opt_level, r"bitcast .* reverse mode does not support this cast")
     assert "@f" in message
+
+
+CONST_POINTER_INTO_ACTIVE = """
+typedef struct { double *p; double w; } S;
+__attribute__((noinline)) void attach(S *s, double *c) { s->p = c; }
+__attribute__((noinline)) double use(const S *s) { return s->p[0] * s->w * s->w; }
+double f(S *s, double *c) { attach(s, c); return use(s); }
+"""
+
+
+@LEVELS
+@pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, enzyme_dup, s, ds, enzyme_const, c)",
+                                   "__enzyme_fwddiff((void *)f, enzyme_dup, s, ds, enzyme_const, c)"],
+                         ids=["reverse", "forward"])
+def test_pointer_to_constant_memory_stored_into_active_memory(tmp_path: Path, opt_level: int, entry: str) -> None:
+    """Its shadow would be null: reverse mode crashed, and at -O2 LLVM deleted the rest of the program as UB."""
+    body = CONST_POINTER_INTO_ACTIVE + f"double g(S *s, S *ds, double *c) {{ return {entry}; }}\n"
+    message = refused(tmp_path, body, opt_level, r"stores a pointer to memory that has no shadow")
+    assert "@attach" in message and "enzyme_dup" in message and "runtime activity" in message
