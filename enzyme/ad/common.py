@@ -244,3 +244,11 @@ def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
         f"{describe(inst)}: stores a pointer to memory that has no shadow (constant memory, e.g. an enzyme_const "
         "argument) into memory that has one, so derivatives that later follow it would be lost; pass that memory "
         "as enzyme_dup (Duplicated in Python), or use runtime activity once it exists")
+
+
+def constant_pointer_copy_error(inst: Instruction) -> DifferentiationError:
+    """Copying constant memory that may hold pointers into memory with a shadow (see copy_types.may_copy_pointers)."""
+    return DifferentiationError(
+        f"{describe(inst)}: copies memory without a shadow (constant memory, e.g. an enzyme_const argument) that may "
+        "hold pointers into memory that has one; their shadows would be null, so derivatives that later follow them "
+        "would be lost; pass the source as enzyme_dup (Duplicated in Python), or use runtime activity once it exists")

@@ -192,3 +192,20 @@ def points_to_no_floats(infos: list[FunctionTypeInfo], ptr: Value) -> bool:
                 return False
             known = True
     return known
+
+
+def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, accessed: object) -> bool:
+    """Could a copy between these objects move pointers (or bytes nobody knows anything about)?
+
+    Copying constant memory into memory with a shadow zeroes the shadow of the
+    copied bytes: right for numbers, wrong for pointers, whose shadows would be
+    null (derivatives followed through them would be lost or land elsewhere).
+    """
+    known = accessed is not None  # the one float type the function accesses these objects with, if any
+    for info in infos:
+        for ptr in (dst, src):
+            for path, t in info.pointee_tree(ptr):
+                if len(path) == 1 and (t.is_pointer or t.is_anything):
+                    return True
+                known = True
+    return not known

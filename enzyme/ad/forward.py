@@ -21,11 +21,13 @@ from ..ir.builder import Builder, InsertPoint
 from ..ir.types import ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
-                     is_inactive_function, is_inline_asm, memory_function, primal_and_shadow_params,
-                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, callee_unknown_error, carries_float, clone_body, constant_pointer_copy_error,
+                     describe, differentiable_order, is_inactive_function, is_inline_asm, memory_function,
+                     primal_and_shadow_params, unshadowed_pointer_store_error, unshadowed_store_error, value_name,
+                     zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
-from .copy_types import function_contexts, points_to_no_floats
+from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
+from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
@@ -451,6 +453,9 @@ class _ForwardGenerator:
             c.set_operand(mf.dst, sd)
             if mf.src is not None:
                 ss = self.tangent(args[mf.src])
+                if ss is None and may_copy_pointers(function_contexts(self.ctx, self.fn), args[mf.dst], args[mf.src],
+                                                    copied_element_type(self.fn, [args[mf.dst], args[mf.src]])):
+                    raise constant_pointer_copy_error(inst)
                 if ss is None:  # copying constant data: the destination's tangent becomes zero
                     assert mf.size is not None
                     zero_fill(self.ctx.module, b, sd, nargs[mf.size])

@@ -32,14 +32,15 @@ from ..ir.cfg import Loop, LoopInfo
 from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, callee_unknown_error, carries_float, clone_body, describe, differentiable_order,
-                     is_inactive_function, is_inline_asm, memory_function, primal_and_shadow_params,
-                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, callee_unknown_error, carries_float, clone_body, constant_pointer_copy_error,
+                     describe, differentiable_order, is_inactive_function, is_inline_asm, memory_function,
+                     primal_and_shadow_params, unshadowed_pointer_store_error, unshadowed_store_error, value_name,
+                     zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts,
-                         points_to_no_floats)
+                         may_copy_pointers, points_to_no_floats)
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
 from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
@@ -423,6 +424,9 @@ class _ReverseGenerator(LaneState):
             if dst not in self.shadow:
                 raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
                                            "memory that has no shadow; pass the destination as enzyme_dup")
+            if src not in self.shadow and may_copy_pointers(function_contexts(self.ctx, self.fn), dst, src,
+                                                            copied_element_type(self.fn, [dst, src])):
+                raise constant_pointer_copy_error(inst)
             if src in self.shadow and self._copy_layout(dst, src, inst.args[mf.size]) is None:
                 raise DifferentiationError(
                     f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot tell "

@@ -256,3 +256,23 @@ def test_pointer_to_constant_memory_stored_into_active_memory(tmp_path: Path, op
     body = CONST_POINTER_INTO_ACTIVE + f"double g(S *s, S *ds, double *c) {{ return {entry}; }}\n"
     message = refused(tmp_path, body, opt_level, r"stores a pointer to memory that has no shadow")
     assert "@attach" in message and "enzyme_dup" in message and "runtime activity" in message
+
+
+CONST_POINTERS_COPIED_INTO_ACTIVE = """
+typedef struct { double *p; double w; } H;
+__attribute__((noinline)) double use(const H *h) { return h->p[0] * h->w * h->w; }
+double f(H *h, const H *src) { memcpy(h, src, sizeof(H)); return use(h); }
+"""
+
+
+@LEVELS
+@pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, enzyme_dup, h, dh, enzyme_const, src)",
+                                   "__enzyme_fwddiff((void *)f, enzyme_dup, h, dh, enzyme_const, src)"],
+                         ids=["reverse", "forward"])
+def test_constant_memory_holding_pointers_copied_into_active_memory(tmp_path: Path, opt_level: int,
+                                                                     entry: str) -> None:
+    """The copied pointer's shadow is unknown: adjoints leaked into the user's primal array through the stale
+    shadow pointer before this was refused."""
+    body = CONST_POINTERS_COPIED_INTO_ACTIVE + f"double g(H *h, H *dh, const H *src) {{ return {entry}; }}\n"
+    message = refused(tmp_path, body, opt_level, r"copies memory without a shadow .* may hold pointers")
+    assert "enzyme_dup" in message
