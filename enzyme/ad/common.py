@@ -252,3 +252,35 @@ def constant_pointer_copy_error(inst: Instruction) -> DifferentiationError:
         f"{describe(inst)}: copies memory without a shadow (constant memory, e.g. an enzyme_const argument) that may "
         "hold pointers into memory that has one; their shadows would be null, so derivatives that later follow them "
         "would be lost; pass the source as enzyme_dup (Duplicated in Python), or use runtime activity once it exists")
+
+
+_ADDRESS_ARITHMETIC = frozenset({"add", "sub", "and", "or", "xor", "mul", "shl", "lshr", "ashr", "zext", "sext",
+                                 "trunc"})
+
+
+def address_origin(v: Value, has_shadow: Callable[[Value], bool], at: Instruction) -> Value | None:
+    """The shadowed pointer an integer address is computed from (``(uintptr_t)x + 8``), if any.
+
+    ``inttoptr`` of such an integer points into the same object as that
+    pointer, so its shadow is the shadow pointer moved by the same byte
+    distance.  An address mixing two shadowed pointers has no such origin.
+    """
+    origins: list[Value] = []
+    seen: set[Value] = set()
+    work = [v]
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if isinstance(x, Instruction) and x.opcode == "ptrtoint":
+            p = x.operand(0)
+            if has_shadow(p) and p not in origins:
+                origins.append(p)
+        elif isinstance(x, Instruction) and (x.opcode in _ADDRESS_ARITHMETIC or isinstance(x, PhiInst)
+                                             or x.opcode == "select"):
+            work.extend(x.operands[1:] if x.opcode == "select" else x.operands)
+    if len(origins) > 1:
+        raise DifferentiationError(f"{describe(at)}: an address computed from several pointers to memory with "
+                                   "shadows; its shadow is ambiguous. Use pointer arithmetic on one pointer")
+    return origins[0] if origins else None

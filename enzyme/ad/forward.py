@@ -18,13 +18,13 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, Cons
                   Instruction, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
                   UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint
-from ..ir.types import ArrayType, PointerType, Type, VectorType
+from ..ir.types import I8, ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, callee_unknown_error, carries_float, clone_body, constant_pointer_copy_error,
-                     describe, differentiable_order, is_inactive_function, is_inline_asm, memory_function,
-                     primal_and_shadow_params, unshadowed_pointer_store_error, unshadowed_store_error, value_name,
-                     zero, zero_fill)
+from .common import (ADContext, address_origin, callee_unknown_error, carries_float, clone_body,
+                     constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
+                     memory_function, primal_and_shadow_params, unshadowed_pointer_store_error,
+                     unshadowed_store_error, value_name, zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
@@ -241,6 +241,13 @@ class _ForwardGenerator:
             return
         if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
             self._apply_rule(inst, ni, INSTRUCTIONS[op], ops, b)
+        elif isinstance(inst, CastInst) and op == "inttoptr":
+            origin = address_origin(ops[0], lambda p: self.tangent(p) is not None, inst)
+            if origin is not None:
+                # Same object, same byte offset: shadow = shadow(origin) + (address - origin).
+                base = b.cast("ptrtoint", self.vmap.get(origin, origin), ni.operand(0).type)
+                offset = b.sub(ni.operand(0), base)
+                self.tan[inst] = b.gep(I8, self._t(origin, inst), [offset], name=value_name(inst, "'"))
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
             if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):

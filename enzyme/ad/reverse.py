@@ -29,13 +29,13 @@ from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallIn
                   StoreInst, StructType, UnaryOperator, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.cfg import Loop, LoopInfo
-from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
+from ..ir.types import I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, callee_unknown_error, carries_float, clone_body, constant_pointer_copy_error,
-                     describe, differentiable_order, is_inactive_function, is_inline_asm, memory_function,
-                     primal_and_shadow_params, unshadowed_pointer_store_error, unshadowed_store_error, value_name,
-                     zero, zero_fill)
+from .common import (ADContext, address_origin, callee_unknown_error, carries_float, clone_body,
+                     constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
+                     memory_function, primal_and_shadow_params, unshadowed_pointer_store_error,
+                     unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -263,6 +263,8 @@ class _ReverseGenerator(LaneState):
         """Conservative pre-pass check: could ``p`` point to memory with a shadow?"""
         if p in self.shadow:
             return True
+        if isinstance(p, CastInst) and p.opcode == "inttoptr":
+            return address_origin(p.operand(0), self._maybe_shadowed, p) is not None
         if isinstance(p, (GEPInst, CastInst)):
             return self._maybe_shadowed(p.operand(0))
         if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst)):
@@ -293,6 +295,14 @@ class _ReverseGenerator(LaneState):
                 g = ni.clone()
                 g.set_operand(0, s)
                 self.shadow[inst] = b.insert(g, value_name(inst, self.lane_suffix("'")))
+        elif isinstance(inst, CastInst) and inst.opcode == "inttoptr":
+            origin = address_origin(inst.operand(0), lambda p: p in self.shadow, inst)
+            if origin is not None:
+                # Same object, same byte offset: shadow = shadow(origin) + (address - origin).
+                base = b.cast("ptrtoint", self.fwd.get(origin, origin), ni.operand(0).type)
+                offset = b.sub(ni.operand(0), base)
+                self.shadow[inst] = b.gep(I8, self.shadow[origin], [offset],
+                                          name=value_name(inst, self.lane_suffix("'")))
         elif isinstance(inst, AllocaInst):
             # Stack memory would die when the augmented sweep returns, but the reverse sweep
             # still needs it: both the primal and the shadow live on the heap until the
