@@ -139,18 +139,22 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> 
 
 
 def unshadowed_store_error(inst: Instruction, pointer: Value) -> DifferentiationError:
-    """The refusal for an active value stored where no shadow can receive its derivative."""
+    """The refusal for an active value (or a pointer to active memory) stored where no shadow can receive it."""
     from ..ir import CastInst, GEPInst, GlobalVariable
+    from ..ir.types import PointerType
+    stored = inst.operand(0)
+    what = ("a pointer to memory with a shadow (active memory)" if isinstance(stored.type, PointerType)
+            else "an active value")
     base = pointer
     while isinstance(base, (GEPInst, CastInst)):
         base = base.operand(0)
     if isinstance(base, GlobalVariable):
         return DifferentiationError(
-            f"{describe(inst)}: an active value is stored into memory that has no shadow: global @{base.name}. "
+            f"{describe(inst)}: {what} is stored into memory that has no shadow: global @{base.name}. "
             "Globals have no shadow yet; pass that state through a pointer argument marked enzyme_dup "
             "(Duplicated in Python)")
     return DifferentiationError(
-        f"{describe(inst)}: an active value is stored into memory that has no shadow (constant memory), so its "
+        f"{describe(inst)}: {what} is stored into memory that has no shadow (constant memory), so its "
         "derivative would be lost. Pass that memory as enzyme_dup (Duplicated in Python), or use runtime "
         "activity once it exists")
 

@@ -325,8 +325,8 @@ class _ForwardGenerator:
                 if error is not None:
                     raise error
             b.store(self._t(v, inst), s, inst.align)
-        elif self.tangent(v) is not None and carries_float(v.type):
-            raise unshadowed_store_error(inst, p)
+        elif self.tangent(v) is not None and (carries_float(v.type) or isinstance(v.type, PointerType)):
+            raise unshadowed_store_error(inst, p)  # a pointer's tangent (shadow) would be lost as well
 
     def _return(self, inst: ReturnInst, ni: Instruction) -> None:
         if not returns_tangent(self.fn) or self.lane != self.width - 1:

@@ -346,7 +346,9 @@ class _ReverseGenerator(LaneState):
                     if error is not None:
                         raise error
                 b.store(sv if sv is not None else ConstantKeyword(v.type, "null"), sp, inst.align)
-            elif sp is None and v in self.active:
+            elif sp is None and (v in self.active or (isinstance(v.type, PointerType) and v in self.shadow)):
+                # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it
+                # back would see constant memory and lose the derivatives through it.
                 raise unshadowed_store_error(inst, p)
             elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
                     and v.pointer in self.shadow:
