@@ -258,11 +258,21 @@ def constant_pointer_copy_error(inst: Instruction) -> DifferentiationError:
         "would be lost; pass the source as enzyme_dup (Duplicated in Python), or use runtime activity once it exists")
 
 
-_ADDRESS_ARITHMETIC = frozenset({"add", "sub", "and", "or", "xor", "mul", "shl", "lshr", "ashr", "zext", "sext",
-                                 "trunc"})
+# Integer operations that keep an address an address (offsets, alignment rounding, width changes).
+_ADDRESS_ARITHMETIC = frozenset({"add", "sub", "and", "or", "zext", "sext", "trunc"})
 
 
-def address_origin(v: Value, has_shadow: Callable[[Value], bool], at: Instruction) -> Value | None:
+def _keeps_address(x: Instruction) -> bool:
+    if x.opcode not in _ADDRESS_ARITHMETIC:
+        return isinstance(x, PhiInst) or x.opcode == "select"
+    if x.opcode == "and":  # `p & ~15` rounds an address; `p & 15` is a remainder, not an address
+        masks = [o for o in x.operands if isinstance(o, ConstantInt)]
+        return not masks or not 0 <= masks[0].value < 1 << 16
+    return True
+
+
+def address_origin(v: Value, has_shadow: Callable[[Value], bool], at: Instruction, *,
+                   several: str = "refuse") -> Value | None:
     """The shadowed pointer an integer address is computed from (``(uintptr_t)x + 8``), if any.
 
     ``inttoptr`` of such an integer points into the same object as that
@@ -281,10 +291,38 @@ def address_origin(v: Value, has_shadow: Callable[[Value], bool], at: Instructio
             p = x.operand(0)
             if has_shadow(p) and p not in origins:
                 origins.append(p)
-        elif isinstance(x, Instruction) and (x.opcode in _ADDRESS_ARITHMETIC or isinstance(x, PhiInst)
-                                             or x.opcode == "select"):
+        elif isinstance(x, Instruction) and _keeps_address(x):
             work.extend(x.operands[1:] if x.opcode == "select" else x.operands)
     if len(origins) > 1:
+        if several == "none":  # p - q: a distance, not an address
+            return None
         raise DifferentiationError(f"{describe(at)}: an address computed from several pointers to memory with "
                                    "shadows; its shadow is ambiguous. Use pointer arithmetic on one pointer")
     return origins[0] if origins else None
+
+
+def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool]) -> None:
+    """Refuse an address of memory with a shadow leaving as an integer (stored, passed, returned).
+
+    Turned back into a pointer elsewhere, it would have no shadow, and the
+    derivatives through it would silently be zero.  (Integer address
+    arithmetic that stays in the function is followed: see address_origin.)
+    """
+    from ..ir import ReturnInst, StoreInst
+    from ..ir.types import IntType
+    if isinstance(inst, StoreInst):
+        values = [inst.value]
+    elif isinstance(inst, CallInst):
+        if inst.callee_name and is_inactive_function(inst.callee_name):
+            return  # printf("%lx", (uintptr_t)p) and the like only look at it
+        values = list(inst.args)
+    elif isinstance(inst, ReturnInst) and inst.value is not None:
+        values = [inst.value]
+    else:
+        return
+    for v in values:
+        if isinstance(v.type, IntType) and v.type.bits >= 32 \
+                and address_origin(v, has_shadow, inst, several="none") is not None:
+            raise DifferentiationError(
+                f"{describe(inst)}: the address of memory with a shadow leaves as an integer; made into a pointer "
+                "again elsewhere it would have no shadow and its derivatives would be lost. Keep it a pointer")

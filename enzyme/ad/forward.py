@@ -21,7 +21,7 @@ from ..ir.builder import Builder, InsertPoint
 from ..ir.types import I8, ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, address_origin, callee_unknown_error, carries_float, clone_body,
+from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
                      memory_function, primal_and_shadow_params, unshadowed_pointer_store_error,
                      unshadowed_store_error, value_name, zero, zero_fill)
@@ -231,6 +231,7 @@ class _ForwardGenerator:
     def _tangent_of(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
         ops = inst.operands
         op = inst.opcode
+        check_address_escape(inst, lambda p: self.tangent(p) is not None)
         if isinstance(inst, PhiInst):
             return
         if op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):

@@ -32,7 +32,7 @@ from ..ir.cfg import Loop, LoopInfo
 from ..ir.types import I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, address_origin, callee_unknown_error, carries_float, clone_body,
+from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
                      memory_function, primal_and_shadow_params, unshadowed_pointer_store_error,
                      unshadowed_store_error, value_name, zero, zero_fill)
@@ -288,6 +288,7 @@ class _ReverseGenerator(LaneState):
 
     def _augment(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
         """The augmented code of ``inst`` (cloned as ``ni``) for the current lane; ``b`` inserts after ``ni``."""
+        check_address_escape(inst, lambda p: p in self.shadow)
         if isinstance(inst, GEPInst) or (isinstance(inst, CastInst) and isinstance(inst.type, PointerType)
                                           and inst.opcode in ("bitcast", "addrspacecast")):
             s = self.shadow.get(inst.operand(0))

@@ -294,3 +294,22 @@ def test_pointer_to_active_memory_stored_into_a_global(tmp_path: Path, opt_level
     body = ACTIVE_POINTER_INTO_GLOBAL + f"double g(double *x, double *dx) {{ return {entry}; }}\n"
     message = refused(tmp_path, body, opt_level, r"a pointer to memory with a shadow .* global @g_ptr")
     assert "@remember" in message
+
+
+ADDRESS_AS_INTEGER = """
+typedef struct { uintptr_t addr; double w; } Box;
+__attribute__((noinline)) void stash(Box *b, double *x) { b->addr = (uintptr_t)x; }
+__attribute__((noinline)) double unstash(const Box *b) { double *x = (double *)b->addr; return x[0] * x[0] * b->w; }
+double f(double *x, Box *b) { stash(b, x); return unstash(b); }
+"""
+
+
+@LEVELS
+@pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, b, db)",
+                                   "__enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_dup, b, db)"],
+                         ids=["reverse", "forward"])
+def test_address_of_active_memory_stored_as_an_integer(tmp_path: Path, opt_level: int, entry: str) -> None:
+    """Turned back into a pointer in another function it had no shadow: the derivative was silently zero."""
+    body = ADDRESS_AS_INTEGER + f"double g(double *x, double *dx, Box *b, Box *db) {{ return {entry}; }}\n"
+    message = refused(tmp_path, body, opt_level, r"the address of memory with a shadow leaves as an integer")
+    assert "@stash" in message
