@@ -326,3 +326,13 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
             raise DifferentiationError(
                 f"{describe(inst)}: the address of memory with a shadow leaves as an integer; made into a pointer "
                 "again elsewhere it would have no shadow and its derivatives would be lost. Keep it a pointer")
+
+
+def no_rule_error(inst: Instruction, name: str) -> DifferentiationError:
+    """The refusal of an active call to a function with neither a body nor a derivative rule."""
+    if name.startswith(("llvm.va_start", "llvm.va_copy", "llvm.va_end")):
+        return DifferentiationError(
+            f"{describe(inst)}: variadic arguments (va_arg) are not differentiated yet; pass the values in an array")
+    return DifferentiationError(
+        f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
+        "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")

@@ -23,7 +23,7 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
-                     memory_function, primal_and_shadow_params, unshadowed_pointer_store_error,
+                     memory_function, no_rule_error, primal_and_shadow_params, unshadowed_pointer_store_error,
                      unshadowed_store_error, value_name, zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
@@ -401,9 +401,7 @@ class _ForwardGenerator:
             self._defined_call(inst, ni, callee, b)
             return
         if active or carries_float(inst.type):
-            raise DifferentiationError(
-                f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
-                "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+            raise no_rule_error(inst, name)
 
     def _vector_select_reduce(self, inst: CallInst, ni: CallInst, b: Builder) -> None:
         """``reduce.fmax/fmin/fmaximum/fminimum(v)`` picks a lane: its tangent is that lane's (the first lane

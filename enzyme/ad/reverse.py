@@ -34,7 +34,7 @@ from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
-                     memory_function, primal_and_shadow_params, unshadowed_pointer_store_error,
+                     memory_function, no_rule_error, primal_and_shadow_params, unshadowed_pointer_store_error,
                      unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
@@ -463,12 +463,12 @@ class _ReverseGenerator(LaneState):
             self._augment_through(inst, ni, b, sweeps(self.ctx, f, acts, width=self.width), acts, [])
             return
         if inst in self.active or any(a in self.active for a in inst.args):
-            raise DifferentiationError(
-                f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
-                "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+            raise no_rule_error(inst, name)
         # An unseen function given memory that may hold active values could read or overwrite it
         # (qsort permutes it, a library routine scales it): ignoring the call would lose derivatives.
         shadowed = [i for i, a in enumerate(inst.args) if a in self.shadow]
+        if shadowed and name.startswith("llvm.va_"):
+            raise no_rule_error(inst, name)
         if shadowed:
             raise DifferentiationError(
                 f"{describe(inst)}: @{name} has no body to differentiate and no derivative rule, and argument "

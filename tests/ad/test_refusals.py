@@ -313,3 +313,26 @@ def test_address_of_active_memory_stored_as_an_integer(tmp_path: Path, opt_level
     body = ADDRESS_AS_INTEGER + f"double g(double *x, double *dx, Box *b, Box *db) {{ return {entry}; }}\n"
     message = refused(tmp_path, body, opt_level, r"the address of memory with a shadow leaves as an integer")
     assert "@stash" in message
+
+
+VARIADIC = """
+#include <stdarg.h>
+__attribute__((noinline)) double vsum(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  double s = 0;
+  for (int i = 0; i < n; i++) { double v = va_arg(ap, double); s += v * v; }
+  va_end(ap);
+  return s;
+}
+double f(double x) { return vsum(2, x, 3.0 * x); }
+"""
+
+
+@LEVELS
+@pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, x)", "__enzyme_fwddiff((void *)f, x, 1.0)"],
+                         ids=["reverse", "forward"])
+def test_variadic_arguments(tmp_path: Path, opt_level: int, entry: str) -> None:
+    body = VARIADIC + f"double g(double x) {{ return {entry}; }}\n"
+    message = refused(tmp_path, body, opt_level, r"variadic arguments \(va_arg\) are not differentiated yet")
+    assert "@vsum" in message
