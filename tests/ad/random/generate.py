@@ -2,9 +2,9 @@
 
 ``program(seed, count)`` is C source with ``count`` random functions ``double f_i(const double *x, int n)``
 (libm expressions, loops carrying a value, stencils on a local array, branches followed by a data-dependent
-while loop, heap scratch memory, struct copies, tables of function pointers) and a ``main`` that checks
-each function five ways: reverse mode, forward mode, batch forward and batch reverse (width 2) and central
-differences.  It prints a ``MISMATCH`` line per disagreement and exits non-zero if there was one.
+while loop, heap scratch memory, struct copies, tables of function pointers, recursion, linked lists) and a
+``main`` that checks each function five ways: reverse mode, forward mode, batch forward and batch reverse
+(width 2) and central differences.  It prints a ``MISMATCH`` line per disagreement and exits non-zero if there was one.
 Comparisons where the finite difference or the derivative is not finite are skipped: ``0 * inf`` at a
 kink of ``cbrt`` or an overflowing ``pow`` says nothing about the engine.
 
@@ -66,7 +66,7 @@ def program(seed: int, count: int) -> str:
     helpers: list[str] = []
     functions: list[str] = []
     for i in range(count):
-        kind = rng.choice(("plain", "loop", "stencil", "branch", "heap", "struct", "table"))
+        kind = rng.choice(("plain", "loop", "stencil", "branch", "heap", "struct", "table", "recursion", "list"))
         if kind == "plain":
             body = f"return {expr(4, xs)};"
         elif kind == "loop":
@@ -89,6 +89,16 @@ def program(seed: int, count: int) -> str:
             body = (f"struct {{ double a; int k; double b[2]; }} S, T;\n  S.a = {expr(2, xs)}; S.k = n; "
                     f"S.b[0] = {expr(2, xs)}; S.b[1] = x[3];\n  T = S; T.a *= T.k;\n"
                     f"  return {expr(2, ['T.a', 'T.b[0]', 'T.b[1]'])};")
+        elif kind == "recursion":
+            helpers.append(f"static double rec{i}(const double *x, int d) {{\n  if (d == 0) return x[0];\n"
+                           f"  double r = rec{i}(x, d - 1), t = x[d % 4];\n  return 0.5 * {expr(2, ['r', 't'])};\n}}")
+            body = f"return rec{i}(x, n);"
+        elif kind == "list":
+            body = ("struct node { double v; struct node *next; } nodes[5];\n"
+                    "  for (int i = 0; i < 5; i++) { nodes[i].v = x[i % 4] * (i + 1); "
+                    "nodes[i].next = i + 1 < n ? &nodes[(i + 1) % 5] : 0; }\n"
+                    f"  double s = 0; int steps = 0;\n  for (struct node *p = &nodes[0]; p && steps < 7; "
+                    f"p = p->next, steps++) {{ double v = p->v; s = {expr(2, ['s', 'v'])}; }}\n  return s;")
         else:
             names = [f"g{i}_{j}" for j in range(3)]
             helpers += [f"static double {g}(double a, double b) {{ return {expr(2, ['a', 'b'])}; }}" for g in names]
