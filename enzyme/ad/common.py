@@ -328,8 +328,24 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
                 "again elsewhere it would have no shadow and its derivatives would be lost. Keep it a pointer")
 
 
+# Runtime-library calls that compilers emit for user code, with what to do about them.
+RUNTIME_HINTS = {
+    "_FortranAAssign": "flang assigns to an allocatable array through its runtime (reallocating the left side "
+                       "if its shape differs); build with -O1 or higher and -fno-realloc-lhs when the shapes "
+                       "always conform, so the assignment becomes a loop pyenzyme can differentiate",
+}
+
+
+def runtime_hint(name: str) -> str:
+    """``; <what to do>`` for a known runtime-library function, else an empty string."""
+    hint = RUNTIME_HINTS.get(name)
+    return f"; {hint}" if hint else ""
+
+
 def no_rule_error(inst: Instruction, name: str) -> DifferentiationError:
     """The refusal of an active call to a function with neither a body nor a derivative rule."""
+    if name in RUNTIME_HINTS:
+        return DifferentiationError(f"{describe(inst)}: no derivative rule for @{name}{runtime_hint(name)}")
     if name.startswith(("llvm.va_start", "llvm.va_copy", "llvm.va_end")):
         return DifferentiationError(
             f"{describe(inst)}: variadic arguments (va_arg) are not differentiated yet; pass the values in an array")

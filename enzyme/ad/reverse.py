@@ -32,10 +32,10 @@ from ..ir.cfg import Loop, LoopInfo
 from ..ir.types import I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
-                     constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
-                     memory_function, no_rule_error, primal_and_shadow_params, unshadowed_pointer_store_error,
-                     unshadowed_store_error, value_name, zero, zero_fill)
+from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_error, carries_float,
+                     check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
+                     is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
+                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -467,7 +467,7 @@ class _ReverseGenerator(LaneState):
         # An unseen function given memory that may hold active values could read or overwrite it
         # (qsort permutes it, a library routine scales it): ignoring the call would lose derivatives.
         shadowed = [i for i, a in enumerate(inst.args) if a in self.shadow]
-        if shadowed and name.startswith("llvm.va_"):
+        if shadowed and (name.startswith("llvm.va_") or name in RUNTIME_HINTS):
             raise no_rule_error(inst, name)
         if shadowed:
             raise DifferentiationError(
