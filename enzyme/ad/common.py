@@ -50,6 +50,7 @@ class ADContext:
 
     module: Module
     memo: dict[tuple, Function] = field(default_factory=dict)
+    roots: list[Function] = field(default_factory=list)  # the functions the module's requests differentiate
     types: "TypeAnalysis | None" = None  # made on first use (enzyme.ad.copy_types.function_contexts)
 
 

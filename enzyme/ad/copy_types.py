@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, Argument, ArrayType, CallInst, CastInst, ConstantExpr, Function, Instruction, Module,
-                  StructType, Value)
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, Function, Instruction, StructType, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, FloatType
 from .common import zero
@@ -141,7 +140,7 @@ def function_contexts(ctx: "ADContext", fn: Function) -> list[FunctionTypeInfo]:
     """
     if ctx.types is None:
         ctx.types = TypeAnalysis(ctx.module)
-        for root in _request_roots(ctx.module):
+        for root in ctx.roots:  # request functions have bodies (the driver refuses others)
             ctx.types.analyze(root)
     infos = ctx.types.contexts(fn)
     return infos or [ctx.types.analyze(fn)]
@@ -151,24 +150,6 @@ def analyzed_functions(ctx: "ADContext") -> set[Function]:
     """The functions type analysis has seen: the primal program, not generated derivatives."""
     assert ctx.types is not None
     return ctx.types.analyzed_functions()
-
-
-def _request_roots(module: Module) -> list[Function]:
-    roots: list[Function] = []
-    for f in module.functions:
-        for inst in f.instructions():
-            if isinstance(inst, CallInst) and "__enzyme_" in (inst.callee_name or "") and inst.args:
-                target = inst.args[0]
-                while True:  # through casts (an addrspacecast in GPU code, say)
-                    if isinstance(target, CastInst):
-                        target = target.operand(0)
-                    elif isinstance(target, ConstantExpr) and target.operands:
-                        target = target.operands[0]
-                    else:
-                        break
-                if isinstance(target, Function) and not target.is_declaration and target not in roots:
-                    roots.append(target)
-    return roots
 
 
 def emit_leaf_adjoints(b: "Builder", ddst: Value, dsrc: Value, leaves: tuple[tuple[int, FloatType], ...]) -> None:

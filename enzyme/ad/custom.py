@@ -35,7 +35,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
-from ..ir import ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Module, Value
+from ..ir import ConstantAggregate, Function, FunctionType, GlobalVariable, Module, Value, strip_pointer_casts
 from ..ir.types import PTR, VOID, FloatType, PointerType, StructType, Type, VectorType
 
 DERIVATIVE_PREFIX = "__enzyme_register_derivative"
@@ -139,8 +139,7 @@ def _functions_in(g: GlobalVariable) -> list[Function]:
         ([init] if init is not None else [])
     out = []
     for v in items:
-        while isinstance(v, ConstantExpr) and v.opcode in ("bitcast", "addrspacecast") and v.operands:
-            v = v.operands[0]
+        v = strip_pointer_casts(v)
         if not isinstance(v, Function):
             return []
         out.append(v)

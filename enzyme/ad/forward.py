@@ -231,7 +231,8 @@ class _ForwardGenerator:
     def _tangent_of(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
         ops = inst.operands
         op = inst.opcode
-        check_address_escape(inst, lambda p: self.tangent(p) is not None)
+        if self.lane == 0:  # every lane has the same shadows: check once
+            check_address_escape(inst, lambda p: self.tangent(p) is not None)
         if isinstance(inst, PhiInst):
             return
         if op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):

@@ -288,7 +288,8 @@ class _ReverseGenerator(LaneState):
 
     def _augment(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
         """The augmented code of ``inst`` (cloned as ``ni``) for the current lane; ``b`` inserts after ``ni``."""
-        check_address_escape(inst, lambda p: p in self.shadow)
+        if self.lane == 0:  # every lane has the same shadows: check once
+            check_address_escape(inst, lambda p: p in self.shadow)
         if isinstance(inst, GEPInst) or (isinstance(inst, CastInst) and isinstance(inst.type, PointerType)
                                           and inst.opcode in ("bitcast", "addrspacecast")):
             s = self.shadow.get(inst.operand(0))

@@ -21,7 +21,7 @@ def differentiate_module(module: Module) -> int:
     requests = find_requests(module)
     if not requests:
         return 0
-    ctx = ADContext(module)
+    ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
     custom_rules(module)  # validate registrations before generating anything
     for req in _inner_first(requests):
         site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced

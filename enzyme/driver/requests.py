@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from ..ad.common import carries_float
 from ..errors import DifferentiationError, UsageError
-from ..ir import (CallInst, Constant, ConstantExpr, ConstantInt, Function, GlobalVariable, Instruction, LoadInst,
-                  Module, Type, Value)
+from ..ir import (CallInst, Constant, ConstantInt, Function, GlobalVariable, Instruction, LoadInst,
+                  Module, Type, Value, strip_pointer_casts)
 from ..ir.types import I8, I64, FloatType, IntType, PointerType, VectorType
 
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "out",
@@ -91,15 +91,8 @@ def where(call: CallInst) -> str:
     return f"in @{f.name if f else '?'}" + (f" ({loc})" if loc else "")
 
 
-def _strip_casts(v: Value) -> Value:
-    """``v`` without constant pointer casts (GPU code reaches globals and functions through addrspacecast)."""
-    while isinstance(v, ConstantExpr) and v.opcode in ("addrspacecast", "bitcast") and v.operands:
-        v = v.operands[0]
-    return v
-
-
 def _marker(v: Value) -> str | None:
-    g = _strip_casts(v.pointer if isinstance(v, LoadInst) else v)
+    g = strip_pointer_casts(v.pointer if isinstance(v, LoadInst) else v)
     if isinstance(g, GlobalVariable) and g.name in KNOWN_MARKERS:
         return g.name
     return None
@@ -147,7 +140,7 @@ def decode(call: CallInst, mode: str) -> Request:
         sret, args = args[0], args[1:]
     if not args:
         raise d.fail("missing the function to differentiate")
-    fn = _strip_casts(args[0])
+    fn = strip_pointer_casts(args[0])
     if not isinstance(fn, Function):
         raise d.fail("the first argument must be a function known at compile time (got a computed pointer)")
     if fn.is_declaration:

@@ -17,6 +17,7 @@ from .printer import FunctionPrinter, print_function, print_module
 from .types import (DOUBLE, FLOAT, I1, I8, I32, I64, LABEL, PTR, VOID, ArrayType, FloatType, FunctionType,
                     IntType, NamedStructType, PointerType, StructType, Type, VectorType)
 from .values import (Argument, Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt,
-                     ConstantKeyword, ConstantText, GlobalAlias, GlobalValue, GlobalVariable, Use, User, Value)
+                     ConstantKeyword, ConstantText, GlobalAlias, GlobalValue, GlobalVariable, Use, User, Value,
+                     strip_pointer_casts)
 
 __all__ = [name for name in dir() if not name.startswith("_")]

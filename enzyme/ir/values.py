@@ -344,3 +344,10 @@ def is_label(v: Value) -> bool:
 
 if TYPE_CHECKING:
     _ = Block
+
+
+def strip_pointer_casts(v: Value) -> Value:
+    """``v`` without constant ``bitcast``/``addrspacecast`` wrappers (GPU code reaches globals through them)."""
+    while isinstance(v, ConstantExpr) and v.opcode in ("bitcast", "addrspacecast") and v.operands:
+        v = v.operands[0]
+    return v
