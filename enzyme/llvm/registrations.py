@@ -12,7 +12,9 @@ import re
 import llvmlite.binding as llvm
 
 REGISTRATION_PREFIXES = ("__enzyme_register_derivative", "__enzyme_register_gradient", "__enzyme_inactivefn")
-_FIRST_REFERENCE = re.compile(r'\[\s*ptr\s+@("(?:[^"\\]|\\.)*"|[-\w$.]+)|=\s*[^@\n]*\bptr\s+@("(?:[^"\\]|\\.)*"|[-\w$.]+)\s*$')
+_SYMBOL = r'("(?:[^"\\]|\\.)*"|[-\w$.]+)'  # @name or @"quoted name"
+# The first entry of an array initializer, or the whole initializer when it is one pointer.
+_FIRST_REFERENCE = re.compile(r'\[\s*ptr\s+@' + _SYMBOL + r'|=\s*[^@\n]*\bptr\s+@' + _SYMBOL + r'\s*$')
 
 
 def registered_functions(mod: llvm.ModuleRef) -> list[str]:
