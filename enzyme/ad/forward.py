@@ -155,7 +155,7 @@ class _ForwardGenerator:
         self.tans: list[dict[Value, Value]] = [{} for _ in range(width)]
         self.lane = 0
         self.float_bits: set[Value] = set()  # integers holding the bits of active floats
-        self.partials: dict[tuple[Instruction, int], Value] = {}  # emitted once, shared by the lanes
+        self.emitters: dict[Instruction, Emitter] = {}  # partials emitted once, shared by the lanes
 
     @property
     def tan(self) -> dict[Value, Value]:
@@ -301,17 +301,17 @@ class _ForwardGenerator:
         tans = [self.tangent(a) for a in args]
         if all(t is None for t in tans[:rule.arity]):
             return
-        em = Emitter(self.ctx.module, b, ni.operands[:rule.arity] if not isinstance(ni, CallInst) else ni.args,
-                     ni, inst.type)
+        em = self.emitters.get(inst)
+        if em is None:
+            em = self.emitters[inst] = Emitter(
+                self.ctx.module, b, ni.operands[:rule.arity] if not isinstance(ni, CallInst) else ni.args, ni,
+                inst.type)
         total: Value | None = None
         for i, p in enumerate(rule.partials):
             t = tans[i] if i < len(tans) else None
             if p is None or t is None:
                 continue
-            partial = self.partials.get((inst, i))
-            if partial is None:
-                partial = self.partials[(inst, i)] = em.emit(p)
-            term = b.fmul(partial, t)
+            term = em.times(p, t, singular=rule.singular)
             total = term if total is None else b.fadd(total, term)
         if total is not None:
             total.name = value_name(inst, "'")

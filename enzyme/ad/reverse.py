@@ -903,17 +903,16 @@ class _ReverseGenerator(LaneState):
 
     def _reverse_rule(self, b: Builder, inst: Instruction, rule, args: list[Value]) -> None:  # type: ignore[no-untyped-def]
         d = self._take_adjoint(b, inst)
-        need = rule.used_args
-        rargs = [self._primal(a) if i in need else a for i, a in enumerate(args)]
-        result = self._primal(inst) if rule.uses_result else None
-        em = Emitter(self.m, b, rargs, result, inst.type)
+        em = self.emitters.get(inst)  # made by the first lane: the partials are shared by the others
+        if em is None:
+            need = rule.used_args
+            rargs = [self._primal(a) if i in need else a for i, a in enumerate(args)]
+            result = self._primal(inst) if rule.uses_result else None
+            em = self.emitters[inst] = Emitter(self.m, b, rargs, result, inst.type)
         for i, p in enumerate(rule.partials):
             if p is None or i >= len(args) or args[i] not in self.active:
                 continue
-            partial = self.partials.get((inst, i))  # emitted by the first lane, shared by the others
-            if partial is None:
-                partial = self.partials[(inst, i)] = em.emit(p)
-            self._add_adjoint(b, args[i], b.fmul(partial, d))
+            self._add_adjoint(b, args[i], em.times(p, d, singular=rule.singular))
 
     def _reverse_call(self, b: Builder, inst: CallInst) -> None:
         name = inst.callee_name

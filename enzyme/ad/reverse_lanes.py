@@ -29,6 +29,7 @@ from ..errors import DifferentiationError
 from ..ir import ConstantKeyword, Instruction, Value
 from ..ir.builder import Builder
 from ..ir.types import ArrayType, Type
+from ..rules.emit import Emitter
 from .common import describe
 
 
@@ -42,7 +43,7 @@ class LaneState:
         self.lane = 0
         self.shadows: list[dict[Value, Value]] = [{} for _ in range(width)]   # primal pointer -> shadow
         self.adj_slots: list[dict[Value, Value]] = [{} for _ in range(width)]  # primal value -> adjoint alloca
-        self.partials: dict[tuple[Instruction, int], Value] = {}  # emitted once in the reverse sweep, shared
+        self.emitters: dict[Instruction, Emitter] = {}  # partials emitted once in the reverse sweep, shared
 
     @property
     def shadow(self) -> dict[Value, Value]:

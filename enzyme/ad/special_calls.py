@@ -51,7 +51,7 @@ def reverse_struct_math_intrinsic(gen: _ReverseGenerator, b: Builder, inst: Call
         em = Emitter(gen.m, b, [gen._primal(x)], b.extractvalue(r, [0]), x.type)
         partial = MATH["frexp"].partials[0]
         assert partial is not None
-        dx = b.fmul(em.emit(partial), d0)
+        dx = em.times(partial, d0)
     else:
         r = gen._primal(inst)
         d1 = b.extractvalue(d, [1])
@@ -76,7 +76,7 @@ def forward_struct_math_intrinsic(b: Builder, name: str, x: Value, dx: Value, re
         em = Emitter(b.function.module, b, [x], b.extractvalue(result, [0]), x.type)  # type: ignore[arg-type]
         partial = MATH["frexp"].partials[0]
         assert partial is not None
-        d0, d1 = b.fmul(em.emit(partial), dx), zero(st.elements[1])
+        d0, d1 = em.times(partial, dx), zero(st.elements[1])
     else:
         s, c = b.extractvalue(result, [0]), b.extractvalue(result, [1])
         d0, d1 = b.fmul(c, dx), b.fneg(b.fmul(s, dx))

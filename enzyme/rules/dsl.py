@@ -10,7 +10,11 @@ over the operands (``X[i]``), the primal result (``R``) and constants::
 
 Forward mode emits ``Σ ∂r/∂xi · dxi``; reverse mode emits ``dxi += ∂r/∂xi · dr``.
 The generators contain no calculus: everything they know comes from these
-tables.  Expressions are typed by the operation's floating-point type; calls
+tables.  A partial that is a :func:`select` scales its branches, not the
+selected value (``select(c, 1, 0) · dx`` is emitted as ``select(c, dx, 0)``),
+so an operand that min/max does not pick gets exactly zero even when its
+tangent is inf or NaN; ``singular=True`` rules (a partial that is infinite
+where the function is finite, ``sqrt'(0)``) take ``0 · inf`` as 0.  Expressions are typed by the operation's floating-point type; calls
 name the double-precision libm function (``cos``) and are mapped to the
 ``f``/``l`` variant or the LLVM intrinsic of the operand type when emitted.
 """
@@ -150,6 +154,9 @@ class Rule:
 
     name: str
     partials: tuple[Expr | None, ...]
+    # A partial may be infinite or NaN where the function itself is finite (sqrt at 0, asin at ±1, hypot
+    # at the origin): a zero tangent or adjoint then contributes zero, not 0·inf = NaN.
+    singular: bool = False
 
     @property
     def arity(self) -> int:
@@ -216,9 +223,9 @@ def _children(e: Expr) -> Sequence[Expr]:
 RuleTable = dict[str, Rule]
 
 
-def rule(table: RuleTable, name: str, *partials: Expr | Number | None) -> Rule:
+def rule(table: RuleTable, name: str, *partials: Expr | Number | None, singular: bool = False) -> Rule:
     """Add the rule ``name`` with one partial per operand (numbers become constants)."""
-    r = Rule(name, tuple(p if p is None or isinstance(p, Expr) else Const(float(p)) for p in partials))
+    r = Rule(name, tuple(p if p is None or isinstance(p, Expr) else Const(float(p)) for p in partials), singular)
     if name in table:
         raise ValueError(f"duplicate derivative rule for {name}")
     table[name] = r

@@ -17,6 +17,7 @@ INTRINSIC_FUNCTIONS = frozenset({
     "exp2", "exp10", "log", "log2", "log10", "fabs", "floor", "ceil", "trunc", "rint", "nearbyint", "round",
     "roundeven", "copysign", "minnum", "maxnum", "minimum", "maximum", "minimumnum", "maximumnum", "fma",
     "fmuladd", "canonicalize", "arithmetic.fence"})
+_ZERO = Const(0.0)  # one node: an Emitter's memo makes it once
 _SUFFIX = {"double": "f64", "float": "f32", "x86_fp80": "f80", "fp128": "f128", "half": "f16",
            "bfloat": "bf16", "ppc_fp128": "ppcf128"}
 # glibc's names per type: long double is x86_fp80 on x86-64, fp128 has the _Float128 names.
@@ -63,6 +64,7 @@ class Emitter:
         # Keyed by the node itself (identity hash), which also keeps it alive: an id() key
         # could be reused by a later temporary expression.
         self._memo: dict[Expr, Value] = {}
+        self._zero_seeds: dict[Value, Value] = {}  # seed -> `seed == 0`, for singular rules
 
     def emit(self, e: Expr) -> Value:
         v = self._memo.get(e)
@@ -97,6 +99,31 @@ class Emitter:
         if isinstance(e, Select):
             return b.select(self.emit(e.cond), self.emit(e.a), self.emit(e.b))
         raise TypeError(f"cannot emit {e!r}")
+
+    def times(self, e: Expr, seed: Value, *, singular: bool = False) -> Value:
+        """``e · seed``: the term partial ``e`` contributes to a tangent (forward) or an adjoint (reverse).
+
+        A select multiplies its branches, not its value: ``select(c, 1, 0) · s`` is
+        ``select(c, s, 0)``.  So the operand min/max/fdim does not pick contributes
+        exactly zero even when the seed is inf or NaN (0·NaN would poison the sum),
+        as upstream Enzyme's rules put the adjoint inside their selects.  Constant
+        partials 0 and ±1 need no multiplication.  ``singular`` (see Rule) makes a
+        zero seed give zero where the partial is infinite.
+        """
+        if isinstance(e, Select):
+            return self.b.select(self.emit(e.cond), self.times(e.a, seed, singular=singular),
+                                 self.times(e.b, seed, singular=singular))
+        if isinstance(e, Const) and e.value in (0.0, 1.0, -1.0):
+            if e.value == 0.0:
+                return self.emit(_ZERO)
+            return seed if e.value == 1.0 else self.b.fneg(seed)
+        product = self.b.fmul(self.emit(e), seed)
+        if not singular:
+            return product
+        is_zero = self._zero_seeds.get(seed)
+        if is_zero is None:
+            is_zero = self._zero_seeds[seed] = self.b.fcmp("oeq", seed, self.emit(_ZERO))
+        return self.b.select(is_zero, self.emit(_ZERO), product)
 
     def _int_to_float(self, v: Value) -> Value:
         """``sitofp`` to the rule's type; a scalar integer is splatted for vector rules (``llvm.powi.v2f64.i32``)."""

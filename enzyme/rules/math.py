@@ -7,20 +7,32 @@ every spelling of a callee to its rule: ``sinf``, ``sinl``, ``sinf128``,
 
 Conventions (chosen once, here, so the generators stay free of calculus):
 
-* **Kinks** take the derivative of the right-hand side where the function
-  is piecewise smooth: ``fabs'(±0) = 1`` (as upstream Enzyme).
-* **Ties** of min/max send the whole derivative to the *second* operand
-  (``minnum(x, x)``: ∂/∂x = 0, ∂/∂y = 1), as upstream Enzyme; the partials
-  always sum to one, so ``min(x, x)`` has derivative 1.
+Conventions at non-differentiable points (docs/nonsmooth.md; upstream
+Enzyme's where it has one):
+
+* **Sign kinks follow the sign bit**: ``fabs'(x) = copysign(1, x)``, so
+  ``fabs'(+0) = 1`` and ``fabs'(-0) = -1`` (the slope of the side the sign
+  bit names; ``|-x*x|'' = 2`` at 0, where ``-x*x`` is -0); ``copysign(x, y)``
+  has ∂/∂x = copysign(1, x)·copysign(1, y), as upstream.
+* **Ties** of max send the derivative to the *first* operand, ties of min
+  to the *second* (upstream's maxnum/minnum rules: x wins unless x < y,
+  resp. when x < y); the partials always sum to one, so ``max(x, x)`` has
+  derivative 1.  ``fmax(x, lo)`` at ``x == lo`` therefore has slope 1.
 * **NaN**: ``minnum``/``maxnum``/``fmin``/``fmax`` return the non-NaN
   operand, and the derivative follows the returned operand.
+* Partials that select (min/max, fdim) are emitted as selects of the
+  scaled tangents (:meth:`enzyme.rules.emit.Emitter.times`): the operand not
+  picked gets exactly zero, never ``0 · NaN``.
 * **Integer-valued functions** (``floor``, ``rint``, ``lround``, ``logb``...)
   have rules whose partials are all None: differentiable with derivative
   zero almost everywhere.  That is different from having no rule.
 * **Singular points** give what the formula gives (``sqrt'(0) = inf``,
   ``hypot`` at the origin is NaN) unless the limit is finite and cheap to
   select: ``pow`` at ``x == 0`` / ``y == 0``, ``powi`` at ``n == 0``,
-  ``j1'(0) = 1/2``.
+  ``j1'(0) = 1/2``.  Rules marked ``singular`` multiply a zero tangent or
+  adjoint into zero, not NaN: ``sqrt(v·v)`` at ``v = 0`` has derivative 0
+  in every direction (a subgradient of ``|v|``), as upstream's ``sqrt``
+  rule gives.
 * Partials of rules that exist as LLVM intrinsics call only intrinsics, so
   vector operands (``llvm.sin.v4f32``) work.
 
@@ -48,29 +60,30 @@ TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 x, y = X[0], X[1]  # shorthands for the operands in the rules below
 
 # -- roots, powers, hypot ----------------------------------------------------------
-rule(MATH, "sqrt", 0.5 / R)
-rule(MATH, "cbrt", 1.0 / (3.0 * R * R))  # from R: exact cube root, no pow(x, -2/3)
+# singular: infinite partials at finite points (sqrt, cbrt and pow at 0, asin/acos at ±1, ...).
+rule(MATH, "sqrt", 0.5 / R, singular=True)
+rule(MATH, "cbrt", 1.0 / (3.0 * R * R), singular=True)  # from R: exact cube root, no pow(x, -2/3)
 rule(MATH, "pow",
      # pow(x, 0) == 1 for every x: its x-derivative is 0 (the formula gives 0·inf at x == 0).
      select(cmp("oeq", y, 0.0), 0.0, y * x.call("pow", y - 1.0)),
      # pow(0, y) is 0 (y > 0) or inf (y < 0) for a whole range of y: y-derivative 0, not 0·log(0).
-     select(cmp("oeq", x, 0.0), 0.0, R * x.call("log")))
+     select(cmp("oeq", x, 0.0), 0.0, R * x.call("log")), singular=True)
 _n = IntArg(1)
 # llvm.powi.f64.i32: the exponent is an integer operand, so only x has a partial.  pow with the
 # integral exponent n-1 is exact for negative x too.
 rule(MATH, "powi", select(cmp("oeq", _n, 0.0), 0.0, _n * x.call("pow", _n - 1.0)), None)
-rule(MATH, "hypot", x / R, y / R)
+rule(MATH, "hypot", x / R, y / R, singular=True)
 
 # -- trigonometric -------------------------------------------------------------------
 rule(MATH, "sin", x.call("cos"))
 rule(MATH, "cos", -x.call("sin"))
 rule(MATH, "tan", 1.0 + R * R)
 # (1-x)(1+x) instead of 1-x²: no cancellation as |x| -> 1 (1-x is exact there).
-rule(MATH, "asin", 1.0 / ((1.0 - x) * (1.0 + x)).call("sqrt"))
-rule(MATH, "acos", -1.0 / ((1.0 - x) * (1.0 + x)).call("sqrt"))
+rule(MATH, "asin", 1.0 / ((1.0 - x) * (1.0 + x)).call("sqrt"), singular=True)
+rule(MATH, "acos", -1.0 / ((1.0 - x) * (1.0 + x)).call("sqrt"), singular=True)
 rule(MATH, "atan", 1.0 / (1.0 + x * x))
 _r2 = x * x + y * y  # atan2(y, x): operand 0 is y, operand 1 is x
-rule(MATH, "atan2", y / _r2, -x / _r2)
+rule(MATH, "atan2", y / _r2, -x / _r2, singular=True)  # 0/0 at the origin, where atan2 is finite
 
 # -- hyperbolic ----------------------------------------------------------------------
 rule(MATH, "sinh", x.call("cosh"))
@@ -78,7 +91,7 @@ rule(MATH, "cosh", x.call("sinh"))
 _c = x.call("cosh")
 rule(MATH, "tanh", 1.0 / (_c * _c))  # not 1 - tanh²: that is 0 for |x| > 19 instead of tiny
 rule(MATH, "asinh", 1.0 / x.call("hypot", 1.0))  # 1/sqrt(x²+1) without overflow of x²
-rule(MATH, "acosh", 1.0 / ((x - 1.0).call("sqrt") * (x + 1.0).call("sqrt")))
+rule(MATH, "acosh", 1.0 / ((x - 1.0).call("sqrt") * (x + 1.0).call("sqrt")), singular=True)
 rule(MATH, "atanh", 1.0 / ((1.0 - x) * (1.0 + x)))
 
 # -- exponentials and logarithms -------------------------------------------------------
@@ -115,14 +128,17 @@ rule(MATH, "fma", y, x, 1.0)
 rule(MATH, "fmuladd", y, x, 1.0)
 
 # -- sign, selection, difference ---------------------------------------------------------
-rule(MATH, "fabs", select(cmp("olt", x, 0.0), -1.0, 1.0))
-# copysign(x, y) = ±|x| with y's sign bit: slope of |x| (as fabs, +1 at ±0) times y's sign.
-# The y-partial is zero: only y's sign bit matters.
-rule(MATH, "copysign", select(cmp("olt", x, 0.0), -1.0, 1.0) * Const(1.0).call("copysign", y), None)
+# |x| = copysign(x, 1): slope copysign(1, x), the sign bit's side at ±0 (-1 at -0.0).  Written as a
+# call, not a select on x < 0, so that nested derivatives see a constant factor: |-x*x|'' = 2 at 0.
+_sign_x = Const(1.0).call("copysign", x)
+rule(MATH, "fabs", _sign_x)
+# copysign(x, y) = ±|x| with y's sign bit: slope of |x| times y's sign.  The y-partial is zero: only
+# y's sign bit matters.
+rule(MATH, "copysign", _sign_x * Const(1.0).call("copysign", y), None)
 
 
 def _min_max(name: str, first_wins: str, *, nan_ignoring: bool) -> None:
-    """``name(x, y)`` selects x when ``fcmp first_wins x, y`` holds, else y (ties to y)."""
+    """``name(x, y)`` selects x when ``fcmp first_wins x, y`` holds, else y (so the predicate decides ties)."""
     wins = cmp(first_wins, x, y)
     if nan_ignoring:
         # minnum(x, NaN) is x, minnum(NaN, y) is y: `wins` alone would credit y in both cases.
@@ -132,14 +148,15 @@ def _min_max(name: str, first_wins: str, *, nan_ignoring: bool) -> None:
         rule(MATH, name, select(wins, 1.0, 0.0), select(wins, 0.0, 1.0))
 
 
+# Ties: min to the second operand (x wins only when x < y), max to the first (x wins when x >= y).
 for _name in ("fmin", "minnum", "minimumnum", "fminimum_num"):
     _min_max(_name, "olt", nan_ignoring=True)
 for _name in ("fmax", "maxnum", "maximumnum", "fmaximum_num"):
-    _min_max(_name, "ogt", nan_ignoring=True)
+    _min_max(_name, "oge", nan_ignoring=True)
 for _name in ("minimum", "fminimum"):
     _min_max(_name, "olt", nan_ignoring=False)
 for _name in ("maximum", "fmaximum"):
-    _min_max(_name, "ogt", nan_ignoring=False)
+    _min_max(_name, "oge", nan_ignoring=False)
 _gt = cmp("ogt", x, y)
 rule(MATH, "fdim", select(_gt, 1.0, 0.0), select(_gt, -1.0, 0.0))  # max(x - y, 0); 0 at the tie
 

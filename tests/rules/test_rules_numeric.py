@@ -56,8 +56,11 @@ _MAX_NAN_IGNORING = ("fmax", "maxnum", "maximumnum", "fmaximum_num")
 
 # Conventions and special points, exact (double): (rule, operand, point, expected).
 EXACT = [
-    ("fabs", 0, (0.0,), 1.0), ("fabs", 0, (-0.0,), 1.0), ("fabs", 0, (-2.0,), -1.0),
-    ("copysign", 0, (0.0, -1.0), -1.0), ("copysign", 0, (-0.0, 1.0), 1.0), ("copysign", 0, (-2.0, -1.0), 1.0),
+    # Sign kinks follow the sign bit (docs/nonsmooth.md).
+    ("fabs", 0, (0.0,), 1.0), ("fabs", 0, (-0.0,), -1.0), ("fabs", 0, (-2.0,), -1.0), ("fabs", 0, (INF,), 1.0),
+    ("fabs", 0, (-INF,), -1.0),
+    ("copysign", 0, (0.0, -1.0), -1.0), ("copysign", 0, (-0.0, 1.0), -1.0), ("copysign", 0, (-2.0, -1.0), 1.0),
+    ("copysign", 0, (0.0, -0.0), -1.0), ("copysign", 0, (-0.0, -0.0), 1.0),
     ("pow", 1, (0.0, 2.5), 0.0), ("pow", 0, (0.0, 0.0), 0.0), ("pow", 0, (0.0, 2.0), 0.0),
     ("pow", 0, (0.0, 0.5), INF), ("pow", 0, (-2.0, 3.0), 12.0),
     ("powi", 0, (0.0, 0), 0.0), ("powi", 0, (-2.0, 3), 12.0), ("powi", 0, (2.0, -1), -0.25),
@@ -68,11 +71,12 @@ EXACT = [
     ("fdiv", 1, (1e300, 1e200), -1e-100),  # -x/y² would overflow to -0
 ]
 for _n in _MIN_NAN_IGNORING + _MAX_NAN_IGNORING:
-    EXACT += [(_n, 0, (1.0, 1.0), 0.0), (_n, 1, (1.0, 1.0), 1.0),           # ties go to the second operand
-              (_n, 0, (NAN, 2.0), 0.0), (_n, 1, (NAN, 2.0), 1.0),           # the non-NaN operand is returned
+    EXACT += [(_n, 0, (NAN, 2.0), 0.0), (_n, 1, (NAN, 2.0), 1.0),           # the non-NaN operand is returned
               (_n, 0, (2.0, NAN), 1.0), (_n, 1, (2.0, NAN), 0.0)]
-for _n in ("minimum", "fminimum", "maximum", "fmaximum"):
-    EXACT += [(_n, 0, (1.0, 1.0), 0.0), (_n, 1, (1.0, 1.0), 1.0)]
+for _n in _MIN_NAN_IGNORING + ("minimum", "fminimum"):                      # min ties: the second operand
+    EXACT += [(_n, 0, (1.0, 1.0), 0.0), (_n, 1, (1.0, 1.0), 1.0), (_n, 0, (-0.0, 0.0), 0.0)]
+for _n in _MAX_NAN_IGNORING + ("maximum", "fmaximum"):                      # max ties: the first operand
+    EXACT += [(_n, 0, (1.0, 1.0), 1.0), (_n, 1, (1.0, 1.0), 0.0), (_n, 0, (-0.0, 0.0), 1.0)]
 EXACT += [("fmin", 0, (0.5, 1.0), 1.0), ("fmax", 0, (0.5, 1.0), 0.0)]
 
 
