@@ -5,15 +5,14 @@ libm twin, the intrinsic's name (``powi``, ``minnum``).  :func:`lookup` maps
 every spelling of a callee to its rule: ``sinf``, ``sinl``, ``sinf128``,
 ``llvm.sin.f64``, ``llvm.sin.v2f32``, ``__sin_finite``, ``__powidf2``, ...
 
-Conventions (chosen once, here, so the generators stay free of calculus):
-
-Conventions at non-differentiable points (docs/nonsmooth.md; upstream
-Enzyme's where it has one):
+Conventions (chosen once, here, so the generators stay free of calculus;
+the ones at non-differentiable points are listed in docs/nonsmooth.md):
 
 * **Sign kinks follow the sign bit**: ``fabs'(x) = copysign(1, x)``, so
   ``fabs'(+0) = 1`` and ``fabs'(-0) = -1`` (the slope of the side the sign
   bit names; ``|-x*x|'' = 2`` at 0, where ``-x*x`` is -0); ``copysign(x, y)``
-  has ∂/∂x = copysign(1, x)·copysign(1, y), as upstream.
+  has ∂/∂x = copysign(1, x)·copysign(1, y), as upstream, and fabs(x) is
+  copysign(x, 1) (upstream's fabs rule tests x < 0 instead: +1 at -0).
 * **Ties** of max send the derivative to the *first* operand, ties of min
   to the *second* (upstream's maxnum/minnum rules: x wins unless x < y,
   resp. when x < y); the partials always sum to one, so ``max(x, x)`` has
