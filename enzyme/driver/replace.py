@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
 from ..errors import DifferentiationError, UsageError
-from ..ir import ArrayType, ConstantKeyword, InvokeInst, StructType, Type, Value, VectorType
+from ..ir import ArrayType, ConstantKeyword, FloatType, InvokeInst, StructType, Type, Value, VectorType
 from ..ir.builder import Builder, InsertPoint
 from .requests import Request, where
 
@@ -36,6 +36,10 @@ def _finish(req: Request, result: Value | None) -> None:
     else:
         if result.type != call.type:
             result = _repack(Builder(InsertPoint.before_inst(call)), result, call.type)
+        if isinstance(result.type, FloatType) and isinstance(call.type, FloatType) and \
+                result.type.bits < call.type.bits:
+            # A float derivative where C declared the usual `double __enzyme_autodiff(void *, ...)`: exact.
+            result = Builder(InsertPoint.before_inst(call)).cast("fpext", result, call.type)
         if result.type != call.type:
             raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type} but the "
                              f"derivative of @{req.function.name} is {result.type}")

@@ -7,6 +7,12 @@ marker global (``enzyme_dup``, ``enzyme_dupnoneed``, ``enzyme_const``,
 Without a marker, integers are const, floating-point values are ``out`` in
 reverse mode and ``dup`` (value, tangent) in forward mode, pointers are dup.
 
+C passes ``...`` arguments with the default argument promotions: ``bool``,
+``char`` and ``short`` arrive as ``int``, ``float`` as ``double``.  The decoder converts them back to the callee's parameter type,
+as a direct call would (``bool``: ``!= 0``; ``char``/``short``: truncation;
+``float``: ``fptrunc``), for values, forward-mode tangents and the ``dret``
+of ``__enzyme_reverse``; other type mismatches are refused.
+
 Batch mode: ``enzyme_width, W`` right after the function (``__enzyme_fwddiff``
 and ``__enzyme_autodiff``); every dup argument is then followed by W shadows,
 or marked ``enzyme_dupv, stride`` with one shadow pointer whose direction j
@@ -22,7 +28,7 @@ from ..ad.common import carries_float
 from ..errors import DifferentiationError, UsageError
 from ..ir import (CallInst, Constant, ConstantInt, Function, GlobalVariable, Instruction, LoadInst,
                   Module, Type, Value, strip_pointer_casts)
-from ..ir.types import I8, I64, FloatType, IntType, PointerType, VectorType
+from ..ir.types import DOUBLE, FLOAT, I1, I8, I32, I64, FloatType, IntType, PointerType, VectorType
 
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "out",
            "enzyme_dupv": "dup", "enzyme_dupnoneedv": "dupnoneed"}
@@ -69,7 +75,8 @@ class Request:
     width: int = 1
     dret: Value | None = None
     tape: Value | None = None
-    inserted: list[Instruction] = field(default_factory=list)  # enzyme_dupv address arithmetic made by decode
+    # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
+    inserted: list[Instruction] = field(default_factory=list)
 
     def refreshed(self) -> Request:
         """Decoded again: replacing an earlier request may have replaced values this one passes (a tape, say)."""
@@ -191,10 +198,9 @@ def decode(call: CallInst, mode: str) -> Request:
                 activity = "out" if d.reverse else "dup"
             else:
                 activity = "const"
-        v = args[i]
+        v = _unpromoted(d, args[i], pt, f"argument {k + 1} of @{fn.name} has type {pt} but {{got}} was passed",
+                        inserted)
         i += 1
-        if v.type != pt:
-            raise d.fail(f"argument {k + 1} of @{fn.name} has type {pt} but {v.type} was passed")
         shadows: list[Value] = []
         if activity in ("dup", "dupnoneed"):
             if d.reverse and not isinstance(pt, PointerType):
@@ -216,10 +222,8 @@ def decode(call: CallInst, mode: str) -> Request:
                                      f"after it (enzyme_width {width}), got {j}")
                     shadow = args[i]
                     i += 1
-                    if shadow.type != pt:
-                        raise d.fail(f"shadow {j + 1} of argument {k + 1} of @{fn.name} has type {shadow.type}, "
-                                     f"expected {pt}")
-                    shadows.append(shadow)
+                    shadows.append(_unpromoted(d, shadow, pt, f"shadow {j + 1} of argument {k + 1} of @{fn.name} "
+                                               f"has type {{got}}, expected {pt}", inserted))
         elif activity == "out":
             if not d.reverse:
                 raise d.fail("enzyme_out is a reverse-mode marker; in forward mode pass the value and its tangent "
@@ -236,6 +240,31 @@ def decode(call: CallInst, mode: str) -> Request:
     return req
 
 
+def _is_promotion(passed: Type, param: Type) -> bool:
+    """Is ``passed`` what C's default argument promotions make of a ``param`` passed through ``...``?"""
+    if isinstance(param, IntType):
+        return param.bits < 32 and passed == I32   # bool, char, short -> int
+    return param == FLOAT and passed == DOUBLE      # (_Float16 is passed as it is)
+
+
+def _unpromoted(d: _Decoder, v: Value, pt: Type, mismatch: str, inserted: list[Instruction]) -> Value:
+    """``v`` converted back to the parameter type ``pt`` it was promoted from, as a direct call converts
+    (``bool`` parameters get ``v != 0``, like C's conversion to ``_Bool``); other types are refused with
+    ``mismatch`` (its ``{got}`` is the type passed)."""
+    from ..ir.builder import Builder, InsertPoint, const_int
+    if v.type == pt:
+        return v
+    if not _is_promotion(v.type, pt):
+        raise d.fail(mismatch.replace("{got}", str(v.type)))
+    b = Builder(InsertPoint.before_inst(d.call))
+    if pt == I1:
+        out = b.icmp("ne", v, const_int(I32, 0))
+    else:
+        out = b.cast("trunc" if isinstance(pt, IntType) else "fptrunc", v, pt)
+    inserted.append(out)  # type: ignore[arg-type]
+    return out
+
+
 def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> int:
     """``__enzyme_reverse``'s trailing ``[dret,] tape`` (the tape optionally marked enzyme_tape)."""
     fn = req.function
@@ -243,9 +272,8 @@ def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> 
     if carries_float(rt):
         if i >= len(args) or _marker(args[i]) is not None:
             raise d.fail(f"@{fn.name} returns {rt}: pass its adjoint (dret) and then the tape after the arguments")
-        if args[i].type != rt:
-            raise d.fail(f"the adjoint of the result (dret) of @{fn.name} must be a {rt}, got {args[i].type}")
-        req.dret = args[i]
+        req.dret = _unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a {rt}, "
+                               "got {got}", req.inserted)
         i += 1
     if i < len(args) and _marker(args[i]) == TAPE_MARKER:
         i += 1

@@ -94,14 +94,29 @@ double g(double x) { return __enzyme_autodiff((void *)f, x); }
     assert "@f" in message and "enzyme_dup" in message
 
 
+MISMATCHED_ARGUMENTS = [
+    # C's default promotions (bool/char/short -> int, float -> double) are undone (programs/promoted_varargs.c);
+    # anything else passed for a parameter of another type is refused.
+    ("float f(float x, int n) { return x * n; }\ndouble g(float x, long n) { return __enzyme_autodiff((void *)f, x, n); }",
+     r"argument 2 of @f has type i32 but i64 was passed"),
+    ("double f(double x) { return x * x; }\ndouble g(int x) { return __enzyme_autodiff((void *)f, x); }",
+     r"argument 1 of @f has type double but i32 was passed"),
+    ("long double f(long double x) { return x * x; }\ndouble g(double x) { return __enzyme_autodiff((void *)f, x); }",
+     r"argument 1 of @f has type x86_fp80 but double was passed"),
+    ("float f(float x) { return x * x; }\ndouble g(float *x) { return __enzyme_autodiff((void *)f, x); }",
+     r"argument 1 of @f has type float but ptr was passed"),
+    ("short f(short k, double x) { return k; }\ndouble g(long k) { return __enzyme_autodiff((void *)f, k, 1.0); }",
+     r"argument 1 of @f has type i16 but i64 was passed"),
+    ("float f(float x) { return x * x; }\ndouble g(float x) { return __enzyme_fwddiff((void *)f, x, 1); }",
+     r"shadow 1 of argument 1 of @f has type i32, expected float"),
+]
+
+
 @LEVELS
-def test_float_promoted_through_varargs(tmp_path: Path, opt_level: int) -> None:
-    """C promotes float to double through "..."; like upstream Enzyme, the mismatch is an error, not a silent cast."""
-    body = """
-float f(float x) { return x * x; }
-double g(float x) { return __enzyme_autodiff((void *)f, x); }
-"""
-    refused(tmp_path, body, opt_level, r"argument 1 of @f has type float but double was passed", UsageError)
+@pytest.mark.parametrize("body, pattern", MISMATCHED_ARGUMENTS, ids=range(len(MISMATCHED_ARGUMENTS)))
+def test_mismatched_argument_types(tmp_path: Path, opt_level: int, body: str, pattern: str) -> None:
+    message = refused(tmp_path, body + "\n", opt_level, pattern, UsageError)
+    assert "in @g (" in message
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])

@@ -1,6 +1,6 @@
 #include "check.h"
 /* Single-precision functions: sinf, cosf, expf, logf, sqrtf, powf, tanhf, fabsf, fmaxf, atan2f, cbrtf, erff.
-   C promotes float through "...", so (as with upstream Enzyme) float entry points get fixed prototypes. */
+   Entry points with fixed float prototypes (no promotion); promoted_varargs.c passes floats through "...". */
 float __enzyme_autodiff_f(void *, float);
 float __enzyme_fwddiff_f(void *, float, float);
 float __enzyme_autodiff_fc(void *, float, int, float);
