@@ -8,10 +8,12 @@ Without a marker, integers are const, floating-point values are ``out`` in
 reverse mode and ``dup`` (value, tangent) in forward mode, pointers are dup.
 
 C passes ``...`` arguments with the default argument promotions: ``bool``,
-``char`` and ``short`` arrive as ``int``, ``float`` as ``double``.  The decoder converts them back to the callee's parameter type,
-as a direct call would (``bool``: ``!= 0``; ``char``/``short``: truncation;
-``float``: ``fptrunc``), for values, forward-mode tangents and the ``dret``
-of ``__enzyme_reverse``; other type mismatches are refused.
+``char`` and ``short`` arrive as ``int``, ``float`` as ``double``.  The
+decoder converts them back to the callee's parameter type, as a direct call
+would (``bool``: ``!= 0``; ``char``/``short``: truncation; ``float``:
+``fptrunc``), for values, forward-mode tangents and the ``dret`` of
+``__enzyme_reverse``; other type mismatches are refused.  (Upstream Enzyme
+converts only ``int`` to ``bool``, by truncation.)
 
 Batch mode: ``enzyme_width, W`` right after the function (``__enzyme_fwddiff``
 and ``__enzyme_autodiff``); every dup argument is then followed by W shadows,

@@ -14,7 +14,9 @@ tables.  A partial that is a :func:`select` scales its branches, not the
 selected value (``select(c, 1, 0) · dx`` is emitted as ``select(c, dx, 0)``),
 so an operand that min/max does not pick gets exactly zero even when its
 tangent is inf or NaN; ``singular=True`` rules (a partial that is infinite
-where the function is finite, ``sqrt'(0)``) take ``0 · inf`` as 0.  Expressions are typed by the operation's floating-point type; calls
+where the function is finite, ``sqrt'(0)``) take ``0 · inf`` as 0.
+
+Expressions are typed by the operation's floating-point type; calls
 name the double-precision libm function (``cos``) and are mapped to the
 ``f``/``l`` variant or the LLVM intrinsic of the operand type when emitted.
 """
