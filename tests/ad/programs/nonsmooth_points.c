@@ -45,6 +45,8 @@ double relu(double x) { return fmax(x, 0.0); }
 double relu_ternary(double x) { return x > 0.0 ? x : 0.0; }
 double max_square_line(double x) { return fmax(x * x, 2.0 * x); }  /* tie at x = 2: the first operand wins */
 double min_square_line(double x) { return fmin(x * x, 2.0 * x); }  /* tie at x = 2: the second operand wins */
+double d_max_square_line_rev(double x) { return __enzyme_autodiff((void *)max_square_line, x); }
+double d_max_square_line_fwd(double x) { return __enzyme_fwddiff((void *)max_square_line, x, 1.0); }
 double max_self(double x) { return fmax(x, x) + fmin(3.0 * x, 3.0 * x); }
 double max2(double x, double y) { return fmax(x, y); }
 double min2(double x, double y) { return fmin(x, y); }
@@ -107,6 +109,13 @@ int main(void) {
   CHECK_KINK("relu ternary at 0", relu_ternary, 0.0, 0.0);
   CHECK_KINK("fmax(x^2, 2x) at the tie", max_square_line, 2.0, 4.0);
   CHECK_KINK("fmin(x^2, 2x) at the tie", min_square_line, 2.0, 2.0);
+  double at[3] = {1.0, 2.0, 3.0}, second_wants[3] = {0.0, 2.0, 2.0};  /* 2x wins below 2, x^2 at and above */
+  for (int k = 0; k < 3; k++) {
+    check("fmax(x^2, 2x)'' forward over reverse", __enzyme_fwddiff((void *)d_max_square_line_rev, at[k], 1.0),
+          second_wants[k], 0);
+    check("fmax(x^2, 2x)'' reverse over forward", __enzyme_autodiff((void *)d_max_square_line_fwd, at[k]),
+          second_wants[k], 0);
+  }
   CHECK_KINK("fmax(x, x) + fmin(3x, 3x)", max_self, 0.5, 4.0);
   CHECK_PAIR("fmax tie", max2, 1.5, 1.5, 1.0, 0.0);
   CHECK_PAIR("fmin tie", min2, 1.5, 1.5, 0.0, 1.0);
