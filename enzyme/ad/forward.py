@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword, ExtractElementInst,
                   ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst, InsertElementInst, InsertValueInst,
-                  Instruction, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
+                  Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
                   UnaryOperator, Value)
+from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint
 from ..ir.types import I8, ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
@@ -29,6 +30,7 @@ from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
+from .float_bits import float_bits_error, float_bits_type, returned_float_bits, sign_flip_mask
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
@@ -68,7 +70,8 @@ def tangent_type(t: Type, width: int) -> Type:
 def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
     params, names = primal_and_shadow_params(fn, activities, width)
     rt = fn.return_type
-    ret = StructType((rt, tangent_type(rt, width))) if returns_tangent(fn) else rt
+    with_tangent = returns_tangent(fn) or returned_float_bits(ctx, fn) is not None
+    ret = StructType((rt, tangent_type(rt, width))) if with_tangent else rt
     base = "fwddiffe_" if width == 1 else f"fwddiffe{width}_"
     new = Function(ctx.module.unique_name(f"{base}{fn.name}"), FunctionType(ret, tuple(params)),
                    arg_names=names, prefix="internal")
@@ -174,6 +177,8 @@ class _ForwardGenerator:
                 for j in range(self.width):
                     self.tans[j][a] = new.args[k]
                     k += 1
+                if isinstance(a.type, IntType) and self._holds_float_bits(a):
+                    self.float_bits.add(a)  # a double_of(uint64_t) helper
         return new
 
     # -- driver ------------------------------------------------------------------
@@ -188,7 +193,9 @@ class _ForwardGenerator:
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
         for inst, ni in phis:
-            if carries_float(inst.type) or isinstance(inst.type, PointerType):
+            if carries_float(inst.type) or isinstance(inst.type, PointerType) or self._holds_float_bits(inst):
+                if isinstance(inst.type, IntType):
+                    self.float_bits.add(inst)
                 for lane in self.tans:
                     lane[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
         for inst, ni in clones:
@@ -236,10 +243,13 @@ class _ForwardGenerator:
         if isinstance(inst, PhiInst):
             return
         if op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):
-            if op not in ("icmp", "br", "switch") and any(v in self.float_bits for v in ops):
-                raise DifferentiationError(
-                    f"{describe(inst)}: integer arithmetic on the bits of an active floating-point value; its "
-                    "derivative cannot follow it")
+            on_bits = any(v in self.float_bits for v in ops) or (
+                op not in ("icmp", "fcmp") and any(self.tangent(v) is not None for v in ops)
+                and self._holds_float_bits(inst))
+            if on_bits and op in BITWISE:
+                self._sign_bit_operation(inst, ni, b)
+            elif on_bits and op not in ("icmp", "br", "switch"):
+                raise float_bits_error(inst)
             return
         if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
             self._apply_rule(inst, ni, INSTRUCTIONS[op], ops, b)
@@ -252,9 +262,12 @@ class _ForwardGenerator:
                 self.tan[inst] = b.gep(I8, self._t(origin, inst), [offset], name=value_name(inst, "'"))
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
+            if ops[0] in self.float_bits and op != "bitcast":
+                raise float_bits_error(inst, "a conversion of")
             if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):
                 self.tan[inst] = b.cast(op, t, inst.type, value_name(inst, "'"))
-                if op == "bitcast" and carries_float(ops[0].type) and not carries_float(inst.type):
+                if op == "bitcast" and (carries_float(ops[0].type) or ops[0] in self.float_bits) \
+                        and not carries_float(inst.type):
                     self.float_bits.add(inst)  # copying these bits is fine, computing with them is not
             elif t is not None and carries_float(ops[0].type) and op in ("fptosi", "fptoui"):
                 pass  # an integer result carries no derivative
@@ -273,7 +286,8 @@ class _ForwardGenerator:
         elif isinstance(inst, AllocaInst):
             self.tan[inst] = b.insert(ni.clone(), value_name(inst, "'"))
         elif isinstance(inst, SelectInst):
-            if carries_float(inst.type) or isinstance(inst.type, PointerType):
+            if carries_float(inst.type) or isinstance(inst.type, PointerType) \
+                    or ops[1] in self.float_bits or ops[2] in self.float_bits:
                 ta, tb = self.tangent(ops[1]), self.tangent(ops[2])
                 if ta is not None or tb is not None:
                     self.tan[inst] = b.select(ni.operand(0), self._t(ops[1], inst), self._t(ops[2], inst),
@@ -296,6 +310,27 @@ class _ForwardGenerator:
             self._call(inst, ni, b)
         elif any(self.tangent(v) is not None for v in ops) or carries_float(inst.type):
             raise DifferentiationError(f"{describe(inst)}: forward mode does not support this instruction yet")
+        if isinstance(inst.type, IntType) and inst not in self.float_bits and self.tangent(inst) is not None \
+                and self._holds_float_bits(inst):
+            self.float_bits.add(inst)  # e.g. a uint64_t loaded from active doubles
+
+    def _holds_float_bits(self, v: Value) -> bool:
+        return float_bits_type(self.ctx, self.fn, v) is not None
+
+    def _sign_bit_operation(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
+        """fneg/fabs/copysign through the bits: the magnitude source's tangent, its sign flipped as the value's."""
+        assert isinstance(inst, BinaryOperator)
+        sop = sign_operation(inst)
+        if sop is None:
+            raise float_bits_error(inst)
+        t = self.tangent(sop.source) if sop.source is not None else None
+        if t is None:
+            return  # only a sign bit (+-0.0), or a constant magnitude: no derivative
+        mask = self.partials.get((inst, -1))  # the same for every lane
+        if mask is None:
+            mask = self.partials[(inst, -1)] = sign_flip_mask(b, ni, ni.operand(sop.index))
+        self.tan[inst] = b.binop("xor", t, mask, value_name(inst, "'"))
+        self.float_bits.add(inst)
 
     def _apply_rule(self, inst: Instruction, ni: Instruction, rule, args: list[Value], b: Builder) -> None:
         tans = [self.tangent(a) for a in args]
@@ -331,7 +366,7 @@ class _ForwardGenerator:
             raise unshadowed_store_error(inst, p)  # a pointer's tangent (shadow) would be lost as well
 
     def _return(self, inst: ReturnInst, ni: Instruction) -> None:
-        if not returns_tangent(self.fn) or self.lane != self.width - 1:
+        if self.new.return_type == self.fn.return_type or self.lane != self.width - 1:
             return  # the last lane returns the tangents of all lanes
         b = Builder(InsertPoint.before_inst(ni))
         v = inst.value
@@ -358,7 +393,10 @@ class _ForwardGenerator:
         args = inst.args
         active = any(self.tangent(a) is not None for a in args)
         active_somewhere = any(lane.get(a) is not None for lane in self.tans for a in args)
+        passes_bits = any(a in self.float_bits for a in args) and (callee is None or callee.is_declaration)
         if name is None:
+            if passes_bits:
+                raise float_bits_error(inst, "a call passing")
             if active_somewhere or carries_float(inst.type):
                 if is_inline_asm(inst):
                     raise callee_unknown_error(inst)
@@ -373,6 +411,8 @@ class _ForwardGenerator:
             return
         if is_inactive_function(name):
             return
+        if passes_bits:
+            raise float_bits_error(inst, "a call passing")
         if name.startswith(("llvm.vector.reduce.fadd.", "llvm.vector.reduce.fmul.")):
             if active:
                 self._vector_reduce(inst, ni, b, name.startswith("llvm.vector.reduce.fadd."))
@@ -513,7 +553,8 @@ class _ForwardGenerator:
         call_args: list[Value] = []
         for a, na in zip(inst.args, ni.args):
             lanes = [self.tans[j].get(a) for j in range(self.width)]
-            if any(t is not None for t in lanes) and (carries_float(a.type) or isinstance(a.type, PointerType)):
+            if any(t is not None for t in lanes) and (carries_float(a.type) or isinstance(a.type, PointerType)
+                                                      or a in self.float_bits):
                 acts.append("dup")
                 call_args += [na, *self._all_lanes(a, inst)]
             else:
@@ -523,7 +564,9 @@ class _ForwardGenerator:
             return
         d = derivative(tuple(acts))
         call = b.call(d, [*lead, *call_args])
-        if _has_tangent(inst.type):
+        if d.return_type != inst.type:  # {primal, tangent}
+            if isinstance(inst.type, IntType):
+                self.float_bits.add(inst)  # a bits_of(double) helper
             primal = b.extractvalue(call, [0])
             if self.width == 1:
                 self.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))

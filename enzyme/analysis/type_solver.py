@@ -19,6 +19,7 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
 from ..ir.types import ArrayType, FloatType, PointerType, VectorType
 from . import known_functions as known
 from .layout import DataLayout
+from .sign_bits import constant_bits, is_sign_mask
 from .tbaa import access_tree
 from .type_offsets import (gep_backward, gep_forward, gep_offset, global_seed, globals_in,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
@@ -367,6 +368,25 @@ class Solver:
             self.set_top(inst, ta)
         elif isinstance(a, ConstantInt) and tb is not None and (tb.is_float or tb.is_pointer):
             self.set_top(inst, tb)
+        self._sign_bits_backward(inst)
+
+    def _sign_bits_backward(self, inst: BinaryOperator) -> None:
+        """A float made by a sign-bit operation (fneg, fabs, copysign through the bits) came from float bits."""
+        top = self.tree(inst).top()
+        if top is None or not top.is_float or not isinstance(inst.type, IntType):
+            return
+        width = inst.type.bits
+        a, b = inst.operands
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, Constant):
+                continue
+            c = constant_bits(y, width)
+            if c is not None and is_sign_mask(c, width, inst.opcode):
+                self.set_top(x, top)
+            elif c is None and isinstance(x, BinaryOperator) and x.opcode == "and" \
+                    and any(is_sign_mask(k, width, "and") for k in (constant_bits(o, width) for o in x.operands)
+                            if k is not None):
+                self.set_top(x, top)  # (a & ~SIGN) | (b & SIGN): both halves are float bits
 
     def visit_extractvalue(self, inst: ExtractValueInst) -> None:
         agg = inst.operand(0)
