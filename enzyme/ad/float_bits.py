@@ -12,12 +12,15 @@ integer operation on active float bits is refused.
 """
 from __future__ import annotations
 
-from ..errors import DifferentiationError
-from ..ir import Function, Instruction, IntType, ReturnInst, Value
-from ..ir.builder import Builder, const_int
-from ..ir.types import FloatType
+from collections.abc import Callable
+
 from ..analysis.debuginfo import describe
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, sign_bit
+from ..errors import DifferentiationError
+from ..ir import (BinaryOperator, CastInst, Constant, Function, Instruction, IntType, LoadInst, PhiInst, ReturnInst,
+                  SelectInst, Value)
+from ..ir.builder import Builder, const_int
+from ..ir.types import FloatType
 from .common import ADContext
 from .copy_types import function_contexts
 
@@ -32,6 +35,36 @@ def float_bits_type(ctx: ADContext, fn: Function, v: Value) -> FloatType | None:
         if kind is not None and FloatType(kind).bits == t.bits:
             return FloatType(kind)
     return None
+
+
+def is_float_data(ctx: ADContext, fn: Function, v: Value) -> bool:
+    """Does type analysis say (in any calling context) that the integer ``v`` holds floating-point data?"""
+    return isinstance(v.type, IntType) and any(info.is_float(v) for info in function_contexts(ctx, fn))
+
+
+def is_integer_data(ctx: ADContext, fn: Function, v: Value) -> bool:
+    """Does type analysis say (in every calling context) that ``v`` is an integer, never float bits?"""
+    return all(info.is_integer(v) for info in function_contexts(ctx, fn))
+
+
+def may_hold_active_bits(v: Value, is_bits: Callable[[Value], bool], from_active_memory: Callable[[LoadInst], bool],
+                         depth: int = 0) -> bool:
+    """Could the integer ``v`` be computed from the bits of active floats (loaded from active memory)?"""
+    if is_bits(v):
+        return True
+    if depth > 8 or not isinstance(v, Instruction) or not isinstance(v.type, IntType):
+        return False
+    if isinstance(v, LoadInst):
+        return from_active_memory(v)
+    if isinstance(v, PhiInst):
+        ops = [x for x, _ in v.incoming]
+    elif isinstance(v, (BinaryOperator, SelectInst)) or \
+            (isinstance(v, CastInst) and v.opcode in ("trunc", "zext", "sext", "bitcast", "freeze")):
+        ops = v.operands
+    else:
+        return False
+    return any(not isinstance(x, Constant) and may_hold_active_bits(x, is_bits, from_active_memory, depth + 1)
+               for x in ops)
 
 
 def returned_float_bits(ctx: ADContext, fn: Function) -> FloatType | None:

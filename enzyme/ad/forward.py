@@ -30,7 +30,8 @@ from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
-from .float_bits import float_bits_error, float_bits_type, returned_float_bits, sign_flip_mask
+from .float_bits import (float_bits_error, float_bits_type, is_float_data, is_integer_data, may_hold_active_bits,
+                         returned_float_bits, sign_flip_mask)
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
@@ -244,8 +245,8 @@ class _ForwardGenerator:
             return
         if op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):
             on_bits = any(v in self.float_bits for v in ops) or (
-                op not in ("icmp", "fcmp") and any(self.tangent(v) is not None for v in ops)
-                and self._holds_float_bits(inst))
+                op not in ("icmp", "fcmp") and is_float_data(self.ctx, self.fn, inst)
+                and any(self._may_hold_active_bits(v) for v in ops))
             if on_bits and op in BITWISE:
                 self._sign_bit_operation(inst, ni, b)
             elif on_bits and op not in ("icmp", "br", "switch"):
@@ -262,7 +263,8 @@ class _ForwardGenerator:
                 self.tan[inst] = b.gep(I8, self._t(origin, inst), [offset], name=value_name(inst, "'"))
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
-            if ops[0] in self.float_bits and op != "bitcast":
+            if op != "bitcast" and (ops[0] in self.float_bits or (
+                    is_float_data(self.ctx, self.fn, inst) and self._may_hold_active_bits(ops[0]))):
                 raise float_bits_error(inst, "a conversion of")
             if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):
                 self.tan[inst] = b.cast(op, t, inst.type, value_name(inst, "'"))
@@ -313,6 +315,11 @@ class _ForwardGenerator:
         if isinstance(inst.type, IntType) and inst not in self.float_bits and self.tangent(inst) is not None \
                 and self._holds_float_bits(inst):
             self.float_bits.add(inst)  # e.g. a uint64_t loaded from active doubles
+
+    def _may_hold_active_bits(self, v: Value) -> bool:
+        return may_hold_active_bits(
+            v, lambda x: x in self.float_bits,
+            lambda load: self.tangent(load) is not None and not is_integer_data(self.ctx, self.fn, load))
 
     def _holds_float_bits(self, v: Value) -> bool:
         return float_bits_type(self.ctx, self.fn, v) is not None

@@ -37,7 +37,8 @@ from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_er
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
-from .float_bits import flip_adjoint, float_bits_error, float_bits_type, returned_float_bits, sign_flip_mask
+from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
+                         may_hold_active_bits, returned_float_bits, sign_flip_mask)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -922,6 +923,10 @@ class _ReverseGenerator(LaneState):
     def _check_float_bits(self, inst: Instruction) -> None:
         """Refuse integer operations on active float bits that are not sign-bit operations."""
         bits_in = [v for v in inst.operands if v in self.float_bits]
+        if isinstance(inst, (BinaryOperator, CastInst)) and inst not in self.float_bits and inst.opcode != "bitcast" \
+                and is_float_data(self.ctx, self.fn, inst) and not (inst.opcode in BITWISE and sign_operation(inst)) \
+                and any(self._may_hold_active_bits(v) for v in inst.operands):
+            raise float_bits_error(inst)  # e.g. nextafter by adding 1 to the bits of an active double
         if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE and (bits_in or inst in self.float_bits):
             if sign_operation(inst) is None:
                 raise float_bits_error(inst)
@@ -939,6 +944,11 @@ class _ReverseGenerator(LaneState):
                 raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
         elif inst in self.float_bits or (bits_in and inst.opcode not in ("icmp", "br", "switch")):
             raise float_bits_error(inst, "a conversion of" if isinstance(inst, CastInst) else "integer arithmetic on")
+
+    def _may_hold_active_bits(self, v: Value) -> bool:
+        return may_hold_active_bits(
+            v, lambda x: x in self.float_bits,
+            lambda load: self._maybe_shadowed(load.pointer) and not is_integer_data(self.ctx, self.fn, load))
 
     def _reverse_copy(self, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
                       size: Value) -> None:
