@@ -11,6 +11,9 @@ typedef struct { double d[2]; } v2;
 v2 __enzyme_fwddiff_v2(void *, ...);
 void __enzyme_autodiff_void(void *, ...);
 float __enzyme_fwddiff_f(void *, ...);
+typedef struct { void *tape; double primal; } aug_t;
+aug_t __enzyme_augmentfwd(void *, ...);
+void __enzyme_reverse(void *, ...);
 
 #define SIGN64 0x8000000000000000ull
 #define SIGN32 0x80000000u
@@ -91,6 +94,17 @@ double copy_as_integers(const double *x, int n) {
   return s;
 }
 
+/* By value: |x| * x and copysign(x*x, y) through a union and through helper functions. */
+double fabs_value(double x) {
+  union { double d; uint64_t u; } v = {x};
+  v.u &= ~SIGN64;
+  return v.d * x;
+}
+double copysign_value(double x, double y) {
+  return double_of((bits_of(x * x) & ~SIGN64) | (bits_of(y) & SIGN64)) + y;
+}
+double copysign_of_x(double x) { return copysign_value(x, -2.0); }
+
 static double sgn(double x) { return signbit(x) ? -1.0 : 1.0; }
 
 /* One function of p[0], p[1] (a macro: __enzyme_* need the function itself, not a pointer to it): reverse,
@@ -129,6 +143,21 @@ int main(void) {
     /* copysign(a, b) * a = sgn(b) * |a| * a: d/da = sgn(b) * 2|a|, d/db = 0 */
     CHECK2(copysign_bits, a, b, sgn(b) * 2 * fabs(a), 0.0);
   }
+
+  CHECK_SCALAR("fabs_value", fabs_value, -1.5, 3.0);
+  CHECK_SCALAR("fabs_value", fabs_value, 0.75, 1.5);
+  CHECK_SCALAR("copysign_of_x", copysign_of_x, 1.25, -2.5);
+  CHECK_SCALAR("copysign_of_x", copysign_of_x, -0.5, 1.0);
+
+  /* Split mode: the forward sweep keeps the sign of p[0] for the reverse sweep, which runs after p changed. */
+  double ps[2] = {-0.5, 4.0}, dps[2] = {0, 0};
+  aug_t aug = __enzyme_augmentfwd((void *)abs_product, enzyme_dup, ps, dps);
+  check("abs_product split primal", aug.primal, 2.0, 0);
+  ps[0] = 7.0;
+  ps[1] = -7.0;
+  __enzyme_reverse((void *)abs_product, enzyme_dup, ps, dps, 1.0, aug.tape);
+  check("abs_product split d0", dps[0], -4.0, 1e-13);
+  check("abs_product split d1", dps[1], 0.5, 1e-13);
 
   enum { N = 4 };
   double x[N] = {0.5, -1.5, 2.0, -0.25}, dx[N] = {0};
