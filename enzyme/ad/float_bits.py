@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..analysis.debuginfo import describe
-from ..analysis.sign_bits import FLOAT_OF_WIDTH, sign_bit
+from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
 from ..errors import DifferentiationError
 from ..ir import (BinaryOperator, CastInst, Constant, Function, Instruction, IntType, LoadInst, PhiInst, ReturnInst,
                   SelectInst, Value)
@@ -65,6 +65,47 @@ def may_hold_active_bits(v: Value, is_bits: Callable[[Value], bool], from_active
         return False
     return any(not isinstance(x, Constant) and may_hold_active_bits(x, is_bits, from_active_memory, depth + 1)
                for x in ops)
+
+
+def float_granule(ctx: ADContext, fn: Function, v: Value) -> int | None:
+    """The width in bits of the floats type analysis puts in the integer ``v`` (None: no float, or unknown)."""
+    for info in function_contexts(ctx, fn):
+        kind = info.float_kind(v)
+        if kind is not None:
+            return FloatType(kind).bits
+    return None
+
+
+def moves_whole_floats(inst: Instruction, granule: int) -> bool:
+    """Does ``inst`` only move whole ``granule``-bit floats around inside integers (a small struct such as
+    ``{float, int}`` passed as one i64: trunc, zext, shifts and masks by whole floats, ``or disjoint``)?
+
+    Applied to tangent bits such an operation moves the tangents exactly as it moves the values.
+    """
+    op = inst.opcode
+    t = inst.type
+    if not isinstance(t, IntType) or t.bits % granule:
+        return False
+    if op in ("trunc", "zext"):
+        return isinstance(inst.operand(0).type, IntType) and t.bits % granule == 0
+    if op in ("shl", "lshr"):
+        c = constant_bits(inst.operand(1), t.bits)
+        return c is not None and c % granule == 0
+    if op == "and":
+        for x in inst.operands:
+            c = constant_bits(x, t.bits)
+            if c is not None:
+                lanes = [(c >> k) & ((1 << granule) - 1) for k in range(0, t.bits, granule)]
+                return all(lane in (0, (1 << granule) - 1) for lane in lanes)
+        return False
+    return op == "or" and isinstance(inst, BinaryOperator) and "disjoint" in inst.flags
+
+
+def returns_float_data(ctx: ADContext, fn: Function) -> bool:
+    """Does ``fn`` return floating-point data in an integer (all of it, or part: ``{float, int}`` as i64)?"""
+    return isinstance(fn.return_type, IntType) and any(
+        isinstance(inst, ReturnInst) and inst.value is not None and is_float_data(ctx, fn, inst.value)
+        for inst in fn.instructions())
 
 
 def returned_float_bits(ctx: ADContext, fn: Function) -> FloatType | None:

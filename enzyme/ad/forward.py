@@ -19,7 +19,7 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, Cons
                   UnaryOperator, Value)
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint
-from ..ir.types import I8, ArrayType, PointerType, Type, VectorType
+from ..ir.types import I8, ArrayType, PointerType, Type, VectorType, scalar_of
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
@@ -30,8 +30,8 @@ from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
-from .float_bits import (float_bits_error, float_bits_type, is_float_data, is_integer_data, may_hold_active_bits,
-                         returned_float_bits, sign_flip_mask)
+from .float_bits import (float_bits_error, float_bits_type, float_granule, is_float_data, is_integer_data,
+                         may_hold_active_bits, moves_whole_floats, returns_float_data, sign_flip_mask)
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
@@ -71,7 +71,7 @@ def tangent_type(t: Type, width: int) -> Type:
 def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
     params, names = primal_and_shadow_params(fn, activities, width)
     rt = fn.return_type
-    with_tangent = returns_tangent(fn) or returned_float_bits(ctx, fn) is not None
+    with_tangent = returns_tangent(fn) or returns_float_data(ctx, fn)
     ret = StructType((rt, tangent_type(rt, width))) if with_tangent else rt
     base = "fwddiffe_" if width == 1 else f"fwddiffe{width}_"
     new = Function(ctx.module.unique_name(f"{base}{fn.name}"), FunctionType(ret, tuple(params)),
@@ -158,7 +158,9 @@ class _ForwardGenerator:
         self.vmap: dict[Value, Value] = {}
         self.tans: list[dict[Value, Value]] = [{} for _ in range(width)]
         self.lane = 0
-        self.float_bits: set[Value] = set()  # integers holding the bits of active floats
+        # Integers holding the bits of active floats -> the width of those floats (0: unknown); their
+        # tangents are integers too, the tangents' bits in the same places.
+        self.float_bits: dict[Value, int] = {}
         self.partials: dict[tuple[Instruction, int], Value] = {}  # emitted once, shared by the lanes
 
     @property
@@ -179,7 +181,7 @@ class _ForwardGenerator:
                     self.tans[j][a] = new.args[k]
                     k += 1
                 if isinstance(a.type, IntType) and self._holds_float_bits(a):
-                    self.float_bits.add(a)  # a double_of(uint64_t) helper
+                    self._mark_bits(a)  # a double_of(uint64_t) helper
         return new
 
     # -- driver ------------------------------------------------------------------
@@ -196,7 +198,7 @@ class _ForwardGenerator:
         for inst, ni in phis:
             if carries_float(inst.type) or isinstance(inst.type, PointerType) or self._holds_float_bits(inst):
                 if isinstance(inst.type, IntType):
-                    self.float_bits.add(inst)
+                    self._mark_bits(inst)
                 for lane in self.tans:
                     lane[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
         for inst, ni in clones:
@@ -247,9 +249,12 @@ class _ForwardGenerator:
             on_bits = any(v in self.float_bits for v in ops) or (
                 op not in ("icmp", "fcmp") and is_float_data(self.ctx, self.fn, inst)
                 and any(self._may_hold_active_bits(v) for v in ops))
-            if on_bits and op in BITWISE:
+            if not on_bits or op in ("icmp", "br", "switch"):
+                return
+            if op in BITWISE and sign_operation(inst) is not None \
+                    and float_bits_type(self.ctx, self.fn, inst) is not None:  # type: ignore[arg-type]
                 self._sign_bit_operation(inst, ni, b)
-            elif on_bits and op not in ("icmp", "br", "switch"):
+            elif not self._move_floats(inst, ni, b):
                 raise float_bits_error(inst)
             return
         if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
@@ -263,14 +268,18 @@ class _ForwardGenerator:
                 self.tan[inst] = b.gep(I8, self._t(origin, inst), [offset], name=value_name(inst, "'"))
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
-            if op != "bitcast" and (ops[0] in self.float_bits or (
+            # sitofp/uitofp read the bits as an integer: a step function, derivative zero.
+            if op not in ("bitcast", "sitofp", "uitofp") and (ops[0] in self.float_bits or (
                     is_float_data(self.ctx, self.fn, inst) and self._may_hold_active_bits(ops[0]))):
-                raise float_bits_error(inst, "a conversion of")
+                if not self._move_floats(inst, ni, b):
+                    raise float_bits_error(inst, "a conversion of")
+                return
             if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):
                 self.tan[inst] = b.cast(op, t, inst.type, value_name(inst, "'"))
                 if op == "bitcast" and (carries_float(ops[0].type) or ops[0] in self.float_bits) \
                         and not carries_float(inst.type):
-                    self.float_bits.add(inst)  # copying these bits is fine, computing with them is not
+                    # copying these bits is fine, computing with them is not
+                    self._mark_bits(inst, self.float_bits.get(ops[0]) or scalar_of(ops[0].type).bits)
             elif t is not None and carries_float(ops[0].type) and op in ("fptosi", "fptoui"):
                 pass  # an integer result carries no derivative
         elif isinstance(inst, LoadInst):
@@ -313,8 +322,12 @@ class _ForwardGenerator:
         elif any(self.tangent(v) is not None for v in ops) or carries_float(inst.type):
             raise DifferentiationError(f"{describe(inst)}: forward mode does not support this instruction yet")
         if isinstance(inst.type, IntType) and inst not in self.float_bits and self.tangent(inst) is not None \
-                and self._holds_float_bits(inst):
-            self.float_bits.add(inst)  # e.g. a uint64_t loaded from active doubles
+                and (any(v in self.float_bits for v in ops) or self._holds_float_bits(inst)):
+            self._mark_bits(inst, next((self.float_bits[v] for v in ops if self.float_bits.get(v)), 0))
+
+    def _mark_bits(self, v: Value, granule: int = 0) -> None:
+        """``v`` (an integer) holds active float bits, of floats ``granule`` bits wide (0: from type analysis)."""
+        self.float_bits[v] = granule or float_granule(self.ctx, self.fn, v) or 0
 
     def _may_hold_active_bits(self, v: Value) -> bool:
         return may_hold_active_bits(
@@ -322,7 +335,28 @@ class _ForwardGenerator:
             lambda load: self.tangent(load) is not None and not is_integer_data(self.ctx, self.fn, load))
 
     def _holds_float_bits(self, v: Value) -> bool:
-        return float_bits_type(self.ctx, self.fn, v) is not None
+        """Float data in an integer: a double's bits, or part of one (a ``{float, int}`` struct as i64)."""
+        return is_float_data(self.ctx, self.fn, v)
+
+    def _move_floats(self, inst: Instruction, ni: Instruction, b: Builder) -> bool:
+        """Tangents of an integer operation that moves whole floats (see moves_whole_floats); False if it does not."""
+        if is_integer_data(self.ctx, self.fn, inst):
+            return True  # the integer part of a mixed value: no derivative
+        granule = next((self.float_bits[v] for v in inst.operands if self.float_bits.get(v)), 0)
+        if not granule or not moves_whole_floats(inst, granule):
+            return False
+        c = ni.clone()
+        if isinstance(c, BinaryOperator):
+            c.flags = []  # nuw/nsw/disjoint were proven for the values, not for their tangents
+        for i, v in enumerate(inst.operands):
+            t = self.tangent(v)
+            if t is not None:
+                c.set_operand(i, t)
+            elif not isinstance(v, Constant) or inst.opcode == "or":
+                c.set_operand(i, zero(v.type))  # shift amounts and masks stay
+        self.tan[inst] = b.insert(c, value_name(inst, "'"))
+        self._mark_bits(inst, granule)
+        return True
 
     def _sign_bit_operation(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
         """fneg/fabs/copysign through the bits: the magnitude source's tangent, its sign flipped as the value's."""
@@ -337,7 +371,7 @@ class _ForwardGenerator:
         if mask is None:
             mask = self.partials[(inst, -1)] = sign_flip_mask(b, ni, ni.operand(sop.index))
         self.tan[inst] = b.binop("xor", t, mask, value_name(inst, "'"))
-        self.float_bits.add(inst)
+        self._mark_bits(inst, inst.type.bits)  # type: ignore[attr-defined]
 
     def _apply_rule(self, inst: Instruction, ni: Instruction, rule, args: list[Value], b: Builder) -> None:
         tans = [self.tangent(a) for a in args]
@@ -573,7 +607,7 @@ class _ForwardGenerator:
         call = b.call(d, [*lead, *call_args])
         if d.return_type != inst.type:  # {primal, tangent}
             if isinstance(inst.type, IntType):
-                self.float_bits.add(inst)  # a bits_of(double) helper
+                self._mark_bits(inst)  # a bits_of(double) helper
             primal = b.extractvalue(call, [0])
             if self.width == 1:
                 self.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))

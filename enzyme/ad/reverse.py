@@ -18,6 +18,7 @@ function (promoted to SSA by LLVM).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..analysis.layout import DataLayout
@@ -38,7 +39,7 @@ from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_er
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
-                         may_hold_active_bits, returned_float_bits, sign_flip_mask)
+                         may_hold_active_bits, moves_whole_floats, returned_float_bits, sign_flip_mask)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -155,6 +156,7 @@ class _ReverseGenerator(LaneState):
         self.fwd: dict[Value, Value] = {}      # primal -> augmented value
         self.active: set[Value] = set()        # primal float values that carry adjoints
         self.float_bits: dict[Value, FloatType] = {}  # active integers holding float bits -> their adjoint type
+        self.receives_active: dict[Value, bool] = {}  # allocas: may active data be stored into them?
         self.alloca_bytes: dict[Value, Value] = {}  # alloca -> its size in bytes (augmented)
         self.layout = DataLayout.of_module(ctx.module)
         self.realloc_copied: dict[Value, Value] = {}  # realloc -> shadow bytes it copied (augmented)
@@ -923,6 +925,14 @@ class _ReverseGenerator(LaneState):
     def _check_float_bits(self, inst: Instruction) -> None:
         """Refuse integer operations on active float bits that are not sign-bit operations."""
         bits_in = [v for v in inst.operands if v in self.float_bits]
+        if inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp"):
+            for v in inst.operands:
+                if v not in self.float_bits and isinstance(v.type, IntType) and is_float_data(self.ctx, self.fn, v) \
+                        and float_bits_type(self.ctx, self.fn, v) is None and self._may_hold_active_bits(v):
+                    raise DifferentiationError(
+                        f"{describe(inst)}: part of an active floating-point value travels in an integer ({v.type}; "
+                        "a small struct such as {float, int} passed or returned as one integer?); not supported "
+                        "in reverse mode yet")
         if isinstance(inst, (BinaryOperator, CastInst)) and inst not in self.float_bits and inst.opcode != "bitcast" \
                 and is_float_data(self.ctx, self.fn, inst) and not (inst.opcode in BITWISE and sign_operation(inst)) \
                 and any(self._may_hold_active_bits(v) for v in inst.operands):
@@ -942,13 +952,33 @@ class _ReverseGenerator(LaneState):
             if bits_in and not (name and is_inactive_function(name)) and not is_custom_inactive(self, inst) \
                     and (callee is None or callee.is_declaration or custom_gradient(self, inst) is not None):
                 raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
-        elif inst in self.float_bits or (bits_in and inst.opcode not in ("icmp", "br", "switch")):
+        elif bits_in and moves_whole_floats(inst, self.float_bits[bits_in[0]].bits):
+            raise DifferentiationError(
+                f"{describe(inst)}: moves an active floating-point value inside a wider integer (a small struct "
+                "such as {float, int} passed or returned as one integer?); forward mode supports this, reverse "
+                "mode not yet")
+        elif inst in self.float_bits or (bits_in and inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp")):
             raise float_bits_error(inst, "a conversion of" if isinstance(inst, CastInst) else "integer arithmetic on")
 
     def _may_hold_active_bits(self, v: Value) -> bool:
         return may_hold_active_bits(
             v, lambda x: x in self.float_bits,
-            lambda load: self._maybe_shadowed(load.pointer) and not is_integer_data(self.ctx, self.fn, load))
+            lambda load: self._maybe_shadowed(load.pointer) and not is_integer_data(self.ctx, self.fn, load)
+            and self._may_receive_active(load.pointer))
+
+    def _may_receive_active(self, p: Value) -> bool:
+        """Could the memory ``p`` points into hold active data?  Only a local that nothing active is stored
+        into, and whose address goes to no call, answers no."""
+        while isinstance(p, (GEPInst, CastInst)) and isinstance(p.operand(0).type, PointerType):
+            p = p.operand(0)
+        if not isinstance(p, AllocaInst):
+            return True
+        got = self.receives_active.get(p)
+        if got is None:
+            self.receives_active[p] = False  # a cycle through its own stores adds nothing
+            got = self.receives_active[p] = _alloca_receives(p, lambda v: v in self.active or (
+                isinstance(v.type, IntType) and self._may_hold_active_bits(v)))
+        return got
 
     def _reverse_copy(self, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
                       size: Value) -> None:
@@ -1091,6 +1121,26 @@ def _recomputable(inst: Instruction) -> bool:
     if isinstance(inst, CallInst):
         return (inst.callee_name or "").startswith(_RECOMPUTABLE_INTRINSICS)
     return inst.opcode in _RECOMPUTABLE
+
+
+def _alloca_receives(alloca: AllocaInst, is_active: Callable[[Value], bool]) -> bool:
+    """Is anything ``is_active`` stored into ``alloca`` (through GEPs and casts), or does its address reach a call?"""
+    work: list[Value] = [alloca]
+    seen: set[Value] = set()
+    while work:
+        p = work.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        for u in p.users:
+            if isinstance(u, StoreInst):
+                if u.pointer is p and is_active(u.value) or u.value is p:
+                    return True  # an active value, or the address itself escapes
+            elif isinstance(u, (GEPInst, CastInst, PhiInst, SelectInst)):
+                work.append(u)
+            elif isinstance(u, CallInst) and not (u.callee_name or "").startswith("llvm.lifetime."):
+                return True
+    return False
 
 
 def _never_writes_memory(fn: Function) -> bool:

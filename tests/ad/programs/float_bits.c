@@ -105,6 +105,15 @@ double copysign_value(double x, double y) {
 }
 double copysign_of_x(double x) { return copysign_value(x, -2.0); }
 
+/* A struct of a float and an int passed by value travels as one i64 (the x86-64 ABI): forward mode follows the
+   float through the integer (reverse mode refuses it: tests/ad/test_refusals.py). */
+typedef struct { float w; int k; } weight_t;
+__attribute__((noinline)) double weigh(weight_t s, double x) { return s.w * x * s.k; }
+double weighted_square(const float *w, double x) {
+  weight_t s = {w[0] * w[0], 3};
+  return weigh(s, x) + x;
+}
+
 static double sgn(double x) { return signbit(x) ? -1.0 : 1.0; }
 
 /* One function of p[0], p[1] (a macro: __enzyme_* need the function itself, not a pointer to it): reverse,
@@ -148,6 +157,13 @@ int main(void) {
   CHECK_SCALAR("fabs_value", fabs_value, 0.75, 1.5);
   CHECK_SCALAR("copysign_of_x", copysign_of_x, 1.25, -2.5);
   CHECK_SCALAR("copysign_of_x", copysign_of_x, -0.5, 1.0);
+
+  float wf[1] = {1.5f}, dwf[1] = {1.0f};
+  check("weighted_square forward dw", __enzyme_fwddiff((void *)weighted_square, wf, dwf, enzyme_const, 2.0),
+        2 * 1.5 * 2.0 * 3, 1e-6);
+  dwf[0] = 0.0f;
+  check("weighted_square forward dx", __enzyme_fwddiff((void *)weighted_square, wf, dwf, 2.0, 1.0),
+        1.5 * 1.5 * 3 + 1, 1e-6);
 
   /* Split mode: the forward sweep keeps the sign of p[0] for the reverse sweep, which runs after p changed. */
   double ps[2] = {-0.5, 4.0}, dps[2] = {0, 0};
