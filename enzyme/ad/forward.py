@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, ConstantKeyword, ExtractElementInst,
                   ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst, InsertElementInst, InsertValueInst,
-                  Instruction, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
+                  Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
                   UnaryOperator, Value)
+from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint
-from ..ir.types import I8, ArrayType, PointerType, Type, VectorType
+from ..ir.types import I8, ArrayType, PointerType, Type, VectorType, scalar_of
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
@@ -29,6 +30,8 @@ from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
+from .float_bits import (float_bits_error, float_bits_type, float_granule, is_float_data, is_integer_data,
+                         may_hold_active_bits, moves_whole_floats, returns_float_data, sign_flip_mask)
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
@@ -68,7 +71,8 @@ def tangent_type(t: Type, width: int) -> Type:
 def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
     params, names = primal_and_shadow_params(fn, activities, width)
     rt = fn.return_type
-    ret = StructType((rt, tangent_type(rt, width))) if returns_tangent(fn) else rt
+    with_tangent = returns_tangent(fn) or returns_float_data(ctx, fn)
+    ret = StructType((rt, tangent_type(rt, width))) if with_tangent else rt
     base = "fwddiffe_" if width == 1 else f"fwddiffe{width}_"
     new = Function(ctx.module.unique_name(f"{base}{fn.name}"), FunctionType(ret, tuple(params)),
                    arg_names=names, prefix="internal")
@@ -154,8 +158,11 @@ class _ForwardGenerator:
         self.vmap: dict[Value, Value] = {}
         self.tans: list[dict[Value, Value]] = [{} for _ in range(width)]
         self.lane = 0
-        self.float_bits: set[Value] = set()  # integers holding the bits of active floats
+        # Integers holding the bits of active floats -> the width of those floats (0: unknown); their
+        # tangents are integers too, the tangents' bits in the same places.
+        self.float_bits: dict[Value, int] = {}
         self.emitters: dict[Instruction, Emitter] = {}  # partials emitted once, shared by the lanes
+        self.sign_masks: dict[Instruction, Value] = {}  # sign-bit operations: emitted once, shared by the lanes
 
     @property
     def tan(self) -> dict[Value, Value]:
@@ -174,6 +181,8 @@ class _ForwardGenerator:
                 for j in range(self.width):
                     self.tans[j][a] = new.args[k]
                     k += 1
+                if isinstance(a.type, IntType) and self._holds_float_bits(a):
+                    self._mark_bits(a)  # a double_of(uint64_t) helper
         return new
 
     # -- driver ------------------------------------------------------------------
@@ -188,7 +197,9 @@ class _ForwardGenerator:
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
         for inst, ni in phis:
-            if carries_float(inst.type) or isinstance(inst.type, PointerType):
+            if carries_float(inst.type) or isinstance(inst.type, PointerType) or self._holds_float_bits(inst):
+                if isinstance(inst.type, IntType):
+                    self._mark_bits(inst)
                 for lane in self.tans:
                     lane[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
         for inst, ni in clones:
@@ -236,10 +247,16 @@ class _ForwardGenerator:
         if isinstance(inst, PhiInst):
             return
         if op in _PASSIVE_OPCODES and not isinstance(inst, CastInst):
-            if op not in ("icmp", "br", "switch") and any(v in self.float_bits for v in ops):
-                raise DifferentiationError(
-                    f"{describe(inst)}: integer arithmetic on the bits of an active floating-point value; its "
-                    "derivative cannot follow it")
+            on_bits = any(v in self.float_bits for v in ops) or (
+                op not in ("icmp", "fcmp") and is_float_data(self.ctx, self.fn, inst)
+                and any(self._may_hold_active_bits(v) for v in ops))
+            if not on_bits or op in ("icmp", "br", "switch"):
+                return
+            if op in BITWISE and sign_operation(inst) is not None \
+                    and float_bits_type(self.ctx, self.fn, inst) is not None:  # type: ignore[arg-type]
+                self._sign_bit_operation(inst, ni, b)
+            elif not self._move_floats(inst, ni, b):
+                raise float_bits_error(inst)
             return
         if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
             self._apply_rule(inst, ni, INSTRUCTIONS[op], ops, b)
@@ -252,10 +269,18 @@ class _ForwardGenerator:
                 self.tan[inst] = b.gep(I8, self._t(origin, inst), [offset], name=value_name(inst, "'"))
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
+            # sitofp/uitofp read the bits as an integer: a step function, derivative zero.
+            if op not in ("bitcast", "sitofp", "uitofp") and (ops[0] in self.float_bits or (
+                    is_float_data(self.ctx, self.fn, inst) and self._may_hold_active_bits(ops[0]))):
+                if not self._move_floats(inst, ni, b):
+                    raise float_bits_error(inst, "a conversion of")
+                return
             if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):
                 self.tan[inst] = b.cast(op, t, inst.type, value_name(inst, "'"))
-                if op == "bitcast" and carries_float(ops[0].type) and not carries_float(inst.type):
-                    self.float_bits.add(inst)  # copying these bits is fine, computing with them is not
+                if op == "bitcast" and (carries_float(ops[0].type) or ops[0] in self.float_bits) \
+                        and not carries_float(inst.type):
+                    # copying these bits is fine, computing with them is not
+                    self._mark_bits(inst, self.float_bits.get(ops[0]) or scalar_of(ops[0].type).bits)
             elif t is not None and carries_float(ops[0].type) and op in ("fptosi", "fptoui"):
                 pass  # an integer result carries no derivative
         elif isinstance(inst, LoadInst):
@@ -273,7 +298,8 @@ class _ForwardGenerator:
         elif isinstance(inst, AllocaInst):
             self.tan[inst] = b.insert(ni.clone(), value_name(inst, "'"))
         elif isinstance(inst, SelectInst):
-            if carries_float(inst.type) or isinstance(inst.type, PointerType):
+            if carries_float(inst.type) or isinstance(inst.type, PointerType) \
+                    or ops[1] in self.float_bits or ops[2] in self.float_bits:
                 ta, tb = self.tangent(ops[1]), self.tangent(ops[2])
                 if ta is not None or tb is not None:
                     self.tan[inst] = b.select(ni.operand(0), self._t(ops[1], inst), self._t(ops[2], inst),
@@ -296,6 +322,57 @@ class _ForwardGenerator:
             self._call(inst, ni, b)
         elif any(self.tangent(v) is not None for v in ops) or carries_float(inst.type):
             raise DifferentiationError(f"{describe(inst)}: forward mode does not support this instruction yet")
+        if isinstance(inst.type, IntType) and inst not in self.float_bits and self.tangent(inst) is not None \
+                and (any(v in self.float_bits for v in ops) or self._holds_float_bits(inst)):
+            self._mark_bits(inst, next((self.float_bits[v] for v in ops if self.float_bits.get(v)), 0))
+
+    def _mark_bits(self, v: Value, granule: int = 0) -> None:
+        """``v`` (an integer) holds active float bits, of floats ``granule`` bits wide (0: from type analysis)."""
+        self.float_bits[v] = granule or float_granule(self.ctx, self.fn, v) or 0
+
+    def _may_hold_active_bits(self, v: Value) -> bool:
+        return may_hold_active_bits(
+            v, lambda x: x in self.float_bits,
+            lambda load: self.tangent(load) is not None and not is_integer_data(self.ctx, self.fn, load))
+
+    def _holds_float_bits(self, v: Value) -> bool:
+        """Float data in an integer: a double's bits, or part of one (a ``{float, int}`` struct as i64)."""
+        return is_float_data(self.ctx, self.fn, v)
+
+    def _move_floats(self, inst: Instruction, ni: Instruction, b: Builder) -> bool:
+        """Tangents of an integer operation that moves whole floats (see moves_whole_floats); False if it does not."""
+        if is_integer_data(self.ctx, self.fn, inst):
+            return True  # the integer part of a mixed value: no derivative
+        granule = next((self.float_bits[v] for v in inst.operands if self.float_bits.get(v)), 0)
+        if not granule or not moves_whole_floats(inst, granule):
+            return False
+        c = ni.clone()
+        if isinstance(c, BinaryOperator):
+            c.flags = []  # nuw/nsw/disjoint were proven for the values, not for their tangents
+        for i, v in enumerate(inst.operands):
+            t = self.tangent(v)
+            if t is not None:
+                c.set_operand(i, t)
+            elif not isinstance(v, Constant) or inst.opcode == "or":
+                c.set_operand(i, zero(v.type))  # shift amounts and masks stay
+        self.tan[inst] = b.insert(c, value_name(inst, "'"))
+        self._mark_bits(inst, granule)
+        return True
+
+    def _sign_bit_operation(self, inst: Instruction, ni: Instruction, b: Builder) -> None:
+        """fneg/fabs/copysign through the bits: the magnitude source's tangent, its sign flipped as the value's."""
+        assert isinstance(inst, BinaryOperator)
+        sop = sign_operation(inst)
+        if sop is None:
+            raise float_bits_error(inst)
+        t = self.tangent(sop.source) if sop.source is not None else None
+        if t is None:
+            return  # only a sign bit (+-0.0), or a constant magnitude: no derivative
+        mask = self.sign_masks.get(inst)
+        if mask is None:
+            mask = self.sign_masks[inst] = sign_flip_mask(b, ni, ni.operand(sop.index))
+        self.tan[inst] = b.binop("xor", t, mask, value_name(inst, "'"))
+        self._mark_bits(inst, inst.type.bits)  # type: ignore[attr-defined]
 
     def _apply_rule(self, inst: Instruction, ni: Instruction, rule, args: list[Value], b: Builder) -> None:
         tans = [self.tangent(a) for a in args]
@@ -331,7 +408,7 @@ class _ForwardGenerator:
             raise unshadowed_store_error(inst, p)  # a pointer's tangent (shadow) would be lost as well
 
     def _return(self, inst: ReturnInst, ni: Instruction) -> None:
-        if not returns_tangent(self.fn) or self.lane != self.width - 1:
+        if self.new.return_type == self.fn.return_type or self.lane != self.width - 1:
             return  # the last lane returns the tangents of all lanes
         b = Builder(InsertPoint.before_inst(ni))
         v = inst.value
@@ -358,7 +435,10 @@ class _ForwardGenerator:
         args = inst.args
         active = any(self.tangent(a) is not None for a in args)
         active_somewhere = any(lane.get(a) is not None for lane in self.tans for a in args)
+        passes_bits = any(a in self.float_bits for a in args) and (callee is None or callee.is_declaration)
         if name is None:
+            if passes_bits:
+                raise float_bits_error(inst, "a call passing")
             if active_somewhere or carries_float(inst.type):
                 if is_inline_asm(inst):
                     raise callee_unknown_error(inst)
@@ -373,6 +453,8 @@ class _ForwardGenerator:
             return
         if is_inactive_function(name):
             return
+        if passes_bits:
+            raise float_bits_error(inst, "a call passing")
         if name.startswith(("llvm.vector.reduce.fadd.", "llvm.vector.reduce.fmul.")):
             if active:
                 self._vector_reduce(inst, ni, b, name.startswith("llvm.vector.reduce.fadd."))
@@ -513,7 +595,8 @@ class _ForwardGenerator:
         call_args: list[Value] = []
         for a, na in zip(inst.args, ni.args):
             lanes = [self.tans[j].get(a) for j in range(self.width)]
-            if any(t is not None for t in lanes) and (carries_float(a.type) or isinstance(a.type, PointerType)):
+            if any(t is not None for t in lanes) and (carries_float(a.type) or isinstance(a.type, PointerType)
+                                                      or a in self.float_bits):
                 acts.append("dup")
                 call_args += [na, *self._all_lanes(a, inst)]
             else:
@@ -523,7 +606,9 @@ class _ForwardGenerator:
             return
         d = derivative(tuple(acts))
         call = b.call(d, [*lead, *call_args])
-        if _has_tangent(inst.type):
+        if d.return_type != inst.type:  # {primal, tangent}
+            if isinstance(inst.type, IntType):
+                self._mark_bits(inst)  # a bits_of(double) helper
             primal = b.extractvalue(call, [0])
             if self.width == 1:
                 self.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))

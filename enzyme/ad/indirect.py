@@ -125,7 +125,7 @@ def reverse_dispatchers(ctx: ADContext, call: CallInst, acts: tuple[str, ...], w
         p0 = pairs[0]
         done = SweepPair(_dispatcher(ctx, "aug", [(f, p.augmented) for (f, _), p in zip(cands, pairs)]),
                          _dispatcher(ctx, "rev", [(f, p.reverse) for (f, _), p in zip(cands, pairs)]),
-                         p0.out_types, p0.returns_adjoint, p0.returns_shadow)
+                         p0.out_types, p0.returns_adjoint, p0.returns_shadow, p0.dret_type)
         ctx.memo[key] = done  # type: ignore[assignment]
     return done  # type: ignore[return-value]
 

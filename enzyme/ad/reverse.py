@@ -18,6 +18,7 @@ function (promoted to SSA by LLVM).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..analysis.layout import DataLayout
@@ -27,6 +28,7 @@ from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallIn
                   ConstantKeyword,
                   Function, FunctionType, GEPInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
                   StoreInst, StructType, UnaryOperator, Value)
+from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.cfg import Loop, LoopInfo
 from ..ir.types import I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
@@ -36,6 +38,8 @@ from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_er
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
+from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
+                         may_hold_active_bits, moves_whole_floats, returned_float_bits, sign_flip_mask)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -63,6 +67,7 @@ class SweepPair:
     out_types: tuple[Type, ...]
     returns_adjoint: bool  # reverse takes dret
     returns_shadow: bool = False  # augmented returns {primal pointer, shadow pointer}
+    dret_type: Type | None = None  # the type of dret (a float for an integer that returns float bits)
 
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
@@ -96,7 +101,9 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     b.call(pair.augmented, [*d.args, tape])
     rargs: list[Value] = [*d.args]
     if pair.returns_adjoint:
-        rargs += [_one(fn.return_type)] * width
+        assert pair.dret_type is not None
+        seed = _one(fn.return_type) if _is_fp(fn.return_type) else zero(pair.dret_type)  # the C ABI seeds floats
+        rargs += [seed] * width
     rargs.append(tape)
     res = b.call(pair.reverse, rargs)
     base = b.load(PTR, tape)
@@ -148,6 +155,8 @@ class _ReverseGenerator(LaneState):
         self.push, self.pop = tape_functions(self.m)
         self.fwd: dict[Value, Value] = {}      # primal -> augmented value
         self.active: set[Value] = set()        # primal float values that carry adjoints
+        self.float_bits: dict[Value, FloatType] = {}  # active integers holding float bits -> their adjoint type
+        self.receives_active: dict[Value, bool] = {}  # allocas: may active data be stored into them?
         self.alloca_bytes: dict[Value, Value] = {}  # alloca -> its size in bytes (augmented)
         self.layout = DataLayout.of_module(ctx.module)
         self.realloc_copied: dict[Value, Value] = {}  # realloc -> shadow bytes it copied (augmented)
@@ -160,17 +169,26 @@ class _ReverseGenerator(LaneState):
         fn, m = self.fn, self.m
         w = self.width
         params, names = primal_and_shadow_params(fn, self.acts, w)
-        self.returns_adjoint = carries_float(fn.return_type)
+        self.return_bits = returned_float_bits(self.ctx, fn)  # an integer holding float bits: dret is a float
+        self.returns_adjoint = carries_float(fn.return_type) or self.return_bits is not None
+        self.dret_type = (self.return_bits or fn.return_type) if self.returns_adjoint else None
+        for a, act in zip(fn.args, self.acts):
+            if act == "out" and not carries_float(a.type):
+                bits = float_bits_type(self.ctx, fn, a)
+                if bits is None:
+                    raise DifferentiationError(f"@{fn.name}: argument {a.index + 1} ({a.type}) is active but "
+                                               "holds no floating-point value")
+                self.float_bits[a] = bits
         # A returned pointer comes back with its shadow, so callers can follow it.
         self.returns_shadow = isinstance(fn.return_type, PointerType)
         aug_ret = StructType((fn.return_type, batched(fn.return_type, w))) if self.returns_shadow \
             else fn.return_type
-        self.out_types = tuple(batched(a.type, w) for a, act in zip(fn.args, self.acts) if act == "out")
+        self.out_types = tuple(batched(self.adjoint_type(a), w) for a, act in zip(fn.args, self.acts) if act == "out")
         tag = "" if w == 1 else str(w)
         aug = Function(m.unique_name(f"augmented{tag}_{fn.name}"), FunctionType(aug_ret, (*params, PTR)),
                        arg_names=[*names, "tape"], prefix="internal")
         ndret = w if self.returns_adjoint else 0
-        rparams = [*params] + [fn.return_type] * ndret + [PTR]
+        rparams = [*params] + [self.dret_type] * ndret + [PTR]
         rnames = [*names] + (["dret"] if w == 1 else [f"dret{j}" for j in range(w)])[:ndret] + ["tape"]
         rev = Function(m.unique_name(f"reverse{tag}_{fn.name}"),
                        FunctionType(StructType(self.out_types) if self.out_types else VOID, tuple(rparams)),
@@ -194,7 +212,8 @@ class _ReverseGenerator(LaneState):
 
     def run(self) -> SweepPair:
         self._signatures()
-        pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint, self.returns_shadow)
+        pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint, self.returns_shadow,
+                         self.dret_type)
         key = _sweeps_key(self.fn, self.acts, self.top_level, self.width)
         self.ctx.memo[key] = pair  # type: ignore[assignment]  # recursion
         self.order = differentiable_order(self.fn)
@@ -221,10 +240,15 @@ class _ReverseGenerator(LaneState):
         while changed:
             changed = False
             for inst, _ in clones:
-                if inst in self.active or not carries_float(inst.type):
+                if inst in self.active:
+                    continue
+                bits = None if carries_float(inst.type) else float_bits_type(self.ctx, self.fn, inst)
+                if not carries_float(inst.type) and bits is None:
                     continue
                 if self._depends_on_active(inst):
                     self.active.add(inst)
+                    if bits is not None:
+                        self.float_bits[inst] = bits
                     changed = True
         for inst, ni in clones:
             # One builder for all lanes: lane j's shadow code follows lane j-1's.
@@ -257,6 +281,10 @@ class _ReverseGenerator(LaneState):
             return any(a in self.active for a in inst.args)
         if isinstance(inst, PhiInst):
             return any(v in self.active for v, _ in inst.incoming)
+        if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE:
+            sop = sign_operation(inst)
+            if sop is not None:  # only the magnitude source carries a derivative
+                return sop.source is not None and sop.source in self.active
         return any(v in self.active for v in inst.operands)
 
     def _maybe_shadowed(self, p: Value) -> bool:
@@ -290,6 +318,7 @@ class _ReverseGenerator(LaneState):
         """The augmented code of ``inst`` (cloned as ``ni``) for the current lane; ``b`` inserts after ``ni``."""
         if self.lane == 0:  # every lane has the same shadows: check once
             check_address_escape(inst, lambda p: p in self.shadow)
+            self._check_float_bits(inst)
         if isinstance(inst, GEPInst) or (isinstance(inst, CastInst) and isinstance(inst.type, PointerType)
                                           and inst.opcode in ("bitcast", "addrspacecast")):
             s = self.shadow.get(inst.operand(0))
@@ -353,14 +382,15 @@ class _ReverseGenerator(LaneState):
                 # back would see constant memory and lose the derivatives through it.
                 raise unshadowed_store_error(inst, p)
             elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
-                    and v.pointer in self.shadow:
+                    and v.pointer in self.shadow and v not in self.float_bits \
+                    and not all(info.is_integer(v) for info in function_contexts(self.ctx, self.fn)):
                 raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                            "if it holds floating-point data the derivative would be lost. "
                                            "Not supported yet in reverse mode")
         elif isinstance(inst, CallInst):
             self._augment_call(inst, ni, b)
         elif isinstance(inst, CastInst) and inst.opcode == "bitcast" and inst.operand(0) in self.active \
-                and not carries_float(inst.type):
+                and not carries_float(inst.type) and inst not in self.float_bits:
             # e.g. bitcast double -> i64: the value's derivative would travel as integer bits.
             raise DifferentiationError(
                 f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
@@ -507,7 +537,7 @@ class _ReverseGenerator(LaneState):
         for a in inst.args:
             if isinstance(a.type, PointerType) and a in self.shadow:
                 acts.append("dup")
-            elif _is_fp(a.type) and a in self.active:
+            elif (_is_fp(a.type) or a in self.float_bits) and a in self.active:
                 acts.append("out")
             else:
                 acts.append("const")
@@ -568,12 +598,17 @@ class _ReverseGenerator(LaneState):
             for j in self.lanes():
                 self._add_adjoint(b, v, self.drets[j])
 
+    def adjoint_type(self, v: Value) -> Type:
+        """The type of ``v``'s adjoint: its own, or the float whose bits an integer holds."""
+        return self.float_bits.get(v, v.type)
+
     def _adjoint_slot(self, v: Value) -> Value:
         s = self.adj_slot.get(v)
         if s is None:
+            t = self.adjoint_type(v)
             b = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
-            s = b.alloca(v.type, name=value_name(v, self.lane_suffix(".adj")))
-            b.store(zero(v.type), s)
+            s = b.alloca(t, name=value_name(v, self.lane_suffix(".adj")))
+            b.store(zero(t), s)
             self.adj_slot[v] = s
         return s
 
@@ -581,16 +616,17 @@ class _ReverseGenerator(LaneState):
         if v not in self.active:
             return
         s = self._adjoint_slot(v)
-        b.store(_fadd_deep(b, b.load(v.type, s), d), s)
+        b.store(_fadd_deep(b, b.load(self.adjoint_type(v), s), d), s)
 
     def _load_adjoint(self, b: Builder, v: Value) -> Value:
-        return b.load(v.type, self._adjoint_slot(v))
+        return b.load(self.adjoint_type(v), self._adjoint_slot(v))
 
     def _take_adjoint(self, b: Builder, v: Value) -> Value:
         """Read the adjoint of ``v`` and reset it (each loop iteration starts from zero)."""
+        t = self.adjoint_type(v)
         s = self._adjoint_slot(v)
-        d = b.load(v.type, s)
-        b.store(zero(v.type), s)
+        d = b.load(t, s)
+        b.store(zero(t), s)
         return d
 
     # -- tape ------------------------------------------------------------------
@@ -810,30 +846,35 @@ class _ReverseGenerator(LaneState):
             if inst in self.active:
                 self._reverse_rule(b, inst, INSTRUCTIONS[op], inst.operands)
         elif isinstance(inst, CastInst):
-            if inst in self.active and op in ("fpext", "fptrunc"):
+            if inst in self.active and op == "bitcast" and (inst in self.float_bits or inst.operand(0) in self.float_bits):
+                d = self._take_adjoint(b, inst)
+                x = inst.operand(0)
+                self._add_adjoint(b, x, d if d.type == self.adjoint_type(x) else b.cast("bitcast", d, self.adjoint_type(x)))
+            elif inst in self.active and op in ("fpext", "fptrunc"):
                 d = self._take_adjoint(b, inst)
                 back = "fptrunc" if op == "fpext" else "fpext"
                 self._add_adjoint(b, inst.operand(0), b.cast(back, d, inst.operand(0).type))
             elif inst in self.active and inst.operand(0) in self.active:
                 raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this cast yet")
         elif isinstance(inst, LoadInst):
-            if inst in self.active and carries_float(inst.type) and inst.pointer in self.shadow:
+            if inst in self.active and inst.pointer in self.shadow:
                 if _holds_pointers(inst.type):
                     raise DifferentiationError(f"{describe(inst)}: loads a {inst.type} mixing pointers and "
                                                "floating-point values; not supported in reverse mode yet")
                 d = self._take_adjoint(b, inst)
                 sp = self._need_aug_value(self.shadow[inst.pointer])
-                b.store(_fadd_deep(b, b.load(inst.type, sp, align=inst.align), d), sp, inst.align)
+                b.store(_fadd_deep(b, b.load(d.type, sp, align=inst.align), d), sp, inst.align)
         elif isinstance(inst, StoreInst):
             v, p = inst.value, inst.pointer
             if p in self.shadow and not isinstance(v.type, PointerType):
                 sp = self._need_aug_value(self.shadow[p])
-                if carries_float(v.type):
+                if carries_float(v.type) or v in self.float_bits:
                     if _holds_pointers(v.type):
                         raise DifferentiationError(f"{describe(inst)}: stores a {v.type} mixing pointers and "
                                                    "floating-point values; not supported in reverse mode yet")
-                    d = b.load(v.type, sp, align=inst.align)
-                    b.store(zero(v.type), sp, inst.align)
+                    t = self.adjoint_type(v)
+                    d = b.load(t, sp, align=inst.align)
+                    b.store(zero(t), sp, inst.align)
                     self._add_adjoint(b, v, d)
                 else:
                     b.store(zero(v.type), sp, inst.align)
@@ -862,12 +903,82 @@ class _ReverseGenerator(LaneState):
         elif isinstance(inst, AllocaInst):
             if self.lane == 0:
                 self._free_both(b, inst)
+        elif isinstance(inst, BinaryOperator) and inst in self.float_bits:
+            self._reverse_sign_bit_operation(b, inst)
         elif is_vector_lane_instruction(inst):
             reverse_lane_instruction(self, b, inst)
         elif isinstance(inst, GEPInst) or not (inst in self.active or carries_float(inst.type)):
             return
         elif inst in self.active:
             raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this instruction yet")
+
+    def _reverse_sign_bit_operation(self, b: Builder, inst: BinaryOperator) -> None:
+        """fneg/fabs/copysign through the bits: the adjoint goes to the magnitude source, sign-flipped as it was."""
+        d = self._take_adjoint(b, inst)
+        sop = sign_operation(inst)
+        assert sop is not None and sop.source is not None  # checked by _check_float_bits
+        mask = self.sign_masks.get(inst)  # the same for every lane
+        if mask is None:
+            mask = self.sign_masks[inst] = sign_flip_mask(b, self._primal(inst), self._primal(sop.source))
+        self._add_adjoint(b, sop.source, flip_adjoint(b, d, mask))
+
+    def _check_float_bits(self, inst: Instruction) -> None:
+        """Refuse integer operations on active float bits that are not sign-bit operations."""
+        bits_in = [v for v in inst.operands if v in self.float_bits]
+        if inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp"):
+            for v in inst.operands:
+                if v not in self.float_bits and isinstance(v.type, IntType) and is_float_data(self.ctx, self.fn, v) \
+                        and float_bits_type(self.ctx, self.fn, v) is None and self._may_hold_active_bits(v):
+                    raise DifferentiationError(
+                        f"{describe(inst)}: part of an active floating-point value travels in an integer ({v.type}; "
+                        "a small struct such as {float, int} passed or returned as one integer?); not supported "
+                        "in reverse mode yet")
+        if isinstance(inst, (BinaryOperator, CastInst)) and inst not in self.float_bits and inst.opcode != "bitcast" \
+                and is_float_data(self.ctx, self.fn, inst) and not (inst.opcode in BITWISE and sign_operation(inst)) \
+                and any(self._may_hold_active_bits(v) for v in inst.operands):
+            raise float_bits_error(inst)  # e.g. nextafter by adding 1 to the bits of an active double
+        if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE and (bits_in or inst in self.float_bits):
+            if sign_operation(inst) is None:
+                raise float_bits_error(inst)
+        elif isinstance(inst, (LoadInst, StoreInst, PhiInst, SelectInst)) \
+                or (isinstance(inst, CastInst) and inst.opcode == "bitcast"):
+            return  # copies of the bits
+        elif isinstance(inst, ReturnInst):
+            if bits_in and self.return_bits is None:
+                raise float_bits_error(inst, "a function returning")
+        elif isinstance(inst, CallInst):
+            name = inst.callee_name
+            callee = inst.called_function
+            if bits_in and not (name and is_inactive_function(name)) and not is_custom_inactive(self, inst) \
+                    and (callee is None or callee.is_declaration or custom_gradient(self, inst) is not None):
+                raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
+        elif bits_in and moves_whole_floats(inst, self.float_bits[bits_in[0]].bits):
+            raise DifferentiationError(
+                f"{describe(inst)}: moves an active floating-point value inside a wider integer (a small struct "
+                "such as {float, int} passed or returned as one integer?); forward mode supports this, reverse "
+                "mode not yet")
+        elif inst in self.float_bits or (bits_in and inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp")):
+            raise float_bits_error(inst, "a conversion of" if isinstance(inst, CastInst) else "integer arithmetic on")
+
+    def _may_hold_active_bits(self, v: Value) -> bool:
+        return may_hold_active_bits(
+            v, lambda x: x in self.float_bits,
+            lambda load: self._maybe_shadowed(load.pointer) and not is_integer_data(self.ctx, self.fn, load)
+            and self._may_receive_active(load.pointer))
+
+    def _may_receive_active(self, p: Value) -> bool:
+        """Could the memory ``p`` points into hold active data?  Only a local that nothing active is stored
+        into, and whose address goes to no call, answers no."""
+        while isinstance(p, (GEPInst, CastInst)) and isinstance(p.operand(0).type, PointerType):
+            p = p.operand(0)
+        if not isinstance(p, AllocaInst):
+            return True
+        got = self.receives_active.get(p)
+        if got is None:
+            self.receives_active[p] = False  # a cycle through its own stores adds nothing
+            got = self.receives_active[p] = _alloca_receives(p, lambda v: v in self.active or (
+                isinstance(v.type, IntType) and self._may_hold_active_bits(v)))
+        return got
 
     def _reverse_copy(self, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
                       size: Value) -> None:
@@ -979,7 +1090,9 @@ class _ReverseGenerator(LaneState):
             if act == "dup":
                 args += [self._need_aug_value(lane[a]) for lane in self.shadows]
         if pair.returns_adjoint:
-            args += [self._take_adjoint(b, inst) if inst in self.active else zero(inst.type) for _ in self.lanes()]
+            assert pair.dret_type is not None
+            args += [self._take_adjoint(b, inst) if inst in self.active else zero(pair.dret_type)
+                     for _ in self.lanes()]
         res = b.call(pair.reverse, [*lead, *args, self.rev_tape])
         k = 0
         for a, act in zip(inst.args, acts):
@@ -1007,6 +1120,26 @@ def _recomputable(inst: Instruction) -> bool:
     if isinstance(inst, CallInst):
         return (inst.callee_name or "").startswith(_RECOMPUTABLE_INTRINSICS)
     return inst.opcode in _RECOMPUTABLE
+
+
+def _alloca_receives(alloca: AllocaInst, is_active: Callable[[Value], bool]) -> bool:
+    """Is anything ``is_active`` stored into ``alloca`` (through GEPs and casts), or does its address reach a call?"""
+    work: list[Value] = [alloca]
+    seen: set[Value] = set()
+    while work:
+        p = work.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        for u in p.users:
+            if isinstance(u, StoreInst):
+                if u.pointer is p and is_active(u.value) or u.value is p:
+                    return True  # an active value, or the address itself escapes
+            elif isinstance(u, (GEPInst, CastInst, PhiInst, SelectInst)):
+                work.append(u)
+            elif isinstance(u, CallInst) and not (u.callee_name or "").startswith("llvm.lifetime."):
+                return True
+    return False
 
 
 def _never_writes_memory(fn: Function) -> bool:

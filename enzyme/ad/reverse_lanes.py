@@ -44,6 +44,7 @@ class LaneState:
         self.shadows: list[dict[Value, Value]] = [{} for _ in range(width)]   # primal pointer -> shadow
         self.adj_slots: list[dict[Value, Value]] = [{} for _ in range(width)]  # primal value -> adjoint alloca
         self.emitters: dict[Instruction, Emitter] = {}  # partials emitted once in the reverse sweep, shared
+        self.sign_masks: dict[Instruction, Value] = {}  # sign-bit operations on float bits, shared likewise
 
     @property
     def shadow(self) -> dict[Value, Value]:

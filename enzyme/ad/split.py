@@ -70,7 +70,8 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> 
     m = ctx.module
     params, names = primal_and_shadow_params(fn, activities)
     if pair.returns_adjoint:
-        params.append(fn.return_type)
+        assert pair.dret_type is not None
+        params.append(pair.dret_type)
         names.append("dret")
     params.append(PTR)
     names.append("tape")

@@ -19,6 +19,7 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
 from ..ir.types import ArrayType, FloatType, PointerType, VectorType
 from . import known_functions as known
 from .layout import DataLayout
+from .sign_bits import constant_bits, is_sign_mask
 from .tbaa import access_tree
 from .type_offsets import (gep_backward, gep_forward, gep_offset, global_seed, globals_in,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
@@ -314,6 +315,7 @@ class Solver:
                     self.set_top(x, INTEGER)
             elif top is not None and (top.is_float or top.is_anything):
                 self.set_top(inst, ANYTHING)
+            self._carries_float_backward(inst, x)
         elif op in ("fptosi", "fptoui"):
             self.set_top(inst, INTEGER)
         elif op in ("sitofp", "uitofp"):
@@ -340,6 +342,8 @@ class Solver:
                 self.set_top(inst, INTEGER)
             elif ta is not None and (ta.is_float or ta.is_anything):
                 self.set_top(inst, ANYTHING)
+            if op in ("shl", "lshr") and isinstance(b, ConstantInt):
+                self._carries_float_backward(inst, a)
             return
         if op in ("add", "sub"):
             if pa and ib:
@@ -367,6 +371,36 @@ class Solver:
             self.set_top(inst, ta)
         elif isinstance(a, ConstantInt) and tb is not None and (tb.is_float or tb.is_pointer):
             self.set_top(inst, tb)
+        self._sign_bits_backward(inst)
+        for x in (a, b):
+            if isinstance(inst.operand(1 - inst.operands.index(x)), ConstantInt) and op in ("and", "or", "xor"):
+                self._carries_float_backward(inst, x)
+
+    def _carries_float_backward(self, inst: Instruction, x: Value) -> None:
+        """A float made from an integer that was widened, narrowed, shifted or masked (a small struct such as
+        {float, int} travels as one i64): the integer carries float data.  Marked only while nothing else is
+        known of it, so integer code stays Integer."""
+        top = self.tree(inst).top()
+        if top is not None and top.is_float and not isinstance(x, Constant) and self.tree(x).top() is None:
+            self.set_top(x, top)
+
+    def _sign_bits_backward(self, inst: BinaryOperator) -> None:
+        """A float made by a sign-bit operation (fneg, fabs, copysign through the bits) came from float bits."""
+        top = self.tree(inst).top()
+        if top is None or not top.is_float or not isinstance(inst.type, IntType):
+            return
+        width = inst.type.bits
+        a, b = inst.operands
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, Constant):
+                continue
+            c = constant_bits(y, width)
+            if c is not None and is_sign_mask(c, width, inst.opcode):
+                self.set_top(x, top)
+            elif c is None and isinstance(x, BinaryOperator) and x.opcode == "and" \
+                    and any(is_sign_mask(k, width, "and") for k in (constant_bits(o, width) for o in x.operands)
+                            if k is not None):
+                self.set_top(x, top)  # (a & ~SIGN) | (b & SIGN): both halves are float bits
 
     def visit_extractvalue(self, inst: ExtractValueInst) -> None:
         agg = inst.operand(0)

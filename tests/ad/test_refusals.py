@@ -234,6 +234,48 @@ def test_integer_bit_tricks_are_refused(tmp_path: Path, opt_level: int, mode: st
     refused(tmp_path, BIT_TRICK + REQUESTS[mode], opt_level, r"bits_abs.*(integer bits|bits of an active)")
 
 
+# Integer code on the bits of doubles read from active memory (sign-bit operations are differentiated:
+# programs/float_bits.c).  Each computes a float from the bits in a way that has no derivative rule.
+MEMORY_BIT_TRICKS = {
+    "next_after": "uint64_t b; memcpy(&b, p, 8); b += 1; double y; memcpy(&y, &b, 8); return y * p[1];",
+    "fast_rsqrt": "uint64_t b; memcpy(&b, p, 8); b = 0x5fe6eb50c7b537a9ull - (b >> 1); double y; "
+                  "memcpy(&y, &b, 8); return y * p[1];",
+    "truncate_mantissa": "uint64_t b; memcpy(&b, p, 8); b &= 0xffffffff00000000ull; double y; memcpy(&y, &b, 8); "
+                         "return y * p[1];",
+    "flip_low_bit": "uint64_t b; memcpy(&b, p, 8); b ^= 1; double y; memcpy(&y, &b, 8); return y + p[1];",
+    "union_exponent": "union { double d; uint64_t u; } v; v.d = p[0]; v.u += 1ull << 52; return v.d * p[1];",
+}
+MEMORY_REQUESTS = {
+    "reverse": "void g(double *p, double *dp) { __enzyme_autodiff((void *)f, enzyme_dup, p, dp); }",
+    "forward": "double g(double *p, double *dp) { return __enzyme_fwddiff((void *)f, enzyme_dup, p, dp); }",
+}
+
+
+@pytest.mark.parametrize("mode", sorted(MEMORY_REQUESTS))
+@pytest.mark.parametrize("trick", sorted(MEMORY_BIT_TRICKS))
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+def test_integer_code_on_float_bits_from_memory_is_refused(tmp_path: Path, opt_level: int, trick: str,
+                                                          mode: str) -> None:
+    """An integer load of active doubles is not inactive: arithmetic on its bits is refused in both modes."""
+    body = f"double f(const double *p) {{ {MEMORY_BIT_TRICKS[trick]} }}\n{MEMORY_REQUESTS[mode]}"
+    refused(tmp_path, body, opt_level, r"in @f.*bits of an active floating-point value")
+
+
+SMALL_STRUCT = """
+typedef struct { float w; int k; } weight_t;
+__attribute__((noinline)) double weigh(weight_t s, double x) { return s.w * x * s.k; }
+double f(const float *w, double x) { weight_t s = {w[0] * w[0], 3}; return weigh(s, x); }
+void g(const float *w, float *dw, double x) { __enzyme_autodiff((void *)f, enzyme_dup, w, dw, enzyme_const, x); }
+"""
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+def test_float_inside_an_integer_in_reverse(tmp_path: Path, opt_level: int) -> None:
+    """A {float, int} struct passed by value is one i64; forward mode follows the float (programs/float_bits.c),
+    reverse mode refuses instead of dropping its adjoint."""
+    refused(tmp_path, SMALL_STRUCT, opt_level, r"inside a wider integer .*reverse mode not yet")
+
+
 @LEVELS
 def test_vector_reinterpreted_as_another_float_vector_in_reverse(tmp_path: Path, opt_level: int) -> None:
     # Vector lanes, shuffles and reductions work (programs/vector_ext.c); reinterpreting the bits of a

@@ -1,0 +1,139 @@
+"""Derivatives through integers that hold the bits of floating-point values.
+
+Type analysis says which integers carry float data (a ``uint64_t`` filled by
+``memcpy`` from a double, a union member, a bitcast).  Copying such bits
+(loads, stores, phis, selects, bitcasts) keeps their derivative; of the
+integer operations only the sign-bit ones (:mod:`enzyme.analysis.sign_bits`)
+have one: the result is plus or minus its magnitude source, so the source's
+derivative passes with its sign flipped where the two sign bits differ.  In
+forward mode tangents of float bits stay integers (the tangent's bits); in
+reverse mode their adjoints are floats of the same width.  Every other
+integer operation on active float bits is refused.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..analysis.debuginfo import describe
+from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
+from ..errors import DifferentiationError
+from ..ir import (BinaryOperator, CastInst, Constant, Function, Instruction, IntType, LoadInst, PhiInst, ReturnInst,
+                  SelectInst, Value)
+from ..ir.builder import Builder, const_int
+from ..ir.types import FloatType
+from .common import ADContext
+from .copy_types import function_contexts
+
+
+def float_bits_type(ctx: ADContext, fn: Function, v: Value) -> FloatType | None:
+    """The float type whose bits the integer ``v`` holds (type analysis, any calling context), or None."""
+    t = v.type
+    if not isinstance(t, IntType) or t.bits not in FLOAT_OF_WIDTH:
+        return None
+    for info in function_contexts(ctx, fn):
+        kind = info.float_kind(v)
+        if kind is not None and FloatType(kind).bits == t.bits:
+            return FloatType(kind)
+    return None
+
+
+def is_float_data(ctx: ADContext, fn: Function, v: Value) -> bool:
+    """Does type analysis say (in any calling context) that the integer ``v`` holds floating-point data?"""
+    return isinstance(v.type, IntType) and any(info.is_float(v) for info in function_contexts(ctx, fn))
+
+
+def is_integer_data(ctx: ADContext, fn: Function, v: Value) -> bool:
+    """Does type analysis say (in every calling context) that ``v`` is an integer, never float bits?"""
+    return all(info.is_integer(v) for info in function_contexts(ctx, fn))
+
+
+def may_hold_active_bits(v: Value, is_bits: Callable[[Value], bool], from_active_memory: Callable[[LoadInst], bool],
+                         depth: int = 0) -> bool:
+    """Could the integer ``v`` be computed from the bits of active floats (loaded from active memory)?"""
+    if is_bits(v):
+        return True
+    if depth > 8 or not isinstance(v, Instruction) or not isinstance(v.type, IntType):
+        return False
+    if isinstance(v, LoadInst):
+        return from_active_memory(v)
+    if isinstance(v, PhiInst):
+        ops = [x for x, _ in v.incoming]
+    elif isinstance(v, (BinaryOperator, SelectInst)) or \
+            (isinstance(v, CastInst) and v.opcode in ("trunc", "zext", "sext", "bitcast", "freeze")):
+        ops = v.operands
+    else:
+        return False
+    return any(not isinstance(x, Constant) and may_hold_active_bits(x, is_bits, from_active_memory, depth + 1)
+               for x in ops)
+
+
+def float_granule(ctx: ADContext, fn: Function, v: Value) -> int | None:
+    """The width in bits of the floats type analysis puts in the integer ``v`` (None: no float, or unknown)."""
+    for info in function_contexts(ctx, fn):
+        kind = info.float_kind(v)
+        if kind is not None:
+            return FloatType(kind).bits
+    return None
+
+
+def moves_whole_floats(inst: Instruction, granule: int) -> bool:
+    """Does ``inst`` only move whole ``granule``-bit floats around inside integers (a small struct such as
+    ``{float, int}`` passed as one i64: trunc, zext, shifts and masks by whole floats, ``or disjoint``)?
+
+    Applied to tangent bits such an operation moves the tangents exactly as it moves the values.
+    """
+    op = inst.opcode
+    t = inst.type
+    if not isinstance(t, IntType) or t.bits % granule:
+        return False
+    if op in ("trunc", "zext"):
+        return isinstance(inst.operand(0).type, IntType) and t.bits % granule == 0
+    if op in ("shl", "lshr"):
+        c = constant_bits(inst.operand(1), t.bits)
+        return c is not None and c % granule == 0
+    if op == "and":
+        for x in inst.operands:
+            c = constant_bits(x, t.bits)
+            if c is not None:
+                lanes = [(c >> k) & ((1 << granule) - 1) for k in range(0, t.bits, granule)]
+                return all(lane in (0, (1 << granule) - 1) for lane in lanes)
+        return False
+    return op == "or" and isinstance(inst, BinaryOperator) and "disjoint" in inst.flags
+
+
+def returns_float_data(ctx: ADContext, fn: Function) -> bool:
+    """Does ``fn`` return floating-point data in an integer (all of it, or part: ``{float, int}`` as i64)?"""
+    return isinstance(fn.return_type, IntType) and any(
+        isinstance(inst, ReturnInst) and inst.value is not None and is_float_data(ctx, fn, inst.value)
+        for inst in fn.instructions())
+
+
+def returned_float_bits(ctx: ADContext, fn: Function) -> FloatType | None:
+    """The float type whose bits ``fn`` returns as an integer (a ``bits_of(double)`` helper), or None."""
+    if not isinstance(fn.return_type, IntType):
+        return None
+    for inst in fn.instructions():
+        if isinstance(inst, ReturnInst) and inst.value is not None:
+            ft = float_bits_type(ctx, fn, inst.value)
+            if ft is not None:
+                return ft
+    return None
+
+
+def sign_flip_mask(b: Builder, result: Value, source: Value) -> Value:
+    """``(result ^ source) & SIGN``: the sign bit where a sign-bit operation changed its source's sign."""
+    t = result.type
+    assert isinstance(t, IntType)
+    return b.binop("and", b.binop("xor", result, source), const_int(t, sign_bit(t.bits)))
+
+
+def flip_adjoint(b: Builder, adjoint: Value, mask: Value) -> Value:
+    """The float ``adjoint`` with its sign flipped where ``mask`` (an integer sign mask) is set."""
+    bits = b.cast("bitcast", adjoint, mask.type)
+    return b.cast("bitcast", b.binop("xor", bits, mask), adjoint.type)
+
+
+def float_bits_error(inst: Instruction, what: str = "integer arithmetic on") -> DifferentiationError:
+    return DifferentiationError(
+        f"{describe(inst)}: {what} the bits of an active floating-point value; only sign-bit operations "
+        "(negation, fabs, copysign through the bits) have a derivative. Compute on the floating-point value instead")

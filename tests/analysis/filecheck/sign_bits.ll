@@ -1,0 +1,32 @@
+; Negation, fabs and copysign written on the bits of doubles loaded as i64 (memcpy into a
+; uint64_t): the float made from the result types the loaded integers as Float too, through
+; the sign-bit masks, so the engine does not take those loads for integers.  A mask that
+; changes other bits (the low word) says nothing about its operand.
+; ANALYZE: types f
+
+define double @f(ptr %p) {
+  %a = load i64, ptr %p
+  %q = getelementptr inbounds i8, ptr %p, i64 8
+  %b = load i64, ptr %q
+  %r = getelementptr inbounds i8, ptr %p, i64 16
+  %c = load i64, ptr %r
+  %neg = xor i64 %a, -9223372036854775808
+  %mag = and i64 %a, 9223372036854775807
+  %sgn = and i64 %b, -9223372036854775808
+  %cs = or i64 %mag, %sgn
+  %low = and i64 %c, -4294967296
+  %x = bitcast i64 %neg to double
+  %y = bitcast i64 %cs to double
+  %z = bitcast i64 %low to double
+  %s = fadd double %x, %y
+  %t = fadd double %s, %z
+  ret double %t
+}
+
+; CHECK-LABEL: @f
+; CHECK-NEXT: %p: {[-1]:Pointer, [-1,0]:Float@double, [-1,8]:Float@double}
+; CHECK: %a = load i64, ptr %p: {[-1]:Float@double}
+; CHECK: %b = load i64, ptr %q: {[-1]:Float@double}
+; CHECK: %c = load i64, ptr %r: {}
+; CHECK: %sgn = and i64 %b, -9223372036854775808: {[-1]:Float@double}
+; CHECK: %low = and i64 %c, -4294967296: {[-1]:Float@double}
