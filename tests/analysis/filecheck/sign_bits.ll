@@ -1,7 +1,7 @@
 ; Negation, fabs and copysign written on the bits of doubles loaded as i64 (memcpy into a
 ; uint64_t): the float made from the result types the loaded integers as Float too, through
-; the sign-bit masks, so the engine does not take those loads for integers.  A mask that
-; changes other bits (the low word) says nothing about its operand.
+; the sign-bit masks, so the engine does not take those loads for integers.  A float made by
+; masking other bits (the low word) came from float data too: the engine refuses that mask.
 ; ANALYZE: types f
 
 define double @f(ptr %p) {
@@ -24,9 +24,9 @@ define double @f(ptr %p) {
 }
 
 ; CHECK-LABEL: @f
-; CHECK-NEXT: %p: {[-1]:Pointer, [-1,0]:Float@double, [-1,8]:Float@double}
+; CHECK-NEXT: %p: {[-1]:Pointer, [-1,0]:Float@double, [-1,8]:Float@double, [-1,16]:Float@double}
 ; CHECK: %a = load i64, ptr %p: {[-1]:Float@double}
 ; CHECK: %b = load i64, ptr %q: {[-1]:Float@double}
-; CHECK: %c = load i64, ptr %r: {}
+; CHECK: %c = load i64, ptr %r: {[-1]:Float@double}
 ; CHECK: %sgn = and i64 %b, -9223372036854775808: {[-1]:Float@double}
 ; CHECK: %low = and i64 %c, -4294967296: {[-1]:Float@double}
