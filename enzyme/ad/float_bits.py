@@ -17,10 +17,11 @@ from collections.abc import Callable
 from ..analysis.debuginfo import describe
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
 from ..errors import DifferentiationError
-from ..ir import (BinaryOperator, CastInst, Constant, Function, Instruction, IntType, LoadInst, PhiInst, ReturnInst,
-                  SelectInst, Value)
+from ..ir import (BinaryOperator, BranchInst, CallInst, CastInst, CmpInst, Constant, FreezeInst, Function, GEPInst,
+                  Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, SwitchInst, Value)
 from ..ir.builder import Builder, const_int
 from ..ir.types import FloatType
+from ..rules import lookup
 from .common import ADContext
 from .copy_types import function_contexts
 
@@ -99,6 +100,35 @@ def moves_whole_floats(inst: Instruction, granule: int) -> bool:
                 return all(lane in (0, (1 << granule) - 1) for lane in lanes)
         return False
     return op == "or" and isinstance(inst, BinaryOperator) and "disjoint" in inst.flags
+
+
+def only_integer_uses(ctx: ADContext, fn: Function, v: Value) -> bool:
+    """Do all uses of the integer ``v`` (through integer arithmetic, casts, phis and selects) end in
+    comparisons, branches, integer-to-float conversions, address arithmetic, integer arguments of math
+    functions (``ldexp``) or an integer return value?
+
+    Then no floating-point value is ever made from its bits (an ``isfinite`` written on the bits, an
+    exponent extracted into an int): it has no derivative, and dropping it is exact.
+    """
+    work, seen = [v], {v}
+    while work:
+        x = work.pop()
+        for u in x.users:
+            if isinstance(u, (CmpInst, BranchInst, SwitchInst)) or \
+                    (isinstance(u, CastInst) and u.opcode in ("sitofp", "uitofp")) or \
+                    (isinstance(u, GEPInst) and u.pointer is not x) or \
+                    (isinstance(u, SelectInst) and u.operand(0) is x and x not in (u.operand(1), u.operand(2))) or \
+                    (isinstance(u, CallInst) and lookup(u.callee_name or "") is not None) or \
+                    (isinstance(u, ReturnInst) and not is_float_data(ctx, fn, x)):
+                continue
+            if isinstance(u, (BinaryOperator, PhiInst, SelectInst, FreezeInst)) or \
+                    (isinstance(u, CastInst) and u.opcode in ("trunc", "zext", "sext")):
+                if isinstance(u.type, IntType) and u not in seen:
+                    seen.add(u)
+                    work.append(u)
+                continue
+            return False
+    return True
 
 
 def returns_float_data(ctx: ADContext, fn: Function) -> bool:

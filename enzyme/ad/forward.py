@@ -31,7 +31,8 @@ from .copy_types import function_contexts, may_copy_pointers, points_to_no_float
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
 from .float_bits import (float_bits_error, float_bits_type, float_granule, is_float_data, is_integer_data,
-                         may_hold_active_bits, moves_whole_floats, returns_float_data, sign_flip_mask)
+                         may_hold_active_bits, moves_whole_floats, only_integer_uses, returns_float_data,
+                         sign_flip_mask)
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
@@ -255,7 +256,7 @@ class _ForwardGenerator:
             if op in BITWISE and sign_operation(inst) is not None \
                     and float_bits_type(self.ctx, self.fn, inst) is not None:  # type: ignore[arg-type]
                 self._sign_bit_operation(inst, ni, b)
-            elif not self._move_floats(inst, ni, b):
+            elif not self._move_floats(inst, ni, b) and not only_integer_uses(self.ctx, self.fn, inst):
                 raise float_bits_error(inst)
             return
         if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
@@ -272,7 +273,7 @@ class _ForwardGenerator:
             # sitofp/uitofp read the bits as an integer: a step function, derivative zero.
             if op not in ("bitcast", "sitofp", "uitofp") and (ops[0] in self.float_bits or (
                     is_float_data(self.ctx, self.fn, inst) and self._may_hold_active_bits(ops[0]))):
-                if not self._move_floats(inst, ni, b):
+                if not self._move_floats(inst, ni, b) and not only_integer_uses(self.ctx, self.fn, inst):
                     raise float_bits_error(inst, "a conversion of")
                 return
             if t is not None and op in ("fpext", "fptrunc", "bitcast", "addrspacecast"):

@@ -39,7 +39,8 @@ from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_er
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
-                         may_hold_active_bits, moves_whole_floats, returned_float_bits, sign_flip_mask)
+                         may_hold_active_bits, moves_whole_floats, only_integer_uses, returned_float_bits,
+                         sign_flip_mask)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -243,8 +244,8 @@ class _ReverseGenerator(LaneState):
                 if inst in self.active:
                     continue
                 bits = None if carries_float(inst.type) else float_bits_type(self.ctx, self.fn, inst)
-                if not carries_float(inst.type) and bits is None:
-                    continue
+                if not carries_float(inst.type) and (bits is None or only_integer_uses(self.ctx, self.fn, inst)):
+                    continue  # not float data, or no float is made from it (an isfinite on the bits)
                 if self._depends_on_active(inst):
                     self.active.add(inst)
                     if bits is not None:
@@ -390,7 +391,7 @@ class _ReverseGenerator(LaneState):
         elif isinstance(inst, CallInst):
             self._augment_call(inst, ni, b)
         elif isinstance(inst, CastInst) and inst.opcode == "bitcast" and inst.operand(0) in self.active \
-                and not carries_float(inst.type) and inst not in self.float_bits:
+                and not carries_float(inst.type) and inst not in self.float_bits and not only_integer_uses(self.ctx, self.fn, inst):
             # e.g. bitcast double -> i64: the value's derivative would travel as integer bits.
             raise DifferentiationError(
                 f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
@@ -935,10 +936,10 @@ class _ReverseGenerator(LaneState):
                         "in reverse mode yet")
         if isinstance(inst, (BinaryOperator, CastInst)) and inst not in self.float_bits and inst.opcode != "bitcast" \
                 and is_float_data(self.ctx, self.fn, inst) and not (inst.opcode in BITWISE and sign_operation(inst)) \
-                and any(self._may_hold_active_bits(v) for v in inst.operands):
+                and any(self._may_hold_active_bits(v) for v in inst.operands) and not only_integer_uses(self.ctx, self.fn, inst):
             raise float_bits_error(inst)  # e.g. nextafter by adding 1 to the bits of an active double
         if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE and (bits_in or inst in self.float_bits):
-            if sign_operation(inst) is None:
+            if sign_operation(inst) is None and not only_integer_uses(self.ctx, self.fn, inst):
                 raise float_bits_error(inst)
         elif isinstance(inst, (LoadInst, StoreInst, PhiInst, SelectInst)) \
                 or (isinstance(inst, CastInst) and inst.opcode == "bitcast"):
@@ -957,7 +958,8 @@ class _ReverseGenerator(LaneState):
                 f"{describe(inst)}: moves an active floating-point value inside a wider integer (a small struct "
                 "such as {float, int} passed or returned as one integer?); forward mode supports this, reverse "
                 "mode not yet")
-        elif inst in self.float_bits or (bits_in and inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp")):
+        elif inst in self.float_bits or (bits_in and inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp")
+                                         and not only_integer_uses(self.ctx, self.fn, inst)):
             raise float_bits_error(inst, "a conversion of" if isinstance(inst, CastInst) else "integer arithmetic on")
 
     def _may_hold_active_bits(self, v: Value) -> bool:
