@@ -3,7 +3,8 @@
 LLJIT, not MCJIT: MCJIT silently jumps to address 0 (a segfault) when a
 symbol is unresolved, while LLJIT reports it.  We go one step further and
 check declarations ourselves first, so the error names every missing symbol
-and says how to provide it.
+and says how to provide it.  Its linker cannot apply TLS relocations, so
+thread-local variables are lowered to emulated TLS first (thread_locals.py).
 """
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ variable: never a crash, never a silently shared copy.
 """
 from __future__ import annotations
 
+import ctypes
 import math
 import re
 from collections.abc import Iterator
@@ -32,9 +33,12 @@ from typing import TYPE_CHECKING
 from enzyme.errors import LinkError
 
 if TYPE_CHECKING:
+    from enzyme.analysis.layout import DataLayout
     from enzyme.ir import Function, GlobalVariable, Instruction, Module, Value
 
-_THREAD_LOCAL = re.compile(r"\bthread_local\b(\(\w+\))?\s*")
+_THREAD_LOCAL = re.compile(r"\bthread_local\b")
+# A global variable line whose linkage words include thread_local (names may mention it too: Rust's std::thread_local).
+_THREAD_LOCAL_GLOBAL = re.compile(r'^@(?:"[^"]*"|\S+) = [^"\n]*?\bthread_local\b', re.M)
 # Globals whose initializers only list symbols to keep; they may name the control variable instead.
 _SYMBOL_LISTS = ("llvm.used", "llvm.compiler.used")
 _NON_DEFINITION_LINKAGES = ("external ", "extern_weak ", "available_externally ")
@@ -42,12 +46,13 @@ EMUTLS_RUNTIME = "gcc_s"  # libgcc_s provides __emutls_get_address on glibc syst
 
 
 def has_thread_locals(text: str) -> bool:
-    """Whether IR ``text`` may define or declare a thread-local variable (cheap pre-check)."""
-    return "thread_local" in text
+    """Whether IR ``text`` defines or declares a thread-local variable (without parsing it)."""
+    return _THREAD_LOCAL_GLOBAL.search(text) is not None
 
 
 def lower_thread_locals(text: str) -> str:
     """IR ``text`` with every thread-local variable accessed through emulated TLS (see the module docstring)."""
+    from enzyme.analysis.layout import DataLayout
     from enzyme.ir import parse_module, print_module
 
     module = parse_module(text)
@@ -57,8 +62,8 @@ def lower_thread_locals(text: str) -> str:
     _refuse_aliases(module, variables)
     # Library-defined variables: accessors, whose per-thread cache slots are defined variables lowered next.
     addresses: dict[Value, Value] = {g: _library_accessor(module, g) for g in variables if _is_declaration(g)}
-    defined = [g for g in _thread_locals(module) if not _is_declaration(g)]
-    addresses.update((g, _emulate(module, g)) for g in defined)
+    layout = DataLayout.of_module(module)
+    addresses.update((g, _emulate(module, g, layout)) for g in _thread_locals(module) if not _is_declaration(g))
     for function in module.functions:
         for inst in list(function.instructions()):
             _rewrite_uses(inst, addresses)
@@ -78,13 +83,11 @@ def _is_declaration(g: GlobalVariable) -> bool:
     return g.initializer is None or prefix.startswith(_NON_DEFINITION_LINKAGES) or " available_externally " in prefix
 
 
-def _emulate(module: Module, g: GlobalVariable) -> GlobalVariable:
+def _emulate(module: Module, g: GlobalVariable, layout: DataLayout) -> GlobalVariable:
     """The emulated-TLS control variable (and initializer template) replacing defined ``g``."""
-    from enzyme.analysis.layout import DataLayout
     from enzyme.ir import ConstantAggregate, ConstantInt, ConstantKeyword, GlobalVariable, IntType, StructType
     from enzyme.ir.types import PTR
 
-    layout = DataLayout.of_module(module)
     word = IntType(8 * layout.pointer_size())
     align_match = re.search(r"\balign (\d+)", g.suffix)
     align = max(int(align_match.group(1)) if align_match else 1, layout.abi_align(g.value_type))
@@ -125,6 +128,9 @@ def _library_accessor(module: Module, g: GlobalVariable) -> Function:
     from enzyme.ir.types import I8, PTR
 
     name = g.name or ""
+    if " extern_weak " not in f" {g.prefix} " and not _found_by_dlsym(name):
+        raise LinkError(f"cannot JIT thread-local variable @{name}: no loaded library defines it; pass the shared "
+                        "library that provides it (libraries=[...])")
     string_type = ArrayType(len(name.encode()) + 1, I8)
     symbol = module.add(GlobalVariable(
         module.unique_name(f"__enzyme_tls_name.{name}"), string_type,
@@ -152,6 +158,14 @@ def _library_accessor(module: Module, g: GlobalVariable) -> Function:
     address.add_incoming(found, lookup)
     b.ret(address)
     return accessor
+
+
+def _found_by_dlsym(name: str) -> bool:
+    """Whether the accessor's run-time lookup, ``dlsym(RTLD_DEFAULT, name)``, finds ``name``."""
+    libc = ctypes.CDLL(None)
+    libc.dlsym.restype = ctypes.c_void_p
+    libc.dlsym.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    return libc.dlsym(None, name.encode()) is not None
 
 
 # ------------------------------------------------------------------------ uses

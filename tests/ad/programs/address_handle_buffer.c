@@ -49,6 +49,20 @@ double aligned_sum(const double *x, size_t n) {
   return total;
 }
 
+/* Walking an array with an integer address (a loop-carried phi): every element visited has its shadow at the
+   same offset of x's shadow. */
+double strided_sum(const double *x, size_t n, size_t stride) {
+  double total = 0;
+  uintptr_t at = (uintptr_t)x, end = (uintptr_t)(x + n * stride);
+  while (at < end) {
+    if (at % _Alignof(double) != 0) abort();
+    double v = *(const double *)at;
+    total += v * v;
+    at += stride * sizeof(double);
+  }
+  return total;
+}
+
 int main(void) {
   enum { N = 7 };
   double x[N] = {0.5, -1.25, 2.0, 0.75, -0.3, 1.1, 3.0};
@@ -80,6 +94,22 @@ int main(void) {
       double y[N];
       for (int k = 0; k < N; k++) y[k] = x[k];
       check("aligned central", CENTRAL(aligned_sum(y, n), y[i], x[i]), expected, 1e-6);
+    }
+  }
+  {
+    double dx[N] = {0};
+    __enzyme_autodiff((void *)strided_sum, enzyme_dup, x, dx, enzyme_const, (size_t)3, enzyme_const, (size_t)2);
+    for (size_t i = 0; i < N; i++) {
+      double expected = i % 2 == 0 && i < 6 ? 2 * x[i] : 0;
+      check("strided reverse", dx[i], expected, 1e-12);
+      double t[N] = {0};
+      t[i] = 1;
+      check("strided forward",
+            __enzyme_fwddiff((void *)strided_sum, enzyme_dup, x, t, enzyme_const, (size_t)3, enzyme_const, (size_t)2),
+            expected, 1e-12);
+      double y[N];
+      for (int k = 0; k < N; k++) y[k] = x[k];
+      check("strided central", CENTRAL(strided_sum(y, 3, 2), y[i], x[i]), expected, 1e-6);
     }
   }
   return finish();
