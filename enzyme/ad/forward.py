@@ -198,9 +198,9 @@ class _ForwardGenerator:
                 for lane in self.tans:
                     lane[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
         self.displacements = [
-            AddressDisplacements(lambda v: self.vmap.get(v, v), lane.get,
-                                 lambda p, lane=lane: p in lane or _may_get_shadow(p))  # type: ignore[misc]
-            for lane in self.tans]
+            AddressDisplacements(lambda v: self.vmap.get(v, v), shadows.get,
+                                 lambda p, shadows=shadows: p in shadows or _may_get_shadow(p))  # type: ignore[misc]
+            for shadows in self.tans]
         for inst, ni in clones:
             if isinstance(inst, PhiInst):
                 continue

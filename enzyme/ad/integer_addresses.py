@@ -20,6 +20,7 @@ dominate the ``inttoptr``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import DifferentiationError
 from ..ir import ConstantInt, ConstantKeyword, Instruction, PhiInst, Value
@@ -41,7 +42,7 @@ class AddressDisplacements:
     it fills the incoming values of the displacement phis.
     """
 
-    def __init__(self, clone_of: Callable[[Value], Value], shadow_of: Callable[[Value], Value | None],
+    def __init__(self, clone_of: Callable[[Value], Any], shadow_of: Callable[[Value], Value | None],
                  may_be_shadowed: Callable[[Value], bool]) -> None:
         self.clone_of = clone_of
         self.shadow_of = shadow_of
@@ -69,7 +70,7 @@ class AddressDisplacements:
     def finish(self) -> None:
         while self.pending:
             phi, dphi, at = self.pending.pop()
-            kept = {blk for _, blk in self.clone_of(phi).incoming}  # type: ignore[attr-defined]
+            kept = {blk for _, blk in self.clone_of(phi).incoming}
             for v, blk in phi.incoming:
                 if self.clone_of(blk) in kept:  # (incoming from unreachable blocks are not cloned)
                     dphi.add_incoming(self._or_zero(self.of(v, at), v, phi, at), self.clone_of(blk))
@@ -83,12 +84,12 @@ class AddressDisplacements:
             shadow = self.shadow_of(v.operand(0))
             if shadow is None:
                 return None
-            b = Builder(InsertPoint.after_inst(clone))  # type: ignore[arg-type]
+            b = Builder(InsertPoint.after_inst(clone))
             return b.sub(b.cast("ptrtoint", shadow, v.type), clone)
         if isinstance(v, PhiInst):
             if not address_origins(v, self.may_be_shadowed):
                 return None
-            dphi = Builder(InsertPoint.before_inst(clone)).phi(v.type)  # type: ignore[arg-type]
+            dphi = Builder(InsertPoint.before_inst(clone)).phi(v.type)
             self.memo[v] = dphi  # before the incoming values: a loop leads back here
             self.pending.append((v, dphi, at))
             return dphi
@@ -97,7 +98,7 @@ class AddressDisplacements:
             da, dc = self.of(a, at), self.of(c, at)
             if da is None and dc is None:
                 return None
-            b = Builder(InsertPoint.after_inst(clone))  # type: ignore[arg-type]
+            b = Builder(InsertPoint.after_inst(clone))
             return b.select(self.clone_of(v.operand(0)), self._or_zero(da, a, v, at), self._or_zero(dc, c, v, at))
         if v.opcode in _WIDTH_CHANGES:
             d = self.of(v.operand(0), at)
@@ -105,7 +106,7 @@ class AddressDisplacements:
                 return None
             # A displacement is a signed distance: widen it by sign.
             opcode = "trunc" if v.opcode == "trunc" else "sext"
-            return Builder(InsertPoint.after_inst(clone)).cast(opcode, d, v.type)  # type: ignore[arg-type]
+            return Builder(InsertPoint.after_inst(clone)).cast(opcode, d, v.type)
         if keeps_address(v):  # offsets and alignment rounding: the displacement stays
             ds = [self.of(x, at) for x in v.operands]
             carrying = [i for i, d in enumerate(ds) if d is not None]

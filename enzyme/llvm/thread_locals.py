@@ -28,7 +28,7 @@ import ctypes
 import math
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from enzyme.errors import LinkError
 
@@ -65,8 +65,9 @@ def lower_thread_locals(text: str) -> str:
     layout = DataLayout.of_module(module)
     addresses.update((g, _emulate(module, g, layout)) for g in _thread_locals(module) if not _is_declaration(g))
     for function in module.functions:
+        rewriter = _UseRewriter(module, function, addresses)
         for inst in list(function.instructions()):
-            _rewrite_uses(inst, addresses)
+            rewriter.rewrite(inst)
     _rewrite_initializers(module, addresses)
     for g in _thread_locals(module):
         _remove(module, g)
@@ -169,70 +170,78 @@ def _found_by_dlsym(name: str) -> bool:
 
 
 # ------------------------------------------------------------------------ uses
-def _address_call(module: Module, target: Value) -> Instruction:
-    """A detached call computing the calling thread's address of the variable that ``target`` stands for.
+class _UseRewriter:
+    """Rewrites a function's accesses to thread-local variables into calls giving this thread's address.
 
-    ``target`` is an emulated variable's control variable or a library variable's accessor.
+    ``addresses`` maps each variable to an emulated variable's control
+    variable or to a library variable's accessor function.
     """
-    from enzyme.ir import CallInst, Function, FunctionType
-    from enzyme.ir.types import PTR
 
-    if isinstance(target, Function):
-        return CallInst(target.function_type, target, [])
-    emutls = module.declare_function("__emutls_get_address", FunctionType(PTR, (PTR,)))
-    return CallInst(emutls.function_type, emutls, [target])
+    def __init__(self, module: Module, function: Function, addresses: dict[Value, Value]) -> None:
+        self.module = module
+        self.function = function
+        self.addresses = addresses
 
+    def rewrite(self, inst: Instruction) -> None:
+        from enzyme.ir import CallInst, ConstantExpr, PhiInst
 
-def _rewrite_uses(inst: Instruction, addresses: dict[Value, Value]) -> None:
-    from enzyme.ir import CallInst, ConstantExpr, PhiInst
-
-    module = inst.function.module if inst.function is not None else None
-    assert module is not None
-    if isinstance(inst, CallInst) and (inst.callee.name or "").startswith("llvm.threadlocal.address"):
-        variable = inst.args[0]
-        if variable in addresses:
-            call = _address_call(module, addresses[variable])  # type: ignore[index]
-            _insert_before(inst, call)
-            call.name = inst.name
-            inst.name = None
+        if isinstance(inst, CallInst) and (inst.callee.name or "").startswith("llvm.threadlocal.address") \
+                and inst.args[0] in self.addresses:
+            call = self._address_call(inst.args[0], inst)
+            call.name, inst.name = inst.name, None
             inst.replace_all_uses_with(call)
             inst.erase()
             return
-    # Direct uses (IR older than llvm.threadlocal.address, or hand-written) mean the same thing.
-    for index, operand in enumerate(inst.operands):
-        if not _mentions(operand, addresses):
-            continue
-        where = inst
-        if isinstance(inst, PhiInst):  # the value must exist at the end of the incoming block
-            where = inst.operands[index + 1].terminator  # type: ignore[union-attr, assignment]
-        if isinstance(operand, ConstantExpr) or operand in addresses:
-            inst.set_operand(index, _materialize(operand, where, addresses))
+        # Direct uses (IR older than llvm.threadlocal.address, hand-written, C++'s __cxa_thread_atexit
+        # arguments) mean the same thing.
+        per_block: dict[tuple[Value, Value], Value] = {}  # a phi lists a block once per edge, with one value
+        for index, operand in enumerate(inst.operands):
+            if not _mentions(operand, self.addresses):
+                continue
+            if not isinstance(operand, ConstantExpr) and operand not in self.addresses:
+                where = f"an operand of {inst.opcode} in @{self.function.name}"
+                raise LinkError(_refusal(operand, self.addresses, where))
+            if isinstance(inst, PhiInst):  # the value must exist at the end of the incoming block
+                block: Any = inst.operands[index + 1]
+                if (block, operand) not in per_block:
+                    per_block[block, operand] = self._materialize(operand, block.terminator)
+                inst.set_operand(index, per_block[block, operand])
+            else:
+                inst.set_operand(index, self._materialize(operand, inst))
+
+    def _materialize(self, c: Value, where: Instruction) -> Value:
+        """``c`` computed by instructions before ``where``, with thread-local variables at this thread's address."""
+        from enzyme.ir import CastInst, ConstantExpr, GEPInst
+        from enzyme.ir.values import CAST_OPCODES
+
+        if c in self.addresses:
+            return self._address_call(c, where)
+        if not isinstance(c, ConstantExpr) or not any(_mentions(o, self.addresses) for o in c.operands):
+            return c
+        operands = [self._materialize(o, where) for o in c.operands]
+        inst: Instruction
+        if c.opcode == "getelementptr" and c.source_type is not None and "(" not in c.flags:
+            inst = GEPInst(c.source_type, operands[0], operands[1:], type=c.type, flags=c.flags.split())
+        elif c.opcode in CAST_OPCODES:
+            inst = CastInst(c.opcode, operands[0], c.type, flags=c.flags.split())
         else:
-            raise LinkError(_refusal(operand, addresses, f"an operand of {inst.opcode} in @{inst.function.name}"))
+            raise LinkError(_refusal(c, self.addresses, f"a '{c.opcode}' constant expression in @{self.function.name}"))
+        _insert_before(where, inst)
+        return inst
 
+    def _address_call(self, variable: Value, where: Instruction) -> Instruction:
+        """A call, inserted before ``where``, giving the calling thread's address of ``variable``."""
+        from enzyme.ir import CallInst, Function, FunctionType
+        from enzyme.ir.types import PTR
 
-def _materialize(c: Value, where: Instruction, addresses: dict[Value, Value]) -> Value:
-    """``c`` computed by instructions before ``where``, with thread-local variables at this thread's address."""
-    from enzyme.ir import CastInst, ConstantExpr, GEPInst
-    from enzyme.ir.values import CAST_OPCODES
-
-    module = where.function.module  # type: ignore[union-attr]
-    if c in addresses:
-        call = _address_call(module, addresses[c])  # type: ignore[index]
+        target = self.addresses[variable]
+        if isinstance(target, Function):
+            call = CallInst(target.function_type, target, [])
+        else:
+            emutls = self.module.declare_function("__emutls_get_address", FunctionType(PTR, (PTR,)))
+            call = CallInst(emutls.function_type, emutls, [target])
         _insert_before(where, call)
         return call
-    if not isinstance(c, ConstantExpr) or not any(_mentions(o, addresses) for o in c.operands):
-        return c
-    operands = [_materialize(o, where, addresses) for o in c.operands]
-    inst: Instruction
-    if c.opcode == "getelementptr" and c.source_type is not None and "(" not in c.flags:
-        inst = GEPInst(c.source_type, operands[0], operands[1:], type=c.type, flags=c.flags.split())
-    elif c.opcode in CAST_OPCODES:
-        inst = CastInst(c.opcode, operands[0], c.type, flags=c.flags.split())
-    else:
-        raise LinkError(_refusal(c, addresses, f"a '{c.opcode}' constant expression in @{where.function.name}"))
-    _insert_before(where, inst)
-    return inst
 
 
 def _insert_before(where: Instruction, inst: Instruction) -> None:
@@ -242,17 +251,17 @@ def _insert_before(where: Instruction, inst: Instruction) -> None:
 
 
 def _rewrite_initializers(module: Module, addresses: dict[Value, Value]) -> None:
-    from enzyme.ir import ConstantAggregate, Function
+    from enzyme.ir import ArrayType, ConstantAggregate, Function
+    from enzyme.ir.types import PTR
 
     for g in module.global_variables:
         if g.initializer is None or not _mentions(g.initializer, addresses):
             continue
         if g.name in _SYMBOL_LISTS and isinstance(g.initializer, ConstantAggregate):
             # Keep the variable's storage alive: list its control variable (or drop a library's symbol).
-            g.initializer.elements = [addresses.get(e, e) for e in g.initializer.elements
-                                      if not isinstance(addresses.get(e), Function)]
-            g.initializer.type = type(g.initializer.type)(len(g.initializer.elements), g.initializer.type.element)  # type: ignore
-            g.value_type = g.initializer.type
+            kept = [addresses.get(e, e) for e in g.initializer.elements if not isinstance(addresses.get(e), Function)]
+            g.value_type = ArrayType(len(kept), PTR)
+            g.initializer = ConstantAggregate(g.value_type, kept)
             continue
         raise LinkError(_refusal(g.initializer, addresses, f"the initializer of @{g.name}"))
 

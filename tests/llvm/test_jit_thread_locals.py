@@ -26,6 +26,7 @@ DEFINED = """
 @start = internal thread_local global i64 1000, align 8
 @slots = thread_local global [4 x i64] zeroinitializer, align 16
 @other = internal thread_local(initialexec) global i64 -1, align 8
+@llvm.used = appending global [1 x ptr] [ptr @other], section "llvm.metadata"
 
 declare ptr @llvm.threadlocal.address.p0(ptr)
 
@@ -79,9 +80,11 @@ def test_lowered_module_has_no_native_thread_locals() -> None:
     text = lower_thread_locals(DEFINED)
     assert "thread_local" not in text and "llvm.threadlocal.address" not in text.split("declare ptr @llvm")[0]
     # libgcc's layout: size, alignment, index (allocated on first use), initializer template.
-    assert "@__emutls_v.start = internal global { i64, i64, ptr, ptr } { i64 8, i64 8, ptr null, ptr @__emutls_t.start }" in text
-    assert "@__emutls_v.slots = internal global { i64, i64, ptr, ptr } { i64 32, i64 16, ptr null, ptr null }" in text
+    control = "internal global { i64, i64, ptr, ptr }"
+    assert f"@__emutls_v.start = {control} {{ i64 8, i64 8, ptr null, ptr @__emutls_t.start }}" in text
+    assert f"@__emutls_v.slots = {control} {{ i64 32, i64 16, ptr null, ptr null }}" in text
     assert "@__emutls_t.start = internal unnamed_addr constant i64 1000" in text
+    assert "@llvm.used = appending global [1 x ptr] [ptr @__emutls_v.other]" in text
     assert text.count("call ptr @__emutls_get_address(") == 5  # phi: one per incoming block
 
 
