@@ -141,17 +141,19 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> 
 
 def unshadowed_store_error(inst: Instruction, pointer: Value) -> DifferentiationError:
     """The refusal for an active value (or a pointer to active memory) stored where no shadow can receive it."""
-    from ..ir import CastInst, GEPInst, GlobalVariable
+    from ..ir import CallInst, CastInst, GEPInst, GlobalVariable
     from ..ir.types import PointerType
     stored = inst.operand(0)
     what = ("a pointer to memory with a shadow (active memory)" if isinstance(stored.type, PointerType)
             else "an active value")
     base = pointer
-    while isinstance(base, (GEPInst, CastInst)):
+    while isinstance(base, (GEPInst, CastInst)) or (
+            isinstance(base, CallInst) and (base.callee.name or "").startswith("llvm.threadlocal.address")):
         base = base.operand(0)
     if isinstance(base, GlobalVariable):
+        kind = "thread-local global" if "thread_local" in base.prefix else "global"
         return DifferentiationError(
-            f"{describe(inst)}: {what} is stored into memory that has no shadow: global @{base.name}. "
+            f"{describe(inst)}: {what} is stored into memory that has no shadow: {kind} @{base.name}. "
             "Globals have no shadow yet; pass that state through a pointer argument marked enzyme_dup "
             "(Duplicated in Python)")
     return DifferentiationError(
@@ -263,7 +265,7 @@ def constant_pointer_copy_error(inst: Instruction) -> DifferentiationError:
 _ADDRESS_ARITHMETIC = frozenset({"add", "sub", "and", "or", "zext", "sext", "trunc"})
 
 
-def _keeps_address(x: Instruction) -> bool:
+def keeps_address(x: Instruction) -> bool:
     if x.opcode not in _ADDRESS_ARITHMETIC:
         return isinstance(x, PhiInst) or x.opcode == "select"
     if x.opcode == "and":  # `p & ~15` rounds an address; `p & 15` is a remainder, not an address
@@ -272,13 +274,12 @@ def _keeps_address(x: Instruction) -> bool:
     return True
 
 
-def address_origin(v: Value, has_shadow: Callable[[Value], bool], at: Instruction, *,
-                   several: str = "refuse") -> Value | None:
-    """The shadowed pointer an integer address is computed from (``(uintptr_t)x + 8``), if any.
+def address_origins(v: Value, has_shadow: Callable[[Value], bool]) -> list[Value]:
+    """The shadowed pointers an integer address is computed from (``(uintptr_t)x + 8``), if any.
 
-    ``inttoptr`` of such an integer points into the same object as that
-    pointer, so its shadow is the shadow pointer moved by the same byte
-    distance.  An address mixing two shadowed pointers has no such origin.
+    ``inttoptr`` of such an integer points into the same object as one of
+    them (see integer_addresses for its shadow).  Several origins are
+    either different paths (a phi) or a distance (``p - q``), not an address.
     """
     origins: list[Value] = []
     seen: set[Value] = set()
@@ -292,14 +293,9 @@ def address_origin(v: Value, has_shadow: Callable[[Value], bool], at: Instructio
             p = x.operand(0)
             if has_shadow(p) and p not in origins:
                 origins.append(p)
-        elif isinstance(x, Instruction) and _keeps_address(x):
+        elif isinstance(x, Instruction) and keeps_address(x):
             work.extend(x.operands[1:] if x.opcode == "select" else x.operands)
-    if len(origins) > 1:
-        if several == "none":  # p - q: a distance, not an address
-            return None
-        raise DifferentiationError(f"{describe(at)}: an address computed from several pointers to memory with "
-                                   "shadows; its shadow is ambiguous. Use pointer arithmetic on one pointer")
-    return origins[0] if origins else None
+    return origins
 
 
 def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool]) -> None:
@@ -307,7 +303,7 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
 
     Turned back into a pointer elsewhere, it would have no shadow, and the
     derivatives through it would silently be zero.  (Integer address
-    arithmetic that stays in the function is followed: see address_origin.)
+    arithmetic that stays in the function is followed: see integer_addresses.)
     """
     from ..ir import ReturnInst, StoreInst
     from ..ir.types import IntType
@@ -322,8 +318,7 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
     else:
         return
     for v in values:
-        if isinstance(v.type, IntType) and v.type.bits >= 32 \
-                and address_origin(v, has_shadow, inst, several="none") is not None:
+        if isinstance(v.type, IntType) and v.type.bits >= 32 and len(address_origins(v, has_shadow)) == 1:
             raise DifferentiationError(
                 f"{describe(inst)}: the address of memory with a shadow leaves as an integer; made into a pointer "
                 "again elsewhere it would have no shadow and its derivatives would be lost. Keep it a pointer")

@@ -19,10 +19,10 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, Cons
                   UnaryOperator, Value)
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint
-from ..ir.types import I8, ArrayType, PointerType, Type, VectorType, scalar_of
+from ..ir.types import ArrayType, PointerType, Type, VectorType, scalar_of
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
+from .common import (ADContext, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
                      memory_function, no_rule_error, primal_and_shadow_params, unshadowed_pointer_store_error,
                      unshadowed_store_error, value_name, zero, zero_fill)
@@ -34,6 +34,7 @@ from .float_bits import (float_bits_error, float_bits_type, float_granule, is_fl
                          may_hold_active_bits, moves_whole_floats, only_integer_uses, returns_float_data,
                          sign_flip_mask)
 from .indirect import forward_dispatcher
+from .integer_addresses import AddressDisplacements
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
 if TYPE_CHECKING:
@@ -132,6 +133,11 @@ def custom_forward_wrapper(ctx: ADContext, fn: Function, rule: Function, activit
     return new
 
 
+def _may_get_shadow(p: Value) -> bool:
+    """Could the walk still give ``p`` a shadow?  (A pointer an instruction makes may, later in a loop.)"""
+    return isinstance(p, Instruction) and isinstance(p.type, PointerType)
+
+
 def returns_tangent(fn: Function) -> bool:
     return _has_tangent(fn.return_type)
 
@@ -203,6 +209,10 @@ class _ForwardGenerator:
                     self._mark_bits(inst)
                 for lane in self.tans:
                     lane[inst] = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, "'"))
+        self.displacements = [
+            AddressDisplacements(lambda v: self.vmap.get(v, v), shadows.get,
+                                 lambda p, shadows=shadows: p in shadows or _may_get_shadow(p))  # type: ignore[misc]
+            for shadows in self.tans]
         for inst, ni in clones:
             if isinstance(inst, PhiInst):
                 continue
@@ -223,6 +233,8 @@ class _ForwardGenerator:
                         if blk in self.vmap:
                             tp.add_incoming(self._t(v, inst), self.vmap[blk])  # type: ignore[arg-type]
         self.lane = 0
+        for displacements in self.displacements:
+            displacements.finish()
         return new
 
     # -- tangents ------------------------------------------------------------------
@@ -262,12 +274,9 @@ class _ForwardGenerator:
         if isinstance(inst, (BinaryOperator, UnaryOperator)) and op in INSTRUCTIONS:
             self._apply_rule(inst, ni, INSTRUCTIONS[op], ops, b)
         elif isinstance(inst, CastInst) and op == "inttoptr":
-            origin = address_origin(ops[0], lambda p: self.tangent(p) is not None, inst)
-            if origin is not None:
-                # Same object, same byte offset: shadow = shadow(origin) + (address - origin).
-                base = b.cast("ptrtoint", self.vmap.get(origin, origin), ni.operand(0).type)
-                offset = b.sub(ni.operand(0), base)
-                self.tan[inst] = b.gep(I8, self._t(origin, inst), [offset], name=value_name(inst, "'"))
+            s = self.displacements[self.lane].shadow(inst, b, value_name(inst, "'"))
+            if s is not None:
+                self.tan[inst] = s
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
             # sitofp/uitofp read the bits as an integer: a step function, derivative zero.

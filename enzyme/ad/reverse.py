@@ -31,10 +31,10 @@ from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallIn
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.cfg import Loop, LoopInfo
-from ..ir.types import I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
+from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
-from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_error, carries_float,
+from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_error, carries_float,
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
@@ -44,6 +44,7 @@ from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_flo
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
+from .integer_addresses import AddressDisplacements
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts,
                          may_copy_pointers, points_to_no_floats)
 from .memcopy import copied_element_type, copy_adjoint_function
@@ -251,11 +252,16 @@ class _ReverseGenerator(LaneState):
                     if bits is not None:
                         self.float_bits[inst] = bits
                     changed = True
+        self.displacements = [
+            AddressDisplacements(lambda v: self.fwd.get(v, v), self.shadows[lane].get, self._maybe_shadowed)
+            for lane in range(self.width)]
         for inst, ni in clones:
             # One builder for all lanes: lane j's shadow code follows lane j-1's.
             b = Builder(InsertPoint.after_inst(ni))
             for _ in self.lanes():
                 self._augment(inst, ni, b)
+        for displacements in self.displacements:
+            displacements.finish()
         for inst, lane, sp in ptr_phis:
             self.lane = lane
             for v, blk in inst.incoming:
@@ -293,7 +299,7 @@ class _ReverseGenerator(LaneState):
         if p in self.shadow:
             return True
         if isinstance(p, CastInst) and p.opcode == "inttoptr":
-            return address_origin(p.operand(0), self._maybe_shadowed, p) is not None
+            return bool(address_origins(p.operand(0), self._maybe_shadowed))
         if isinstance(p, (GEPInst, CastInst)):
             return self._maybe_shadowed(p.operand(0))
         if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst)):
@@ -328,13 +334,9 @@ class _ReverseGenerator(LaneState):
                 g.set_operand(0, s)
                 self.shadow[inst] = b.insert(g, value_name(inst, self.lane_suffix("'")))
         elif isinstance(inst, CastInst) and inst.opcode == "inttoptr":
-            origin = address_origin(inst.operand(0), lambda p: p in self.shadow, inst)
-            if origin is not None:
-                # Same object, same byte offset: shadow = shadow(origin) + (address - origin).
-                base = b.cast("ptrtoint", self.fwd.get(origin, origin), ni.operand(0).type)
-                offset = b.sub(ni.operand(0), base)
-                self.shadow[inst] = b.gep(I8, self.shadow[origin], [offset],
-                                          name=value_name(inst, self.lane_suffix("'")))
+            s = self.displacements[self.lane].shadow(inst, b, value_name(inst, self.lane_suffix("'")))
+            if s is not None:
+                self.shadow[inst] = s
         elif isinstance(inst, AllocaInst):
             # Stack memory would die when the augmented sweep returns, but the reverse sweep
             # still needs it: both the primal and the shadow live on the heap until the

@@ -3,12 +3,15 @@
 LLJIT, not MCJIT: MCJIT silently jumps to address 0 (a segfault) when a
 symbol is unresolved, while LLJIT reports it.  We go one step further and
 check declarations ourselves first, so the error names every missing symbol
-and says how to provide it.
+and says how to provide it.  Its linker cannot apply TLS relocations, so
+thread-local variables are lowered to emulated TLS first (thread_locals.py).
 """
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +21,7 @@ from enzyme.errors import LinkError
 from enzyme.llvm.modules import to_text
 from enzyme.llvm.parsing import parse
 from enzyme.llvm.targets import host_target_machine, initialize_targets
+from enzyme.llvm.thread_locals import EMUTLS_RUNTIME, has_thread_locals, lower_thread_locals
 
 _library_names = itertools.count()
 # Definitions with these linkages have no symbol of their own to export: local ones,
@@ -29,6 +33,8 @@ _NOT_EXPORTED = {
     llvm.Linkage.appending,
 }
 _MAX_NAMED_SYMBOLS = 10
+# Defined by LLJIT itself in every library it links (the handle C++ registers destructors under).
+_JIT_PROVIDED = {"__dso_handle"}
 
 
 def load_library(path: str) -> None:
@@ -37,6 +43,14 @@ def load_library(path: str) -> None:
         llvm.load_library_permanently(path)
     except RuntimeError as exc:
         raise LinkError(f"cannot load shared library {path} for the JIT: {str(exc).strip()}") from None
+
+
+def _load_emutls_runtime() -> None:
+    found = ctypes.util.find_library(EMUTLS_RUNTIME)
+    if found is None:
+        raise LinkError(f"lib{EMUTLS_RUNTIME} not found: the JIT needs its __emutls_get_address for thread-local "
+                        "variables; install it: apt-get install -y libgcc-s1")
+    load_library(found)
 
 
 class JIT:
@@ -59,6 +73,10 @@ class JIT:
         else:
             text, mod = to_text(module), module
         _check_resolvable(mod)
+        if has_thread_locals(text):  # RuntimeDyld cannot link native TLS: emulate it
+            text = lower_thread_locals(text)
+            mod = parse(text, name="<jit module with emulated TLS>")
+            _load_emutls_runtime()
         exports = sorted(_defined_symbols(mod))
         # A dedicated target machine: the JIT must not share one with other users.
         self._target_machine = llvm.Target.from_default_triple().create_target_machine(
@@ -105,7 +123,10 @@ class JIT:
             jit.close()
 
     def __del__(self) -> None:
-        self.close()
+        # At interpreter exit the code must outlive Python: libc's exit() still runs the destructors it
+        # registered (the main thread's C++ thread_local and Rust thread_local! values, static objects).
+        if not sys.is_finalizing():
+            self.close()
 
 
 def _defined_symbols(mod: llvm.ModuleRef) -> set[str]:
@@ -128,6 +149,7 @@ def _check_resolvable(mod: llvm.ModuleRef) -> None:
         for value in itertools.chain(pruned.functions, pruned.global_variables)
         if value.is_declaration
         and not value.name.startswith("llvm.")
+        and value.name not in _JIT_PROVIDED
         and value.linkage != llvm.Linkage.external_weak  # may legitimately stay null
         and llvm.address_of_symbol(value.name) is None
     )

@@ -393,3 +393,24 @@ def test_variadic_arguments(tmp_path: Path, opt_level: int, entry: str) -> None:
     body = VARIADIC + f"double g(double x) {{ return {entry}; }}\n"
     message = refused(tmp_path, body, opt_level, r"variadic arguments \(va_arg\) are not differentiated yet")
     assert "@vsum" in message
+
+
+ADDRESS_OR_HANDLE = """
+double f(double *x, uintptr_t handle, int own) {
+  uintptr_t at = own ? (uintptr_t)x : handle;
+  if (at % _Alignof(double) != 0) abort();
+  double *p = (double *)at;
+  return p[0] * p[0];
+}
+"""
+
+
+@LEVELS
+@pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, h, enzyme_const, 1)",
+                                   "__enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_const, h, enzyme_const, 1)"],
+                         ids=["reverse", "forward"])
+def test_address_merged_with_an_integer_of_unknown_origin(tmp_path: Path, opt_level: int, entry: str) -> None:
+    """On the path that takes the integer, the shadow of the pointer made from it is unknown."""
+    body = ADDRESS_OR_HANDLE + f"double g(double *x, double *dx, uintptr_t h) {{ return {entry}; }}\n"
+    refused(tmp_path, body, opt_level, r"on some paths .* an integer that does not come from a pointer to memory "
+                                       r"with a shadow")
