@@ -14,10 +14,10 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
-from enzyme.errors import LinkError
+from enzyme.errors import LinkError, UsageError
 from enzyme.llvm.modules import to_text
 from enzyme.llvm.parsing import parse
-from enzyme.llvm.targets import host_target_machine, initialize_targets
+from enzyme.llvm.targets import host_target_machine, host_target_problem, initialize_targets
 
 _library_names = itertools.count()
 # Definitions with these linkages have no symbol of their own to export: local ones,
@@ -58,6 +58,10 @@ class JIT:
             text, mod = module, parse(module, name="<jit module>")
         else:
             text, mod = to_text(module), module
+        problem = host_target_problem(mod)
+        if problem is not None:
+            raise UsageError(f"cannot JIT-compile module {mod.name!r}: it {problem}; the in-process JIT runs code "
+                             "for this machine only (compile the sources for the host)")
         _check_resolvable(mod)
         exports = sorted(_defined_symbols(mod))
         # A dedicated target machine: the JIT must not share one with other users.

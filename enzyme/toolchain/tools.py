@@ -169,6 +169,12 @@ def _search_version_output(spec: ToolSpec, path: str, pattern: str) -> str | Non
     return match.group(1) if match else None
 
 
+def tool_identity(name: str) -> str:
+    """The path and the whole version output of tool ``name``: what keys results the tool made."""
+    tool = find_tool(name)
+    return f"{tool.path}\n{_version_output(tool.path, TOOL_SPECS[name].version_args)}"
+
+
 def rustc_release(tool: Tool) -> str:
     """``rustc -vV`` release and commit, e.g. ``1.95.0-59807616e1fa``: keys caches built with rustc."""
     spec = TOOL_SPECS["rustc"]
