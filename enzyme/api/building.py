@@ -1,9 +1,10 @@
 """The linked module behind ``enzyme.compile``: built once, then reused while what it was made from is unchanged.
 
 The cache key covers what is known before compiling: the sources' paths and
-contents (IR text as given), the options, the working directory (relative
-``-I`` flags depend on it), the compiler-related environment, the
-compilers' versions, and pyenzyme's own code (in every key, see
+contents (IR text as given), the options (with the contents of ``@file``
+response files), the working directory (relative ``-I`` flags depend on it),
+the compiler-related environment, the compilers (path, file stamp and version),
+and pyenzyme's own code (in every key, see
 :func:`enzyme.api.cache.cache_key`).  The entry also records what the
 compilers actually read (:mod:`enzyme.api.dependencies`), so a header
 changed anywhere -- a sibling directory, an include directory, a system
@@ -27,9 +28,8 @@ from .. import llvm, pipeline, toolchain
 from ..errors import UsageError
 from . import cache, dependencies
 
-PathLike = str | os.PathLike[str]
-# Environment variables that change what clang and flang read.
-_COMPILER_ENVIRONMENT = ("CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "SOURCE_DATE_EPOCH")
+# Environment variables that change what clang and flang do.
+_COMPILER_ENVIRONMENT = ("CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "CCC_OVERRIDE_OPTIONS", "SOURCE_DATE_EPOCH")
 # Device code cannot run in this (host) process; what to do instead, per language.
 _DEVICE_CODE = {
     "cuda": ("CUDA", "nvptx64-nvidia-cuda", (
@@ -53,6 +53,13 @@ def refuse_device_code(paths: Iterable[Path]) -> None:
                              + instead.format(name=path.name))
 
 
+def _contents(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return b"(unreadable)"
+
+
 def linked_bitcode(items: Sequence[Path | str], options: pipeline.CompileOptions) -> bytes:
     """Bitcode of the module linked from ``items`` (source paths, or IR text as ``str``), from the cache if current."""
     paths = [item for item in items if isinstance(item, Path)]
@@ -61,6 +68,8 @@ def linked_bitcode(items: Sequence[Path | str], options: pipeline.CompileOptions
     compilers = sorted({toolchain.COMPILERS[lang] for lang in map(toolchain.language_of, paths)
                         if lang in toolchain.COMPILERS})
     parts += [toolchain.tool_identity(name) for name in compilers]
+    # Response files (@file) hold more flags.
+    parts += [_contents(flag[1:]) for flag in options.flags if flag.startswith("@")]
     known_files: dict[Path, str] = {}
     for item in items:
         if isinstance(item, str):

@@ -25,6 +25,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Names that #include, INCLUDE or `use` may resolve to, whatever files were found this time.
 SHADOWING_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl", ".ipp", ".tcc", ".def",
@@ -48,16 +49,18 @@ class Dependencies:
                 and all(listing_digest(listing(Path(d)), suffixes) == digest for d, suffixes, digest in self.directories)
                 and all(file_digest(Path(path)) == digest for path, digest in self.files))
 
-    def to_json(self) -> dict[str, list[list[object]]]:
+    def to_json(self) -> dict[str, Any]:
         return {"files": [list(f) for f in self.files],
                 "directories": [[d, list(s), digest] for d, s, digest in self.directories],
                 "environment": [list(e) for e in self.environment]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, list[list[object]]]) -> Dependencies:
-        return cls(tuple((str(p), str(d)) for p, d in data["files"]),
-                   tuple((str(p), tuple(map(str, s)), str(d)) for p, s, d in data["directories"]),  # type: ignore[call-overload]
-                   tuple((str(n), None if v is None else str(v)) for n, v in data["environment"]))
+    def from_json(cls, data: Mapping[str, Any]) -> Dependencies:
+        files = tuple((str(path), str(digest)) for path, digest in data["files"])
+        directories = tuple((str(d), tuple(str(s) for s in suffixes), str(digest))
+                            for d, suffixes, digest in data["directories"])
+        environment = tuple((str(name), None if value is None else str(value)) for name, value in data["environment"])
+        return cls(files, directories, environment)
 
 
 def file_digest(path: Path) -> str | None:

@@ -170,9 +170,17 @@ def _search_version_output(spec: ToolSpec, path: str, pattern: str) -> str | Non
 
 
 def tool_identity(name: str) -> str:
-    """The path and the whole version output of tool ``name``: what keys results the tool made."""
+    """Path, size, modification time and version output of tool ``name``: what keys results the tool made.
+
+    The file's size and time catch a compiler rebuilt or reinstalled under the same version string.
+    """
     tool = find_tool(name)
-    return f"{tool.path}\n{_version_output(tool.path, TOOL_SPECS[name].version_args)}"
+    try:
+        stat = os.stat(os.path.realpath(tool.path))
+        stamp = f"{stat.st_size} {stat.st_mtime_ns}"
+    except OSError:
+        stamp = "?"
+    return f"{tool.path} {stamp}\n{_version_output(tool.path, TOOL_SPECS[name].version_args)}"
 
 
 def rustc_release(tool: Tool) -> str:
