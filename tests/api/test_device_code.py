@@ -78,6 +78,15 @@ def test_host_and_device_modules_do_not_link(tmp_path):
         enzyme.compile([host, ll])
 
 
+def test_ir_without_a_triple_for_another_data_layout_does_not_link_with_host_code(tmp_path):
+    ll = tmp_path / "i386.ll"
+    ll.write_text(I386_LAYOUT.replace("@sq", "@sq32"))
+    host = tmp_path / "host.c"
+    host.write_text("double f(double x) { return x; }\n")
+    with pytest.raises(LinkError, match=r"cannot link .*i386\.ll \(data layout 'e-m:e-p:32:32.*'\) with .*host\.c"):
+        enzyme.compile([host, ll])
+
+
 def test_library_of_device_bitcode_gives_a_clear_error_at_the_jit():
     """A Library made directly from device bitcode (no enzyme.compile) meets the same check in the JIT."""
     lib = enzyme.Library(llvm.to_bitcode(llvm.parse(NVPTX)), name="device")
