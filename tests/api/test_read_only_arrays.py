@@ -59,7 +59,7 @@ def read_only(values) -> np.ndarray:
     return np.frombuffer(np.asarray(values, dtype=np.float64).tobytes(), dtype=np.float64)
 
 
-@pytest.fixture(scope="module", params=[0, 2], ids=["O0", "O2"])
+@pytest.fixture(scope="module", params=[0, 1, 2, 3], ids=["O0", "O1", "O2", "O3"])
 def lib(request, tmp_path_factory):
     src = tmp_path_factory.mktemp("read_only") / "springs.c"
     src.write_text(MODEL)
@@ -185,4 +185,56 @@ def test_checkers_work_on_copies(lib):
     test_reverse(lib.scale, Const, (x, Duplicated), 4, (2.0, Active))
     test_forward(lib.scale, Const, (x, Duplicated), 4, (2.0, Duplicated))
     gradcheck(lib.energy, Active, Duplicated(x, read_only(np.ones(4))), 4)
+    assert x.tolist() == X
+
+
+FORTRAN = """
+function total(x, n) bind(C, name="total") result(s)
+  use iso_c_binding
+  integer(c_int), value :: n
+  real(c_double), intent(in) :: x(n)
+  real(c_double) :: s
+  integer :: i
+  s = 0
+  do i = 1, n
+    s = s + x(i) * x(i)
+  end do
+end function
+
+subroutine twice(x, n) bind(C, name="twice")
+  use iso_c_binding
+  integer(c_int), value :: n
+  real(c_double), intent(inout) :: x(n)
+  x = 2 * x
+end subroutine
+"""
+
+RUST = """
+#[no_mangle]
+pub extern "C" fn total(x: *const f64, n: usize) -> f64 {
+    let x = unsafe { core::slice::from_raw_parts(x, n) };
+    x.iter().map(|v| v * v).sum()
+}
+
+#[no_mangle]
+pub extern "C" fn twice(x: *mut f64, n: usize) {
+    for v in unsafe { core::slice::from_raw_parts_mut(x, n) } {
+        *v *= 2.0;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("name", "text", "opt_level"), [("sums.f90", FORTRAN, 0), ("sums.f90", FORTRAN, 2),
+                                                         ("sums.rs", RUST, 2)], ids=["f90-O0", "f90-O2", "rs-O2"])
+def test_fortran_and_rust(tmp_path, name, text, opt_level):
+    """The proof comes from LLVM, whatever the language."""
+    src = tmp_path / name
+    src.write_text(text)
+    lib = enzyme.compile([src], opt_level=opt_level)
+    x = read_only(X)
+    assert lib.total(x, 4) == pytest.approx(float(np.dot(X, X)), rel=1e-15)
+    assert enzyme.gradient(Reverse, lib.total, x, 4).tolist() == pytest.approx((2 * np.array(X)).tolist())
+    with pytest.raises(ArgumentValueError, match=r"argument 1 \(ptr\) of twice is a read-only array"):
+        lib.twice(x, 4)
     assert x.tolist() == X
