@@ -84,7 +84,7 @@ def compile_sources_with_dependencies(
         inputs: list[tuple[str, bytes]] = []
         for index, (path, language) in enumerate(zip(paths, languages)):
             if language == "ir":
-                files[_absolute(path)] = None
+                files[toolchain.absolute(path)] = None
                 inputs.append((str(path), path.read_bytes()))
                 continue
             depfile = scratch_dir / f"{index}-{path.name}.d"
@@ -103,7 +103,7 @@ def compile_sources_with_dependencies(
             found = toolchain.read_depfile(depfile)
             # Fortran modules written by earlier sources of this build are made from those sources.
             scratch_names = {scratch_dir, scratch_dir.resolve()}
-            files.update(dict.fromkeys(f for f in map(_absolute, found.prerequisites)
+            files.update(dict.fromkeys(f for f in map(toolchain.absolute, found.prerequisites)
                                        if scratch_names.isdisjoint(f.parents)))
             environment.update(found.environment)
         module = llvm.link(inputs)
@@ -111,11 +111,6 @@ def compile_sources_with_dependencies(
         llvm.strip_debug(module)
     llvm.verify(module, name="linked module")
     return module, toolchain.Depfile(tuple(files), environment)
-
-
-def _absolute(path: Path) -> Path:
-    """``path`` made absolute without resolving symbolic links (the file the compiler opened by that name)."""
-    return Path(os.path.abspath(path))
 
 
 def _through_enzyme_ir(text: str) -> str:

@@ -76,7 +76,7 @@ def linked_bitcode(items: Sequence[Path | str], options: pipeline.CompileOptions
             parts += ["text", item]
             continue
         contents = item.read_bytes()
-        path = Path(os.path.abspath(item))
+        path = toolchain.absolute(item)
         known_files[path] = hashlib.sha256(contents).hexdigest()
         parts += ["file", str(item), str(path), contents]
     key = cache.cache_key(*parts)
@@ -85,7 +85,7 @@ def linked_bitcode(items: Sequence[Path | str], options: pipeline.CompileOptions
         return bitcode
 
     searched = [*options.include_dirs, *toolchain.search_directories(options.flags)]
-    watched = [Path(os.path.abspath(d)) for d in searched] + [p.parent for p in known_files]
+    watched = [toolchain.absolute(d) for d in searched] + [p.parent for p in known_files]
     known_listings = {directory: dependencies.listing(directory) for directory in watched}
     started_ns = time.time_ns()
     with tempfile.TemporaryDirectory(prefix="enzyme-api-") as scratch:

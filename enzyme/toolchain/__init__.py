@@ -10,7 +10,7 @@ from enzyme.toolchain.bitcode import compile_to_bitcode
 from enzyme.toolchain.cache import cache_dir
 from enzyme.toolchain.clang import compile_ir_object
 from enzyme.toolchain.compiler_driver import compile_native_object, run_driver
-from enzyme.toolchain.depfiles import Depfile, read_depfile, search_directories, write_depfile
+from enzyme.toolchain.depfiles import Depfile, absolute, read_depfile, search_directories, write_depfile
 from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
 from enzyme.toolchain.languages import COMPILERS, LANGUAGES, language_of
 from enzyme.toolchain.linker import link_executable, link_shared
@@ -24,6 +24,7 @@ __all__ = [
     "Depfile",
     "Tool",
     "ToolStatus",
+    "absolute",
     "add_section",
     "cache_dir",
     "compile_ir_object",

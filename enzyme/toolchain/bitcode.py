@@ -10,7 +10,7 @@ from enzyme import llvm
 from enzyme.errors import UsageError
 from enzyme.toolchain.clang import compile_c, compile_cxx
 from enzyme.toolchain.cuda import compile_cuda
-from enzyme.toolchain.depfiles import write_depfile
+from enzyme.toolchain.depfiles import absolute, write_depfile
 from enzyme.toolchain.flang import compile_fortran
 from enzyme.toolchain.hip import compile_hip
 from enzyme.toolchain.languages import language_of
@@ -27,7 +27,7 @@ def _copy_ir(request: CompileRequest) -> Path:
         module = llvm.parse_file(request.source)
         request.output.write_bytes(llvm.to_bitcode(module))
     if request.depfile is not None:
-        write_depfile(request.depfile, request.output, [request.source.resolve()])
+        write_depfile(request.depfile, request.output, [absolute(request.source)])
     return request.output
 
 

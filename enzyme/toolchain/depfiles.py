@@ -25,6 +25,13 @@ class Depfile:
     environment: Mapping[str, str | None] = field(default_factory=dict)
 
 
+def absolute(path: str | os.PathLike[str]) -> Path:
+    """``path`` made absolute against the working directory, as spelled (``..`` and links are not resolved:
+    the file is the one a compiler opened by that name)."""
+    path = Path(path)
+    return path if path.is_absolute() else Path.cwd() / path
+
+
 def read_depfile(path: str | os.PathLike[str]) -> Depfile:
     """The prerequisites of every rule in ``path`` (in order, each once) and its ``# env-dep:`` lines."""
     prerequisites: dict[Path, None] = {}

@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from enzyme.toolchain.depfiles import absolute
+
 _INCLUDE = re.compile(r"""^\s*(?:#\s*include\s*[<"]|include\s*['"])([^'">]+)""", re.IGNORECASE)
 _USE = re.compile(r"^\s*use\b\s*(?:,\s*(?:intrinsic|non_intrinsic)\s*)?(?:::)?\s*([a-z_]\w*)", re.IGNORECASE)
 _SUBMODULE = re.compile(r"^\s*submodule\s*\(\s*([a-z_]\w*)\s*(?::\s*([a-z_]\w*))?\s*\)", re.IGNORECASE)
@@ -28,14 +30,16 @@ def fortran_dependencies(source: Path, search_dirs: Sequence[Path]) -> list[Path
     ``search_dirs`` are the ``-I`` and module directories of the compile; the
     source's own directory and the working directory are searched as well.
     """
+    source = absolute(source)
+    search_dirs = [absolute(d) for d in search_dirs]
     found: dict[Path, None] = {}
     pending = [source]
     seen: set[Path] = set()
     while pending:
         current = pending.pop()
-        if current in seen:
+        if current.resolve() in seen:  # one file under several spellings (dir/../dir/x.fi) is read once
             continue
-        seen.add(current)
+        seen.add(current.resolve())
         try:
             text = current.read_text(errors="replace")
         except OSError:
@@ -71,9 +75,4 @@ def _referenced_files(text: str) -> Iterable[str]:
 def _candidates(name: str, directories: Sequence[Path]) -> list[Path]:
     if Path(name).is_absolute():
         return [Path(name)] if Path(name).is_file() else []
-    out = []
-    for directory in directories:
-        candidate = (directory / name).resolve()
-        if candidate.is_file():
-            out.append(candidate)
-    return out
+    return [directory / name for directory in directories if (directory / name).is_file()]
