@@ -101,8 +101,10 @@ def linked_bitcode(items: Sequence[Path | str], options: pipeline.CompileOptions
     problem = llvm.host_target_problem(module)
     if problem is not None:
         names = [p.name for p in paths] + (["<IR text>"] if len(paths) < len(items) else [])
+        device = next((d for d in _DEVICE_CODE.values() if module.triple == d[1]), None)
+        instead = (f"; for {device[0]} device code: " + device[2].format(name="<source>")) if device else ""
         raise UsageError(f"enzyme.compile: the module linked from {', '.join(names)} {problem}; only code for "
-                         "this machine can be JIT-compiled into this process (compile it for the host)")
+                         f"this machine can be JIT-compiled into this process (compile it for the host){instead}")
     bitcode = llvm.to_bitcode(module)
     recorded = dependencies.record(read, watched, found.environment, started_ns=started_ns,
                                    known_files=known_files, known_listings=known_listings, sources=known_files)

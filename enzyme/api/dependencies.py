@@ -45,9 +45,10 @@ class Dependencies:
 
     def is_current(self) -> bool:
         """Whether every file, listing and variable is still as recorded."""
+        # Plain strings, not Paths: a C++ entry checks hundreds of files and directories per lookup.
         return (all(os.environ.get(name) == value for name, value in self.environment)
-                and all(listing_digest(listing(Path(d)), suffixes) == digest for d, suffixes, digest in self.directories)
-                and all(file_digest(Path(path)) == digest for path, digest in self.files))
+                and all(listing_digest(listing(d), suffixes) == digest for d, suffixes, digest in self.directories)
+                and all(file_digest(path) == digest for path, digest in self.files))
 
     def to_json(self) -> dict[str, Any]:
         return {"files": [list(f) for f in self.files],
@@ -63,15 +64,16 @@ class Dependencies:
         return cls(files, directories, environment)
 
 
-def file_digest(path: Path) -> str | None:
+def file_digest(path: str | os.PathLike[str]) -> str | None:
     """sha256 of the file's contents, or None when it cannot be read."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        with open(path, "rb") as file:
+            return hashlib.sha256(file.read()).hexdigest()
     except OSError:
         return None
 
 
-def listing(directory: Path) -> frozenset[str] | None:
+def listing(directory: str | os.PathLike[str]) -> frozenset[str] | None:
     """Names of the directory's entries, or None when it does not exist."""
     try:
         return frozenset(os.listdir(directory))
@@ -84,8 +86,14 @@ def listing_digest(names: frozenset[str] | None, suffixes: Iterable[str]) -> str
     if names is None:
         return "absent"
     watched = set(suffixes)
-    chosen = sorted(n for n in names if Path(n).suffix.lower() in watched)
+    chosen = sorted(n for n in names if _suffix(n) in watched)
     return hashlib.sha256("\0".join(chosen).encode(errors="surrogateescape")).hexdigest()
+
+
+def _suffix(name: str) -> str:
+    """``Path(name).suffix.lower()``, without building a Path (directories like /usr/include are long)."""
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
 
 
 def record(files: Iterable[Path], directories: Iterable[Path], environment: Mapping[str, str | None], *,
@@ -113,7 +121,7 @@ def record(files: Iterable[Path], directories: Iterable[Path], environment: Mapp
     for path in files:
         watched = suffixes.setdefault(path.parent, set(SHADOWING_SUFFIXES))
         if path not in source_set:
-            watched.add(path.suffix.lower())
+            watched.add(_suffix(path.name))
     listings: list[tuple[str, tuple[str, ...], str]] = []
     for directory, watched in suffixes.items():
         names = listing(directory)

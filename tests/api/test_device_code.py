@@ -63,6 +63,14 @@ def test_ir_for_another_target_is_refused_at_compile_time(tmp_path, text, proble
             enzyme.compile(sources)
 
 
+def test_device_bitcode_gets_the_gpu_advice(tmp_path):
+    ll = tmp_path / "kernel.ll"
+    ll.write_text(NVPTX)
+    with pytest.raises(UsageError, match=r"targets nvptx64-nvidia-cuda, .*; for CUDA device code: with CMake, "
+                                         r"enzyme_add_differentiable"):
+        enzyme.compile([ll])
+
+
 def test_host_ir_with_another_vendor_is_accepted():
     rust_style = 'target triple = "x86_64-unknown-linux-gnu"\n' + SQUARE
     assert enzyme.compile(rust_style).sq(3.0) == 9.0
