@@ -48,7 +48,6 @@ def read_depfile(path: str | os.PathLike[str]) -> Depfile:
         colon = next((i for i, w in enumerate(words) if w.endswith(":") and not w.endswith("\\:")), None)
         if colon is None:
             continue
-        words[colon] = words[colon][:-1]
         prerequisites.update(dict.fromkeys(Path(_unescape(w)) for w in words[colon + 1:] if w))
     return Depfile(tuple(prerequisites), environment)
 
@@ -56,7 +55,7 @@ def read_depfile(path: str | os.PathLike[str]) -> Depfile:
 def write_depfile(path: str | os.PathLike[str], target: str | os.PathLike[str], prerequisites: Iterable[Path],
                   environment: Mapping[str, str | None] | None = None) -> Path:
     """Write one rule ``target: prerequisites`` (and ``# env-dep:`` lines) to ``path``."""
-    lines = [" \\\n  ".join([f"{escape(target)}:", *(escape(p) for p in dict.fromkeys(prerequisites))])]
+    lines = [" \\\n  ".join([f"{_escape(target)}:", *(_escape(p) for p in dict.fromkeys(prerequisites))])]
     for name, value in (environment or {}).items():
         lines.append(f"{_ENV_DEP}{name}" + ("" if value is None else f"={value}"))
     path = Path(path)
@@ -64,7 +63,7 @@ def write_depfile(path: str | os.PathLike[str], target: str | os.PathLike[str], 
     return path
 
 
-def escape(path: str | os.PathLike[str]) -> str:
+def _escape(path: str | os.PathLike[str]) -> str:
     """``path`` as a depfile word."""
     return str(path).replace("$", "$$").replace("#", "\\#").replace(" ", "\\ ")
 
