@@ -6,7 +6,8 @@ CMake runs three commands of the ``enzyme`` CLI, all implemented here:
   the pyenzyme version, where its CMake package is, the LLVM major, the compilers
   it will run and the runtime libraries the target's languages need;
 - ``enzyme bitcode``      (build time, once per source) one source to bitcode, with a
-  make-style depfile so that editing a header rebuilds only what includes it;
+  make-style depfile so that editing a header (or a Fortran include or module file)
+  rebuilds only what reads it;
 - ``enzyme build``        (build time, once per target) all bitcode linked into one
   module, every ``__enzyme_*`` request differentiated, one position-independent object.
 
@@ -27,8 +28,6 @@ PathLike = str | os.PathLike[str]
 
 # A call or global whose name contains this is a differentiation request or a custom rule.
 _REQUEST_MARK = "__enzyme_"
-# clang-based frontends write make-style dependencies with these flags.
-_CLANG_DEPFILE_LANGUAGES = frozenset({"c", "cxx", "cuda", "hip"})
 
 
 @dataclass(frozen=True)
@@ -47,9 +46,10 @@ class BitcodeOptions:
 def compile_bitcode(source: PathLike, output: PathLike, options: BitcodeOptions = BitcodeOptions()) -> Path:
     """Compile one source to bitcode at ``output``; write ``options.depfile`` when given.
 
-    C, C++, CUDA and HIP get clang's own dependency list (``-MD -MF``), Rust
-    rustc's ``dep-info``.  flang-22 writes none, so a Fortran depfile lists just
-    the source: build systems then still see a depfile and rebuild on the source.
+    The depfile lists every file the compile read (clang's ``-MD`` list for C,
+    C++, CUDA and HIP, rustc's ``dep-info`` for Rust, a scan of the include
+    and module files for Fortran, which flang-22 does not list), with ``output``
+    as its target.
     """
     source = Path(source)
     output = pipeline.check_module_output(output)
@@ -61,38 +61,17 @@ def compile_bitcode(source: PathLike, output: PathLike, options: BitcodeOptions 
     depfile = options.depfile
     if depfile is not None:
         depfile.parent.mkdir(parents=True, exist_ok=True)
-        if language in _CLANG_DEPFILE_LANGUAGES:
-            flags += ["-MD", "-MF", str(depfile), "-MT", str(output)]
-        elif language == "rust":
-            flags.append(f"--emit=dep-info={depfile.resolve()}")
     with pipeline.atomic_output(output) as temp:
         toolchain.compile_to_bitcode(
             source, temp, opt_level=options.opt_level, debug=options.debug, flags=flags,
             include_dirs=options.include_dirs, defines=options.defines, module_dir=options.module_dir,
-            language=language, show_warnings=True,
+            language=language, show_warnings=True, depfile=depfile,
         )
     if depfile is not None:
-        _fix_depfile(depfile, language, source, temp, output)
+        # The compilers saw the temporary file: name the real output.
+        found = toolchain.read_depfile(depfile)
+        toolchain.write_depfile(depfile, output, found.prerequisites, found.environment)
     return output
-
-
-def _fix_depfile(depfile: Path, language: str, source: Path, temp: Path, output: Path) -> None:
-    """Make the depfile name ``output`` (the compilers saw our temporary file) and exist for every language."""
-    if language in _CLANG_DEPFILE_LANGUAGES:
-        return  # -MT named the real output already
-    if language == "rust" and depfile.is_file():
-        # rustc names every emitted file as a target; keep the rule for the bitcode, renamed.
-        rules = depfile.read_text().split("\n\n")
-        bitcode_rule = next((r for r in rules if r.startswith(str(temp.resolve()))), None)
-        if bitcode_rule is not None:
-            _, _, prerequisites = bitcode_rule.partition(":")
-            depfile.write_text(f"{_escape(output)}:{prerequisites.strip(chr(10))}\n")
-            return
-    depfile.write_text(f"{_escape(output)}: {_escape(source.resolve())}\n")
-
-
-def _escape(path: Path) -> str:
-    return str(path).replace(" ", "\\ ")
 
 
 @dataclass(frozen=True)

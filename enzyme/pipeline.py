@@ -1,6 +1,7 @@
 """The steps behind the ``enzyme`` commands, composed from the LLVM and toolchain boundaries.
 
-``compile_sources``: sources -> bitcode per file -> one linked module.
+``compile_sources``: sources -> bitcode per file -> one linked module (``..._with_dependencies``:
+and every file the compilers read).
 ``transform_module``: preopt -> our IR -> differentiate -> print -> verify -> O3.
 ``write_module`` / ``atomic_output``: outputs appear whole or not at all.
 """
@@ -60,6 +61,14 @@ def compile_sources(sources: Sequence[PathLike], options: CompileOptions = Compi
     order, sharing one Fortran module directory, so put Fortran modules
     before the files that ``use`` them.
     """
+    return compile_sources_with_dependencies(sources, options)[0]
+
+
+def compile_sources_with_dependencies(
+    sources: Sequence[PathLike], options: CompileOptions = CompileOptions()
+) -> tuple[llvm.ModuleRef, toolchain.Depfile]:
+    """:func:`compile_sources`, and every file the compiles read (absolute paths) with the environment
+    variables they depend on: what a cache of the result must check."""
     if not sources:
         raise UsageError("no source files given")
     paths = [Path(s) for s in sources]
@@ -68,13 +77,17 @@ def compile_sources(sources: Sequence[PathLike], options: CompileOptions = Compi
     for path in paths:
         if not path.is_file():
             raise UsageError(f"source file {path} does not exist")
+    files: dict[Path, None] = {}
+    environment: dict[str, str | None] = {}
     with tempfile.TemporaryDirectory(prefix="enzyme-compile-") as scratch:
         scratch_dir = Path(scratch)
         inputs: list[tuple[str, bytes]] = []
         for index, (path, language) in enumerate(zip(paths, languages)):
             if language == "ir":
+                files[toolchain.absolute(path)] = None
                 inputs.append((str(path), path.read_bytes()))
                 continue
+            depfile = scratch_dir / f"{index}-{path.name}.d"
             bitcode = toolchain.compile_to_bitcode(
                 path,
                 scratch_dir / f"{index}-{path.name}.bc",
@@ -84,13 +97,20 @@ def compile_sources(sources: Sequence[PathLike], options: CompileOptions = Compi
                 include_dirs=options.include_dirs,
                 defines=options.defines,
                 module_dir=scratch_dir / "fortran-modules",
+                depfile=depfile,
             )
             inputs.append((str(path), bitcode.read_bytes()))
+            found = toolchain.read_depfile(depfile)
+            # Fortran modules written by earlier sources of this build are made from those sources.
+            scratch_names = {scratch_dir, scratch_dir.resolve()}
+            files.update(dict.fromkeys(f for f in map(toolchain.absolute, found.prerequisites)
+                                       if scratch_names.isdisjoint(f.parents)))
+            environment.update(found.environment)
         module = llvm.link(inputs)
     if options.strip_debug:
         llvm.strip_debug(module)
     llvm.verify(module, name="linked module")
-    return module
+    return module, toolchain.Depfile(tuple(files), environment)
 
 
 def _through_enzyme_ir(text: str) -> str:

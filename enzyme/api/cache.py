@@ -1,28 +1,63 @@
 """Caches of compiled modules: in memory for this process, on disk across processes.
 
-Entries are LLVM bitcode blobs keyed by a sha256 over everything that
-determines them (input module, generated wrapper, pyenzyme version), stored
-under ``$ENZYME_CACHE_DIR/api`` (default ``~/.cache/pyenzyme/api``).  A file
-appears whole or not at all (written beside, then renamed), so concurrent
-processes share the cache safely.  ``ENZYME_NO_DISK_CACHE=1`` turns the disk
-side off.
+An entry is an LLVM bitcode blob and the :class:`~enzyme.api.dependencies.Dependencies`
+it was made from.  It is found by a sha256 key over everything known before
+compiling (the sources, the options, the compilers' versions, and a
+fingerprint of pyenzyme's own code and of llvmlite, so an edited or
+upgraded engine never reuses what an older one made), and it is used only
+while its dependencies are current: a header changed anywhere, not only next
+to the sources, makes a lookup miss, and the compile that follows replaces
+the entry.  Entries live under ``$ENZYME_CACHE_DIR/api`` (default
+``~/.cache/pyenzyme/api``); a file appears whole or not at all (written
+beside, then renamed), so concurrent processes share the cache safely.
+``ENZYME_NO_DISK_CACHE=1`` turns the disk side off.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 
-from .. import __version__
+from .dependencies import Dependencies
 
-_memory: dict[str, bytes] = {}
+_MAGIC = b"pyenzyme-cache-entry 1\n"
+_SUFFIX = ".entry"
+_memory: dict[str, tuple[Dependencies, bytes]] = {}
+# Entries that depend on nothing outside their key (modules made from other modules).
+NOTHING = Dependencies()
+
+
+@functools.cache
+def engine_fingerprint() -> str:
+    """A sha256 over pyenzyme's own files and the llvmlite (LLVM) it runs on; computed once per process.
+
+    Keys carry it so that results made by other code (an edited checkout, an
+    upgrade that kept the version number) are never reused.
+    """
+    import llvmlite
+
+    return package_fingerprint(Path(__file__).resolve().parents[1],
+                               f"llvmlite {llvmlite.__version__}; python {sys.version_info[:2]}")
+
+
+def package_fingerprint(package: Path, salt: str = "") -> str:
+    """A sha256 over the names and contents of the files under ``package`` (bytecode caches left out)."""
+    h = hashlib.sha256(salt.encode())
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            h.update(str(path.relative_to(package)).encode(errors="surrogateescape") + b"\0")
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
 
 
 def cache_key(*parts: bytes | str) -> str:
-    """A sha256 hex digest over ``parts`` and the pyenzyme version (unambiguous: parts are length-prefixed)."""
+    """A sha256 hex digest over ``parts`` and the engine fingerprint (unambiguous: parts are length-prefixed)."""
     h = hashlib.sha256()
-    for part in (__version__, *parts):
+    for part in (engine_fingerprint(), *parts):
         data = part.encode() if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
@@ -42,29 +77,44 @@ def _directory() -> Path:
 
 
 def load(key: str) -> bytes | None:
-    """The cached blob for ``key``, from memory or disk, or None."""
-    blob = _memory.get(key)
-    if blob is None and _disk_enabled():
-        try:
-            blob = (_directory() / f"{key}.bc").read_bytes()
-        except OSError:
-            return None
-        _memory[key] = blob
-    return blob
+    """The cached blob for ``key``, from memory or disk, if its dependencies are current; else None."""
+    entry = _memory.get(key)
+    if entry is None and _disk_enabled():
+        entry = _read_entry(key)
+    if entry is None or not entry[0].is_current():
+        return None
+    _memory[key] = entry
+    return entry[1]
 
 
-def store(key: str, blob: bytes) -> None:
-    _memory[key] = blob
+def store(key: str, blob: bytes, dependencies: Dependencies = NOTHING) -> None:
+    """Remember ``blob`` under ``key`` for as long as ``dependencies`` stay current."""
+    _memory[key] = (dependencies, blob)
     if not _disk_enabled():
         return
     try:
         directory = _directory()
         handle, temp = tempfile.mkstemp(prefix=f".{key}.", dir=directory)
         with os.fdopen(handle, "wb") as out:
-            out.write(blob)
-        os.replace(temp, directory / f"{key}.bc")
+            out.write(_MAGIC + json.dumps(dependencies.to_json()).encode() + b"\n" + blob)
+        os.replace(temp, directory / f"{key}{_SUFFIX}")
     except OSError:
         pass  # a read-only or full cache directory only costs speed
+
+
+def _read_entry(key: str) -> tuple[Dependencies, bytes] | None:
+    try:
+        data = (_directory() / f"{key}{_SUFFIX}").read_bytes()
+    except OSError:
+        return None
+    header, _, rest = data.partition(b"\n")
+    manifest, _, blob = rest.partition(b"\n")
+    if header + b"\n" != _MAGIC:
+        return None
+    try:
+        return Dependencies.from_json(json.loads(manifest)), blob
+    except (ValueError, KeyError, TypeError):
+        return None  # written by another format: compile again
 
 
 def clear_memory() -> None:

@@ -135,7 +135,7 @@ def packer(fn: CFunction, acts: tuple[str, ...]) -> Callable[[Sequence[Any]], li
 
 def _shadow_address(p: Param, x: np.ndarray, address: int, dx: Any, k: int, ann: Any, name: str) -> int:
     what = f"shadow {k + 1} of " if isinstance(ann, BatchDuplicated) else "shadow of "
-    d = check_array(p, dx, name, what)
+    d = check_array(p, dx, name, what, shadow=True)
     if d.shape != x.shape or d.dtype != x.dtype:
         raise ArgumentValueError(f"{what}{p.describe(name)} has shape {d.shape} and dtype {d.dtype} but the value "
                                  f"has shape {x.shape} and dtype {x.dtype}; use enzyme.make_zero(x)")

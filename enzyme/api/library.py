@@ -15,7 +15,6 @@ import ctypes
 import hashlib
 import os
 import re
-import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -23,14 +22,12 @@ from typing import Any
 
 from .. import llvm
 from ..errors import UsageError
-from . import cache
+from . import building, cache
 from .signature import Signature, array_address, check_array, check_scalar, pointee_dtypes, signature_of
 
 PathLike = str | os.PathLike[str]
 # Calls the driver differentiates; a module with any needs the AD transform even to run its primal code.
 _REQUEST = re.compile(r"@[\"\w.$]*__enzyme_(autodiff|fwddiff|augmentfwd|reverse|batch)")
-_HEADER_SUFFIXES = {".h", ".hh", ".hpp", ".hxx", ".inc", ".inl", ".mod", ".fi"}
-_MAX_HEADERS = 2000
 # Compiled modules shared by every Library with the same contents: key -> JIT.
 _jits: dict[str, llvm.JIT] = {}
 _jit_lock = threading.Lock()
@@ -38,20 +35,6 @@ _jit_lock = threading.Lock()
 
 def _is_ir_text(source: object) -> bool:
     return isinstance(source, str) and "\n" in source and ("define " in source or "declare " in source)
-
-
-def _header_bytes(directories: Iterable[Path]) -> list[bytes]:
-    """Names and contents of header-like files that the sources may include (the cache key must see them)."""
-    out: list[bytes] = []
-    for directory in sorted(set(directories)):
-        try:
-            entries = sorted(directory.iterdir())
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.suffix.lower() in _HEADER_SUFFIXES and entry.is_file() and len(out) < _MAX_HEADERS:
-                out += [str(entry).encode(), entry.read_bytes()]
-    return out
 
 
 def compile(
@@ -67,8 +50,10 @@ def compile(
 
     ``sources`` is one source or a list; a ``str`` that contains ``define``
     or ``declare`` and a newline is taken as LLVM IR text.  The linked module
-    is cached by a hash of the sources (and header files in their
-    directories and ``include_dirs``), the options and the pyenzyme version.
+    is cached (see :mod:`enzyme.api.building`) and reused while the sources,
+    every file the compilers read, the options, the compilers and pyenzyme
+    itself are unchanged.  CUDA and HIP sources are refused: device code
+    cannot be JIT-compiled into this process.
 
     >>> lib = compile("define double @twice(double %x) {\\n  %y = fadd double %x, %x\\n  ret double %y\\n}\\n")
     >>> lib.twice(1.5)
@@ -76,40 +61,19 @@ def compile(
     """
     from .. import pipeline, toolchain
 
-    items: list[PathLike] = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
-    if not items:
+    given: list[PathLike] = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
+    if not given:
         raise UsageError("enzyme.compile: no sources given")
-    texts = [s for s in items if _is_ir_text(s)]
-    paths = [Path(s) for s in items if not _is_ir_text(s)]
+    items: list[Path | str] = [str(s) if _is_ir_text(s) else Path(s) for s in given]
+    paths = [item for item in items if isinstance(item, Path)]
     for path in paths:
         if not path.is_file():
             raise UsageError(f"enzyme.compile: source file {path} does not exist")
-    languages = frozenset(toolchain.language_of(p) for p in paths) | ({"ir"} if texts else set())
-    incs = tuple(Path(d) for d in include_dirs)
-    options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, include_dirs=incs,
+    languages = frozenset(toolchain.language_of(p) for p in paths) | ({"ir"} if len(paths) < len(items) else set())
+    building.refuse_device_code(paths)
+    options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, include_dirs=tuple(map(Path, include_dirs)),
                                       defines=tuple(defines), flags=tuple(flags))
-    parts: list[bytes | str] = [repr(options)]
-    for s in items:
-        if _is_ir_text(s):
-            parts += ["text", str(s)]
-        else:
-            path = Path(s)
-            parts += [path.suffix, path.name, path.read_bytes()]
-    parts += _header_bytes([p.resolve().parent for p in paths] + [d.resolve() for d in incs])
-    key = cache.cache_key("linked-module", *parts)
-    bitcode = cache.load(key)
-    if bitcode is None:
-        with tempfile.TemporaryDirectory(prefix="enzyme-api-") as scratch:
-            inputs: list[Path] = []
-            for i, s in enumerate(items):
-                if _is_ir_text(s):
-                    inputs.append(Path(scratch) / f"source{i}.ll")
-                    inputs[-1].write_text(str(s))
-                else:
-                    inputs.append(Path(s))
-            module = pipeline.compile_sources(inputs, options)
-        bitcode = llvm.to_bitcode(module)
-        cache.store(key, bitcode)
+    bitcode = building.linked_bitcode(items, options)
     name = ", ".join(str(p.name) for p in paths) or "<IR text>"
     return Library(bitcode, languages, name=name)
 
@@ -128,6 +92,7 @@ class Library:
         self.name = name
         self._extras: list[tuple[str, str]] = []  # IR linked after the module (custom rules)
         self._ir: Any = None
+        self._read_only: dict[str, tuple[bool, ...]] | None = None
         self._functions: dict[str, CFunction] = {}
         self._primal: llvm.JIT | None = None
         self.keepalive: list[Any] = []  # ctypes callbacks of Python custom rules
@@ -148,6 +113,13 @@ class Library:
             self._ir = parse_module(llvm.to_text(module))
         return self._ir
 
+    def _read_only_arguments(self) -> dict[str, tuple[bool, ...]]:
+        """Per function, the arguments it provably never writes through (read-only arrays may go there)."""
+        if self._read_only is None:
+            module = self._linked() if self._extras else llvm.parse(self.bitcode, name=self.name)
+            self._read_only = llvm.read_only_arguments(module)
+        return self._read_only
+
     def names(self) -> list[str]:
         """Functions defined with external linkage: the ones Python can call and differentiate."""
         return sorted(f.name for f in self.ir_module().functions if _callable(f))
@@ -165,7 +137,8 @@ class Library:
             if not _callable(f):
                 raise UsageError(f"@{name} in {self.name} has internal linkage (static); make it extern to call "
                                  "or differentiate it from Python")
-            fn = self._functions[name] = CFunction(self, signature_of(f, pointee_dtypes(ir, f)))
+            fn = self._functions[name] = CFunction(
+                self, signature_of(f, pointee_dtypes(ir, f), self._read_only_arguments().get(name, ())))
         return fn
 
     def __getattr__(self, name: str) -> CFunction:
@@ -194,6 +167,7 @@ class Library:
         self._extras.append((name, text))
         self._primal = None
         self._ir = None
+        self._read_only = None
         for fn in self._functions.values():  # derivatives compiled before the change are stale
             fn.plans.clear()
             fn.fast_calls.clear()

@@ -4,7 +4,10 @@ Each parameter is a *float* (``double``/``float``), an *int* (``i1``..``i64``)
 or a *pointer* (passed a contiguous numpy array).  For pointers, the type
 analysis of the function says, where it can, which element type the function
 reads or writes; an array of another dtype is then refused instead of being
-silently reinterpreted.
+silently reinterpreted.  A read-only array (``writeable=False``, e.g.
+``np.frombuffer`` over ``bytes``) is accepted only for a pointer LLVM proves
+the function never writes through, and never as a shadow (derivatives are
+written into shadows).
 """
 from __future__ import annotations
 
@@ -35,6 +38,8 @@ class Param:
     ir_type: str
     ctype: Any
     dtype: np.dtype[Any] | None = None  # pointee element type when the type analysis knows it
+    # False only where LLVM proves the function never writes through the pointer (read-only arrays allowed).
+    written: bool = True
 
     @property
     def bits(self) -> int:
@@ -67,8 +72,13 @@ def _kind(t: Type) -> tuple[str, Any] | None:
     return None
 
 
-def signature_of(fn: Function, pointee_dtypes: list[np.dtype[Any] | None] | None = None) -> Signature:
-    """The :class:`Signature` of ``fn``; UsageError for parameter types Python cannot pass."""
+def signature_of(fn: Function, pointee_dtypes: list[np.dtype[Any] | None] | None = None,
+                 read_only: tuple[bool, ...] = ()) -> Signature:
+    """The :class:`Signature` of ``fn``; UsageError for parameter types Python cannot pass.
+
+    ``read_only[i]`` says the function provably never writes through argument ``i``
+    (see :func:`enzyme.llvm.read_only_arguments`); unknown arguments may be written.
+    """
     ftype = fn.function_type
     if ftype.vararg:
         raise UsageError(f"@{fn.name} is variadic; call it through a non-variadic C function")
@@ -81,7 +91,8 @@ def signature_of(fn: Function, pointee_dtypes: list[np.dtype[Any] | None] | None
                              + "; only double, float, integer and pointer parameters can be passed from Python "
                              "(wrap the function in a C function taking those)")
         dtype = pointee_dtypes[i] if pointee_dtypes is not None else None
-        params.append(Param(i, kind[0], str(t), kind[1], dtype))
+        written = not (i < len(read_only) and read_only[i])
+        params.append(Param(i, kind[0], str(t), kind[1], dtype, written))
     ret = ftype.ret
     if isinstance(ret, VoidType):
         ret_kind, ret_ctype = "void", None
@@ -126,11 +137,17 @@ def array_address(x: np.ndarray) -> int:
         return int(x.ctypes.data)
 
 
-def check_array(param: Param, value: Any, function: str, what: str = "") -> np.ndarray:
-    """``value`` as a contiguous numpy array fit for ``param``, else ArgumentTypeError/ValueError."""
-    if type(value) is np.ndarray and value.flags.c_contiguous and (
-            value.dtype == param.dtype if param.dtype is not None else value.dtype.kind in "fiub"):
-        return value
+def check_array(param: Param, value: Any, function: str, what: str = "", *, shadow: bool = False) -> np.ndarray:
+    """``value`` as a contiguous numpy array fit for ``param``, else ArgumentTypeError/ValueError.
+
+    A read-only array is refused where the call may write it: as a ``shadow``
+    always, as a primal unless the function provably never writes through ``param``.
+    """
+    if type(value) is np.ndarray:
+        flags = value.flags
+        if flags.c_contiguous and (flags.writeable or not (shadow or param.written)) and (
+                value.dtype == param.dtype if param.dtype is not None else value.dtype.kind in "fiub"):
+            return value
     where = f"{what}{param.describe(function)}"
     if not isinstance(value, np.ndarray):
         raise ArgumentTypeError(f"{where} is a pointer: pass a contiguous numpy array, not {type(value).__name__}")
@@ -141,6 +158,13 @@ def check_array(param: Param, value: Any, function: str, what: str = "") -> np.n
                                 f"{value.dtype}; pass x.astype(np.{param.dtype})")
     if value.dtype.kind not in "fiub":
         raise ArgumentTypeError(f"{where} must be a float or integer array, not dtype {value.dtype}")
+    if not value.flags.writeable and shadow:
+        raise ArgumentValueError(f"{where} is a read-only array (writeable=False), but derivatives are written "
+                                 "into shadows; pass a writeable array, e.g. enzyme.make_zero(x)")
+    if not value.flags.writeable and param.written:
+        raise ArgumentValueError(f"{where} is a read-only array (writeable=False), but {function} may write "
+                                 "through it (LLVM cannot prove that it only reads it); pass a writeable copy, "
+                                 "e.g. x.copy()")
     return value
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from llvmlite.binding import ModuleRef
 
+from enzyme.llvm.argument_access import read_only_arguments
 from enzyme.llvm.jit import JIT, load_library
 from enzyme.llvm.linking import link
 from enzyme.llvm.modules import to_bitcode, to_text, verify
@@ -20,6 +21,7 @@ from enzyme.llvm.targets import (
     emit_object,
     emit_ptx,
     host_target_machine,
+    host_target_problem,
     target_machine_for,
 )
 
@@ -32,6 +34,7 @@ __all__ = [
     "emit_ptx",
     "global_symbols",
     "host_target_machine",
+    "host_target_problem",
     "keep_registered_calls",
     "link",
     "load_library",
@@ -39,6 +42,7 @@ __all__ = [
     "parse",
     "parse_file",
     "preopt",
+    "read_only_arguments",
     "registered_functions",
     "strip_debug",
     "target_machine_for",

@@ -17,10 +17,10 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
-from enzyme.errors import LinkError
+from enzyme.errors import LinkError, UsageError
 from enzyme.llvm.modules import to_text
 from enzyme.llvm.parsing import parse
-from enzyme.llvm.targets import host_target_machine, initialize_targets
+from enzyme.llvm.targets import host_target_machine, host_target_problem, initialize_targets
 from enzyme.llvm.thread_locals import EMUTLS_RUNTIME, has_thread_locals, lower_thread_locals
 
 _library_names = itertools.count()
@@ -72,6 +72,10 @@ class JIT:
             text, mod = module, parse(module, name="<jit module>")
         else:
             text, mod = to_text(module), module
+        problem = host_target_problem(mod)
+        if problem is not None:
+            raise UsageError(f"cannot JIT-compile module {mod.name!r}: it {problem}; the in-process JIT runs code "
+                             "for this machine only (compile the sources for the host)")
         _check_resolvable(mod)
         if has_thread_locals(text):  # RuntimeDyld cannot link native TLS: emulate it
             text = lower_thread_locals(text)

@@ -20,8 +20,8 @@ def link(modules_data: Sequence[tuple[str, bytes | str]]) -> llvm.ModuleRef:
 
     Target triples that differ only in the vendor (rustc writes
     ``x86_64-unknown-linux-gnu``, clang ``x86_64-pc-linux-gnu``) are unified to
-    the first module's triple and data layout; genuinely different targets are
-    refused.
+    the first module's triple and data layout; genuinely different targets,
+    and modules that state different data layouts, are refused.
     """
     if not modules_data:
         raise LinkError("nothing to link: no input modules given")
@@ -56,19 +56,37 @@ def _triple_key(triple: str) -> tuple[str, ...]:
 
 
 def _unify_targets(named: list[tuple[str, llvm.ModuleRef]]) -> None:
-    reference = next(((n, m) for n, m in named if m.triple), None)
+    with_triple = [(name, mod) for name, mod in named if mod.triple]
+    if with_triple:
+        ref_name, ref_mod = with_triple[0]
+        for name, mod in with_triple:
+            if _triple_key(mod.triple) != _triple_key(ref_mod.triple):
+                raise LinkError(
+                    f"cannot link {name} (target {mod.triple}) with {ref_name} (target {ref_mod.triple}); "
+                    "compile all sources for the same target (link host and GPU device code separately)"
+                )
+    _check_data_layouts(named)
+    if with_triple:
+        triple, layout = ref_mod.triple, ref_mod.data_layout
+        for _name, mod in named:
+            mod.triple = triple
+            if layout:
+                mod.data_layout = layout
+
+
+def _check_data_layouts(named: list[tuple[str, llvm.ModuleRef]]) -> None:
+    """Modules that state different data layouts were written for different targets (one may lack a triple):
+    giving them one layout would silently change their type sizes and alignments."""
+    reference = next(((n, m.data_layout) for n, m in named if m.data_layout), None)
     if reference is None:
         return
-    ref_name, ref_mod = reference
+    ref_name, ref_layout = reference
     for name, mod in named:
-        if mod.triple and _triple_key(mod.triple) != _triple_key(ref_mod.triple):
+        if mod.data_layout and mod.data_layout != ref_layout:
             raise LinkError(
-                f"cannot link {name} (target {mod.triple}) with {ref_name} (target {ref_mod.triple}); "
-                "compile all sources for the same target (link host and GPU device code separately)"
+                f"cannot link {name} (data layout {mod.data_layout!r}) with {ref_name} (data layout "
+                f"{ref_layout!r}): they were written for different targets; compile all sources for the same target"
             )
-        mod.triple = ref_mod.triple
-        if ref_mod.data_layout:
-            mod.data_layout = ref_mod.data_layout
 
 
 def _internalize_rust_panic_handlers(mod: llvm.ModuleRef) -> None:

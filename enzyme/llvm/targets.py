@@ -53,6 +53,23 @@ def target_machine_for(mod: llvm.ModuleRef, opt: int = 3) -> llvm.TargetMachine:
     return target.create_target_machine(opt=opt, reloc="pic")
 
 
+def host_target_problem(mod: llvm.ModuleRef) -> str | None:
+    """Why ``mod`` cannot be compiled for this machine, or None when it can.
+
+    A module that names no triple and no data layout is host code (the JIT
+    gives it the host's).  Another triple, or another data layout, means code
+    written for another target: LLJIT would stop with an internal "incompatible
+    data layouts" error, or compile it with the wrong ABI.
+    """
+    triple, layout = mod.triple, mod.data_layout
+    if triple and not _same_host_target(triple):
+        return f"targets {triple}, not this machine ({llvm.get_default_triple()})"
+    host_layout = str(host_target_machine().target_data)
+    if layout and layout != host_layout:
+        return f"has the data layout {layout!r}, not this machine's {host_layout!r}"
+    return None
+
+
 def _same_host_target(triple: str) -> bool:
     host = llvm.get_default_triple().split("-")
     other = triple.split("-")

@@ -25,11 +25,14 @@ A test module of a user project (``src/model.c`` defines
 Fixtures
 --------
 ``enzyme_lib(*sources, code=None, **options)`` (session scope)
-    ``enzyme.compile([...sources], **options)``, memoised for the session on the
-    sources' paths, modification times and the options.  Relative paths are
-    resolved against pytest's rootdir.  ``code={"name.c": "...source text..."}``
-    compiles source text written to a session directory.  A compile error is
-    remembered too, so every test using it fails fast with the same message.
+    ``enzyme.compile([...sources], **options)``: the same ``Library`` object for the
+    same sources and options as long as the compiled module is the same.  Each call
+    asks ``enzyme.compile``, whose cache (shared with every other process) checks the
+    sources and every header or module file they read, so an edited header gives a
+    new library, in this session or the next.  Relative paths are resolved against
+    pytest's rootdir.  ``code={"name.c": "...source text..."}`` compiles source text
+    written to a session directory.  A compile error is remembered for unchanged
+    sources, so every test using it fails fast with the same message.
 ``gradcheck(f, ReturnActivity, *args, **overrides)``
     :func:`enzyme.testing.gradcheck` (both modes) with options taken, in this order
     of precedence, from the call, the test's ``@pytest.mark.gradcheck(...)`` marker,
@@ -80,7 +83,8 @@ class _LibraryCache:
         self.root = root
         self._scratch = scratch
         self._scratch_dir: Path | None = None
-        self._entries: dict[str, Any] = {}
+        self._libraries: dict[tuple[str, str], Any] = {}
+        self._errors: dict[str, Exception] = {}
 
     def _code_dir(self) -> Path:
         if self._scratch_dir is None:
@@ -108,19 +112,19 @@ class _LibraryCache:
             if not p.is_file():
                 raise FileNotFoundError(f"enzyme_lib: source {p} does not exist (relative paths are resolved "
                                         f"against the rootdir {self.root})")
-        stamp = [(str(p.resolve()), p.stat().st_mtime_ns) for p in paths]
-        key = repr((stamp, sorted(options.items())))
-        if key not in self._entries:
-            import enzyme
+        request = repr(([str(p.resolve()) for p in paths], sorted(options.items())))
+        stamp = repr(([p.stat().st_mtime_ns for p in paths], request))
+        if stamp in self._errors:
+            raise self._errors[stamp]
+        import enzyme
 
-            try:
-                self._entries[key] = enzyme.compile([str(p) for p in paths], **options)  # type: ignore[attr-defined]
-            except Exception as error:  # noqa: BLE001 - remembered: later tests fail the same way, fast
-                self._entries[key] = error
-        entry = self._entries[key]
-        if isinstance(entry, Exception):
-            raise entry
-        return entry
+        try:
+            library = enzyme.compile([str(p) for p in paths], **options)  # type: ignore[attr-defined]
+        except Exception as error:
+            self._errors[stamp] = error  # later tests fail the same way, fast
+            raise
+        # One object per compiled module: tests that share it share its compiled derivatives too.
+        return self._libraries.setdefault((request, hashlib.sha256(library.bitcode).hexdigest()), library)
 
 
 @pytest.fixture(scope="session")

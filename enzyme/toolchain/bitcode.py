@@ -10,6 +10,7 @@ from enzyme import llvm
 from enzyme.errors import UsageError
 from enzyme.toolchain.clang import compile_c, compile_cxx
 from enzyme.toolchain.cuda import compile_cuda
+from enzyme.toolchain.depfiles import absolute, write_depfile
 from enzyme.toolchain.flang import compile_fortran
 from enzyme.toolchain.hip import compile_hip
 from enzyme.toolchain.languages import language_of
@@ -25,6 +26,8 @@ def _copy_ir(request: CompileRequest) -> Path:
     else:
         module = llvm.parse_file(request.source)
         request.output.write_bytes(llvm.to_bitcode(module))
+    if request.depfile is not None:
+        write_depfile(request.depfile, request.output, [absolute(request.source)])
     return request.output
 
 
@@ -51,6 +54,7 @@ def compile_to_bitcode(
     module_dir: PathLike | None = None,
     language: str | None = None,
     show_warnings: bool = False,
+    depfile: PathLike | None = None,
 ) -> Path:
     """Compile ``source`` to bitcode at ``out``.
 
@@ -59,6 +63,8 @@ def compile_to_bitcode(
     IR inputs (``.ll``/``.bc``) are taken as they are (text is assembled).
     Compiler failures raise CompileError quoting the compiler's first errors;
     ``show_warnings`` echoes the diagnostics of a successful compile to stderr.
+    ``depfile`` receives the make-style list of every file the compile read
+    (for every language; see :mod:`enzyme.toolchain.depfiles`).
     """
     source = Path(source)
     if not source.is_file():
@@ -75,6 +81,7 @@ def compile_to_bitcode(
         defines=tuple(defines),
         module_dir=Path(module_dir) if module_dir is not None else None,
         show_warnings=show_warnings,
+        depfile=Path(depfile) if depfile is not None else None,
     )
     if language is not None and language not in _DRIVERS:
         raise UsageError(f"unknown language {language!r} for {source}; known: {', '.join(_DRIVERS)}")

@@ -45,8 +45,10 @@ def user_chose_arch(request: CompileRequest) -> bool:
 def run_clang(request: CompileRequest, args: list[str]) -> Path:
     """Run clang-22 with ``args`` plus the user's flags, writing ``request.output``."""
     clang = find_tool("clang")
+    # After the user's flags: the depfile asked for must be the one written.
+    dependencies = ["-MD", "-MF", str(request.depfile), "-MT", str(request.output)] if request.depfile else []
     run_tool(
-        [clang.path, *args, *request.flags, str(request.source), "-o", str(request.output)],
+        [clang.path, *args, *request.flags, *dependencies, str(request.source), "-o", str(request.output)],
         what=f"clang-{clang.llvm_major} failed on {request.source}",
         echo_warnings=request.show_warnings,
     )

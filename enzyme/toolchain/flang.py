@@ -8,6 +8,8 @@ from pathlib import Path
 from enzyme.errors import ToolNotFoundError
 from enzyme.llvm import REQUIRED_LLVM_MAJOR
 from enzyme.toolchain.cache import cached_entry
+from enzyme.toolchain.depfiles import absolute, search_directories, write_depfile
+from enzyme.toolchain.fortran_dependencies import fortran_dependencies
 from enzyme.toolchain.linker import link_shared_whole_archive
 from enzyme.toolchain.request import CompileRequest
 from enzyme.toolchain.tools import find_tool, run_tool
@@ -44,6 +46,10 @@ def _run_flang(request: CompileRequest, module_dir: Path) -> Path:
         what=f"flang-{flang.llvm_major} failed on {request.source}",
         echo_warnings=request.show_warnings,
     )
+    if request.depfile is not None:  # flang writes none: scan for include and module files
+        search = [*request.include_dirs, module_dir, *search_directories(request.flags)]
+        write_depfile(request.depfile, request.output,
+                      [absolute(request.source), *fortran_dependencies(request.source, search)])
     return request.output
 
 

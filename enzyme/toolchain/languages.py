@@ -7,6 +7,8 @@ from pathlib import Path
 from enzyme.errors import UsageError
 
 LANGUAGES = ("c", "cxx", "fortran", "rust", "cuda", "hip", "ir")
+# The tool that turns a source of each language into bitcode (IR is parsed by llvmlite).
+COMPILERS = {"c": "clang", "cxx": "clang", "cuda": "clang", "hip": "clang", "fortran": "flang", "rust": "rustc"}
 
 # Case matters for ".C" (C++) and ".F90" (preprocessed Fortran), so exact suffixes are tried first.
 _EXACT_SUFFIXES = {".C": "cxx"}

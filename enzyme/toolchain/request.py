@@ -13,7 +13,9 @@ class CompileRequest:
     verbatim, after ours, so users can override.  ``module_dir`` is where
     Fortran ``.mod`` files are written and searched (a private temporary
     directory when None).  ``show_warnings`` echoes the compiler's
-    diagnostics of a successful compile to stderr.
+    diagnostics of a successful compile to stderr.  ``depfile``, when given,
+    receives a make-style rule ``output: <every file the compile read>``
+    (see :mod:`enzyme.toolchain.depfiles`).
     """
 
     source: Path
@@ -25,6 +27,7 @@ class CompileRequest:
     defines: tuple[str, ...] = ()
     module_dir: Path | None = None
     show_warnings: bool = False
+    depfile: Path | None = None
 
     @property
     def preprocessor_args(self) -> list[str]:

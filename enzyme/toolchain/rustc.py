@@ -6,6 +6,7 @@ from pathlib import Path
 
 from enzyme.errors import ToolchainError
 from enzyme.toolchain.cache import cached_entry
+from enzyme.toolchain.depfiles import read_depfile, search_directories, write_depfile
 from enzyme.toolchain.linker import link_shared_whole_archive
 from enzyme.toolchain.request import CompileRequest
 from enzyme.toolchain.tools import find_tool, run_tool, rustc_release
@@ -33,6 +34,7 @@ def compile_rust(request: CompileRequest) -> Path:
     for define in request.defines:
         key, sep, value = define.partition("=")
         cfgs += ["--cfg", f'{key}="{value}"' if sep else key]
+    depfile = request.depfile.resolve() if request.depfile is not None else None
     run_tool(
         [
             rustc.path, "--crate-type=lib", "--crate-name", crate_name(request.source),
@@ -41,11 +43,35 @@ def compile_rust(request: CompileRequest) -> Path:
             *cfgs, *request.flags,
             # Absolute paths: rustc runs in the output directory so its scratch files land there.
             f"--emit=llvm-bc={request.output.resolve()}", str(request.source.resolve()),
+            *([f"--emit=dep-info={depfile}"] if depfile is not None else []),
         ],
         what=f"rustc failed on {request.source}",
         cwd=request.output.parent,
     )
+    if depfile is not None:
+        # rustc's dep-info lists the crate's files and env!() variables but not the crates it links.
+        found = read_depfile(depfile)
+        crates = _extern_crates(request.flags, request.output.parent)
+        write_depfile(depfile, request.output, [*found.prerequisites, *crates], found.environment)
     return request.output
+
+
+def _extern_crates(flags: tuple[str, ...], cwd: Path) -> list[Path]:
+    """Crate files the flags make available: ``--extern name=path`` and every crate in ``-L`` directories.
+
+    Relative paths are relative to ``cwd``, where rustc runs.
+    """
+    crates: list[Path] = []
+    for i, flag in enumerate(flags):
+        value = flag.removeprefix("--extern=") if flag.startswith("--extern=") else (
+            flags[i + 1] if flag == "--extern" and i + 1 < len(flags) else "")
+        _name, sep, path = value.partition("=")
+        if sep:
+            crates.append((cwd / path).resolve())
+    for directory in (cwd / d for d in search_directories(list(flags))):
+        if directory.is_dir():
+            crates += sorted(p.resolve() for p in directory.iterdir() if p.suffix in (".rlib", ".rmeta", ".so"))
+    return crates
 
 
 def std_runtime_dir() -> Path:

@@ -169,6 +169,20 @@ def _search_version_output(spec: ToolSpec, path: str, pattern: str) -> str | Non
     return match.group(1) if match else None
 
 
+def tool_identity(name: str) -> str:
+    """Path, size, modification time and version output of tool ``name``: what keys results the tool made.
+
+    The file's size and time catch a compiler rebuilt or reinstalled under the same version string.
+    """
+    tool = find_tool(name)
+    try:
+        stat = os.stat(os.path.realpath(tool.path))
+        stamp = f"{stat.st_size} {stat.st_mtime_ns}"
+    except OSError:
+        stamp = "?"
+    return f"{tool.path} {stamp}\n{_version_output(tool.path, TOOL_SPECS[name].version_args)}"
+
+
 def rustc_release(tool: Tool) -> str:
     """``rustc -vV`` release and commit, e.g. ``1.95.0-59807616e1fa``: keys caches built with rustc."""
     spec = TOOL_SPECS["rustc"]

@@ -38,6 +38,24 @@ def test_rust_and_fortran_depfiles_name_the_output(tmp_path: Path) -> None:
         assert str((tmp_path / source).resolve()) in text
 
 
+def test_fortran_depfile_lists_include_and_module_files(tmp_path: Path) -> None:
+    """flang-22 lists nothing itself; without these entries editing them would not rebuild the bitcode."""
+    modules = tmp_path / "modules"
+    (tmp_path / "c.f90").write_text("module c\n  real(8), parameter :: k = 2d0\nend module\n")
+    build.compile_bitcode(tmp_path / "c.f90", tmp_path / "c.bc", build.BitcodeOptions(module_dir=modules))
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "j.fi").write_text("      real(8), parameter :: j = 3d0\n")
+    (tmp_path / "s.f90").write_text("subroutine s(x) bind(C)\n  use c\n  real(8) :: x\n  include 'j.fi'\n"
+                                    "  x = k * j * x\nend subroutine\n")
+    depfile = tmp_path / "s.d"
+    build.compile_bitcode(tmp_path / "s.f90", tmp_path / "out" / "s.bc",
+                          build.BitcodeOptions(module_dir=modules, include_dirs=(tmp_path / "inc",), depfile=depfile))
+    target, _, prerequisites = depfile.read_text().partition(":")
+    assert target == str(tmp_path / "out" / "s.bc")
+    for path in (tmp_path / "s.f90", modules / "c.mod", tmp_path / "inc" / "j.fi"):
+        assert str(path.resolve()) in prerequisites
+
+
 def test_build_differentiates_across_files_into_a_loadable_object(tmp_path: Path) -> None:
     (tmp_path / "f.c").write_text("double f(double x) { return x * x * x; }\n")
     (tmp_path / "g.c").write_text("extern int enzyme_out; double __enzyme_autodiff(void *, ...); double f(double);\n"

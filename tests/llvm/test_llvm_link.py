@@ -46,6 +46,15 @@ def test_different_targets_are_refused(bitcode: dict[str, bytes]) -> None:
         llvm.link([("square.c", bitcode["square.c"]), ("k.ll", device)])
 
 
+def test_different_data_layouts_are_refused(bitcode: dict[str, bytes]) -> None:
+    """A module without a triple but with another target's data layout would otherwise be given the host's."""
+    i386 = ('target datalayout = "e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32'
+            '-S128"\ndefine void @k() {\n  ret void\n}\n')
+    with pytest.raises(LinkError, match=r"cannot link i386\.ll \(data layout 'e-m:e-p:32:32.*'\) with square\.c "
+                                        r"\(data layout .*\): they were written for different targets"):
+        llvm.link([("square.c", bitcode["square.c"]), ("i386.ll", i386)])
+
+
 def test_parse_errors_name_the_input() -> None:
     with pytest.raises(IRParseError, match=r"^broken.ll:1:"):
         llvm.link([("ok.ll", "define void @f() {\n  ret void\n}\n"), ("broken.ll", "define {")])

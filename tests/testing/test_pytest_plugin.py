@@ -184,6 +184,42 @@ def test_no_sources(enzyme_lib):
     _run(project).assert_outcomes(passed=3)
 
 
+SIBLING_HEADER_MODEL = '#include "../common/params.h"\ndouble k(double x) { return K * x * x; }\n'
+
+
+def test_enzyme_lib_sees_a_header_changed_in_a_sibling_directory(pytester: pytest.Pytester,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sessions share enzyme.compile's disk cache; a header outside the source's directory changed between two
+    sessions, or during one, gives a new library, never the old one."""
+    monkeypatch.setenv("ENZYME_CACHE_DIR", str(pytester.path / "cache"))
+    (pytester.path / "src").mkdir()
+    (pytester.path / "common").mkdir()
+    (pytester.path / "src" / "model.c").write_text(SIBLING_HEADER_MODEL)
+    header = pytester.path / "common" / "params.h"
+    for k in (2.0, 3.0, 3.0):
+        header.write_text(f"#define K {k}\n")
+        pytester.makepyfile(test_k=f"""
+from enzyme import Active
+
+def test_k(enzyme_lib, gradcheck):
+    lib = enzyme_lib("src/model.c")
+    assert lib.k(1.0) == {k}
+    gradcheck(lib.k, Active, Active(1.5))
+""")
+        _run(pytester).assert_outcomes(passed=1)
+    pytester.makepyfile(test_k="""
+from pathlib import Path
+
+def test_edit_during_the_session(enzyme_lib):
+    lib = enzyme_lib("src/model.c")
+    assert enzyme_lib("src/model.c") is lib and lib.k(1.0) == 3.0
+    Path("common/params.h").write_text("#define K 5.0\\n")
+    edited = enzyme_lib("src/model.c")
+    assert edited is not lib and edited.k(1.0) == 5.0
+""")
+    _run(pytester).assert_outcomes(passed=1)
+
+
 def test_example_project_passes(pytester: pytest.Pytester) -> None:
     """examples/gradcheck_project's tests (what its `tox -e gradcheck` runs), with the installed pyenzyme."""
     example = REPO / "examples" / "gradcheck_project"
