@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -43,22 +42,17 @@ def _as_new_process():
 def test_disk_cache_hit_skips_compilers_and_ad(fresh_cache, tmp_path, monkeypatch):
     src = tmp_path / "cube.c"
     src.write_text(SOURCE)
-    t0 = time.perf_counter()
     lib = enzyme.compile([src])
     (d,), = enzyme.autodiff(enzyme.Reverse, lib.cube, enzyme.Active, enzyme.Active(2.0))
-    cold = time.perf_counter() - t0
     assert d == 12.0
     assert len(list(fresh_cache.glob("*.entry"))) == 2  # the linked module and the differentiated one
 
     _as_new_process()
     _forbid(monkeypatch, "compile_sources_with_dependencies")
     _forbid(monkeypatch, "transform_module")
-    t0 = time.perf_counter()
-    lib = enzyme.compile([src])
+    lib = enzyme.compile([src])  # the forbidden steps prove the hit (timings belong in benchmarks/)
     (d,), = enzyme.autodiff(enzyme.Reverse, lib.cube, enzyme.Active, enzyme.Active(2.0))
-    warm = time.perf_counter() - t0
     assert d == 12.0
-    assert warm < cold
 
 
 def test_changed_source_or_header_misses(fresh_cache, tmp_path):
@@ -212,13 +206,12 @@ def test_engine_fingerprint_changes_with_the_engine(fresh_cache, tmp_path, monke
     assert compiled
 
 
-def test_memory_hit_is_fast(fresh_cache, tmp_path):
+def test_memory_hit_runs_no_compiler(fresh_cache, tmp_path, monkeypatch):
     src = tmp_path / "cube.c"
     src.write_text(SOURCE)
-    enzyme.compile([src])
-    t0 = time.perf_counter()
-    enzyme.compile([src])
-    assert time.perf_counter() - t0 < 0.05
+    first = enzyme.compile([src])
+    _forbid(monkeypatch, "compile_sources_with_dependencies")
+    assert enzyme.compile([src]).cube(2.0) == first.cube(2.0) == 8.0
 
 
 def test_disk_cache_can_be_disabled(fresh_cache, tmp_path, monkeypatch):
