@@ -17,14 +17,15 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, Cons
                   ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst, InsertElementInst, InsertValueInst,
                   Instruction, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
                   UnaryOperator, Value)
-from ..ir.builder import Builder, InsertPoint
-from ..ir.types import I8, ArrayType, PointerType, Type, VectorType
+from ..analysis.layout import DataLayout
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I8, I64, ArrayType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, address_origin, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
-                     memory_function, no_rule_error, primal_and_shadow_params, unshadowed_pointer_store_error,
-                     unshadowed_store_error, value_name, zero, zero_fill)
+                     memory_function, no_rule_error, primal_and_shadow_params, underlying_global,
+                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
@@ -174,6 +175,8 @@ class _ForwardGenerator:
                 for j in range(self.width):
                     self.tans[j][a] = new.args[k]
                     k += 1
+        for lane, seeded in zip(self.tans, custom_rules(self.ctx.module).global_shadows(fn, self.width)):
+            lane.update(seeded)  # globals with a shadow (enzyme_shadow) are active memory
         return new
 
     # -- driver ------------------------------------------------------------------
@@ -271,7 +274,15 @@ class _ForwardGenerator:
                 g.set_operand(0, s)
                 self.tan[inst] = b.insert(g, value_name(inst, "'"))
         elif isinstance(inst, AllocaInst):
-            self.tan[inst] = b.insert(ni.clone(), value_name(inst, "'"))
+            shadow = b.insert(ni.clone(), value_name(inst, "'"))
+            self.tan[inst] = shadow
+            # Zeroed, as upstream does: bytes nothing differentiated writes (an inactive call's output, say)
+            # have no tangent.  LLVM drops the memset where stores overwrite everything anyway.
+            nbytes: Value = const_int(I64, DataLayout.of_module(self.ctx.module).alloc_size(inst.allocated_type))
+            if inst.count is not None:
+                count = ni.operand(0)
+                nbytes = b.mul(count if count.type == I64 else b.cast("zext", count, I64), nbytes)
+            zero_fill(self.ctx.module, b, shadow, nbytes)
         elif isinstance(inst, SelectInst):
             if carries_float(inst.type) or isinstance(inst.type, PointerType):
                 ta, tb = self.tangent(ops[1]), self.tangent(ops[2])
@@ -327,8 +338,10 @@ class _ForwardGenerator:
                 if error is not None:
                     raise error
             b.store(self._t(v, inst), s, inst.align)
-        elif self.tangent(v) is not None and (carries_float(v.type) or isinstance(v.type, PointerType)):
-            raise unshadowed_store_error(inst, p)  # a pointer's tangent (shadow) would be lost as well
+        elif self.tangent(v) is not None and (carries_float(v.type) or isinstance(v.type, PointerType)) \
+                and not custom_rules(self.ctx.module).is_inactive_global(underlying_global(p)):
+            # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.
+            raise unshadowed_store_error(inst, p)
 
     def _return(self, inst: ReturnInst, ni: Instruction) -> None:
         if not returns_tangent(self.fn) or self.lane != self.width - 1:
@@ -452,7 +465,8 @@ class _ForwardGenerator:
             assert mf.dst is not None
             sd = self.tangent(args[mf.dst])
             if sd is None:
-                if mf.src is not None and self.tangent(args[mf.src]) is not None:
+                if mf.src is not None and self.tangent(args[mf.src]) is not None \
+                        and not custom_rules(self.ctx.module).is_inactive_global(underlying_global(args[mf.dst])):
                     raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                                "shadow; pass the destination as enzyme_dup")
                 return
