@@ -152,7 +152,8 @@ struct FunctionLike : public ParsedAttrInfo {
   AttrHandling handleDeclAttribute(Sema &S, Decl *D, const ParsedAttr &A) const override {
     if (!scopedOrPrefixed(A))
       return ignoreForeign(S, A);
-    auto *Name = A.getNumArgs() == 1 ? dyn_cast<StringLiteral>(A.getArgAsExpr(0)->IgnoreParenCasts()) : nullptr;
+    Expr *Arg = A.getNumArgs() == 1 && A.isArgExpr(0) ? A.getArgAsExpr(0) : nullptr;
+    auto *Name = Arg ? dyn_cast<StringLiteral>(Arg->IgnoreParenCasts()) : nullptr;
     if (!Name || Name->getString().empty()) {
       error(S, A.getLoc(), "'enzyme_function_like' takes the name of a function as a string literal, "
                            "e.g. enzyme_function_like(\"exp\")");
