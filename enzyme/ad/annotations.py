@@ -38,8 +38,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..ir import (ConstantAggregate, ConstantExpr, ConstantInt, ConstantKeyword, ConstantText, Function,
-                  GlobalVariable, Module, RawEntity, Value, strip_pointer_casts)
+from ..ir import (
+    ConstantAggregate,
+    ConstantExpr,
+    ConstantInt,
+    ConstantKeyword,
+    ConstantText,
+    Function,
+    GlobalVariable,
+    Module,
+    RawEntity,
+    Value,
+    strip_pointer_casts,
+)
 
 ANNOTATIONS = "llvm.global.annotations"
 AUTOREG_PREFIX = "__pyenzyme_autoreg_"
@@ -49,7 +60,7 @@ INACTIVE_GLOBAL_TABLE = "__enzyme_inactive_global"
 TABLE_PREFIXES = (FUNCTION_LIKE_TABLE, ALLOCATION_LIKE_TABLE, INACTIVE_GLOBAL_TABLE)
 _INACTIVE_FUNCTION = frozenset({"enzyme_inactivefn", "enzyme_inactive", "enzyme_inactivenoblockfn"})
 _FUNCTION_LIKE = "enzyme_function_like="
-# What the engine knows the annotation; anything else named enzyme_* in the table is refused.
+# The annotations pyenzyme implements; any other enzyme_* entry of the table is refused.
 _KNOWN = ("enzyme_inactivefn", "enzyme_inactive", "enzyme_inactivenoblockfn", "enzyme_nofree", "enzyme_shadow")
 
 

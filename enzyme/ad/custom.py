@@ -24,6 +24,11 @@ registration, not as a crash inside generated code):
   floating-point arguments (none: void, one: that scalar, several: a struct in
   argument order) and adds into pointer shadows.
 
+Enzyme's source annotations (``enzyme_inactive``, ``enzyme_function_like``,
+``enzyme_shadow``, the ``__enzyme_function_like``/``__enzyme_allocation_like``
+tables, ...) are read here too, by :mod:`enzyme.ad.annotations`: inactive
+functions join the ``__enzyme_inactivefn_*`` ones, the rest has fields of its own.
+
 Example::
 
     rules = custom_rules(module)

@@ -26,14 +26,25 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..ir import (ArrayType, CallInst, ConstantFP, ConstantText, Function, FunctionType, GlobalVariable, Instruction, Module,
-                  RawEntity, Value)
+from ..ir import (
+    ArrayType,
+    CallInst,
+    ConstantFP,
+    ConstantText,
+    Function,
+    FunctionType,
+    GlobalVariable,
+    Instruction,
+    Module,
+    RawEntity,
+    Value,
+)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import DOUBLE, I8, I32, PTR, VOID, FloatType
+from ..rules.names import proxied_function
 
 if TYPE_CHECKING:
     from .reverse import _ReverseGenerator
@@ -46,14 +57,8 @@ SHORT = FunctionType(VOID, (DOUBLE, PTR, PTR, PTR, PTR, I32, I32))
 LONG = FunctionType(VOID, (DOUBLE, DOUBLE, PTR, PTR, PTR, PTR, I32, I32, I32, PTR))
 
 
-@dataclass
-class _ModuleStrings:
-    """String constants the hook's calls pass, one global per distinct text."""
-
-    made: dict[str, GlobalVariable] = field(default_factory=dict)
-
-
-_STRINGS: weakref.WeakKeyDictionary[Module, _ModuleStrings] = weakref.WeakKeyDictionary()
+# The string constants the hook's calls pass, one global per module and text.
+_STRINGS: weakref.WeakKeyDictionary[Module, dict[str, GlobalVariable]] = weakref.WeakKeyDictionary()
 
 
 def gradient_hook(module: Module) -> Function | None:
@@ -82,7 +87,7 @@ def log_gradient(gen: _ReverseGenerator, b: Builder, inst: Instruction, grad: Va
     assert block is not None
     callee = inst.callee_name if isinstance(inst, CallInst) else ""
     strings = [_string(gen.m, text) for text in
-               (inst.opcode, _original_name(callee or ""), _source_file(gen.m), fn.name or "")]
+               (inst.opcode, proxied_function(callee or ""), _source_file(gen.m), fn.name or "")]
     where = [const_int(I32, fn.blocks.index(block)), const_int(I32, block.instructions.index(inst))]
     if hook.function_type == SHORT:
         b.call(hook, [_widened(b, grad), *strings, *where])
@@ -107,11 +112,6 @@ def _zero_double() -> Value:
     return ConstantFP.of(DOUBLE, 0.0)
 
 
-def _original_name(name: str) -> str:
-    """The user's function behind a proxied call (enzyme.driver.proxies): ``my_exp`` of ``__pyenzyme_like:exp:my_exp``."""
-    return name.split(":", 2)[2] if name.startswith("__pyenzyme_") and name.count(":") >= 2 else name
-
-
 def _source_file(module: Module) -> str:
     for e in module.entities:
         if isinstance(e, RawEntity) and e.kind == "header":
@@ -122,7 +122,7 @@ def _source_file(module: Module) -> str:
 
 
 def _string(module: Module, text: str) -> GlobalVariable:
-    made = _STRINGS.setdefault(module, _ModuleStrings()).made
+    made = _STRINGS.setdefault(module, {})
     g = made.get(text)
     if g is None or g.module is not module:
         data = text.encode() + b"\0"

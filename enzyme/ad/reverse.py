@@ -908,8 +908,11 @@ class _ReverseGenerator(LaneState):
         """Free a primal allocation and its shadows (all lanes) once the reverse sweep has passed it."""
         spec = custom_rules(self.m).allocation(inst) if isinstance(inst, CallInst) else None
         if spec is not None:  # an allocation_like block goes back to its own deallocator
+            allocator_args = inst.args  # type: ignore[attr-defined]
+
             def allocator_arg(k: int) -> Value:
-                return self._primal(inst.operand(k))
+                return self._primal(allocator_args[k])
+
             for lane in self.shadows:
                 b.call(spec.deallocator, spec.release_args(self._need_aug_value(lane[inst]), allocator_arg))
             b.call(spec.deallocator, spec.release_args(self._primal(inst), allocator_arg))

@@ -46,7 +46,7 @@ def install_proxies(module: Module) -> dict[Function, Function]:
                              "that pass it the block in different positions; give each its own deallocator")
     proxies: dict[Function, Function] = {}
     for fn, name in plan.items():
-        proxy = Function(module.unique_name(name), fn.function_type)
+        proxy = Function(name, fn.function_type)  # the name says what it stands for: it must stay exact
         module.add(proxy)
         proxies[proxy] = fn
         for use in fn.uses:

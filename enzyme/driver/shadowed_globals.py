@@ -11,10 +11,10 @@ global.  LLVM folds them back after differentiation.
 from __future__ import annotations
 
 from ..ad.custom import custom_rules
+from ..analysis.debuginfo import describe
 from ..errors import DifferentiationError
 from ..ir import Block, ConstantExpr, GEPInst, GlobalVariable, Module, PhiInst, Value
 from ..ir.builder import Builder, InsertPoint
-from ..analysis.debuginfo import describe
 
 
 def expose_shadowed_globals(module: Module) -> None:

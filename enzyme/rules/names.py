@@ -78,6 +78,13 @@ def like_target(name: str) -> str:
     return name[len(LIKE):].split(":", 1)[0]
 
 
+def proxied_function(name: str) -> str:
+    """The name of the function a proxy stands for (``my_exp`` for ``__pyenzyme_like:exp:my_exp``)."""
+    if name.startswith((LIKE, ALLOC, FREE)):
+        return name.split(":", 2)[2]
+    return name
+
+
 def proxy_parts(name: str) -> tuple[str, int, str] | None:
     """(``alloc`` or ``free``, operand index, original function name) of an allocation proxy, else None."""
     for prefix, kind in ((ALLOC, "alloc"), (FREE, "free")):

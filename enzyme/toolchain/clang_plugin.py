@@ -41,10 +41,13 @@ class PluginStatus:
         return [f"-fplugin={self.path}"] if self.path is not None else []
 
 
-@functools.cache
 def clang_plugin() -> PluginStatus:
-    """The plugin for this process's clang, built into the cache the first time."""
-    clang = find_tool("clang")
+    """The plugin for the clang pyenzyme uses, built into the cache the first time."""
+    return _plugin_for(find_tool("clang"))
+
+
+@functools.cache
+def _plugin_for(clang: Tool) -> PluginStatus:
     include = Path(os.path.realpath(clang.path)).parent.parent / "include"
     if not (include / "clang" / "Sema" / "ParsedAttr.h").is_file():
         major = clang.llvm_major

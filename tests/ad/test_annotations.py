@@ -5,7 +5,7 @@ tests/ad/programs (every mode, -O0..-O3); here: the errors on each compile path 
 through the Python API, IR written by hand or by upstream Enzyme's plugin, and programs
 written the way upstream's tests are.  The compiler wrappers, the ``enzyme`` command and
 CMake are covered in tests/wrappers/test_wrapper_annotations.py,
-tests/cli/test_annotation_errors.py and tests/cmake/test_annotation_errors.py.
+tests/cli/test_cli_annotation_errors.py and tests/cmake/test_cmake_annotation_errors.py.
 """
 from __future__ import annotations
 
@@ -89,8 +89,8 @@ def test_supported_attribute_without_the_plugin_names_the_fix(tmp_path: Path,
      "'enzyme_shadow' takes global variables declared before it"),
     ("__attribute__((enzyme_function_like(exp))) double f(double x) { return x; }\n",
      "takes the name of a function as a string literal"),
-    ("__attribute__((always_inline, enzyme_inactive)) inline double f(double x) { return x; }\n"
-     "double g(double x) { return f(x); }\n",
+    (("__attribute__((always_inline, enzyme_inactive)) inline double f(double x) { return x; }\n"
+     "double g(double x) { return f(x); }\n"),
      "carries an enzyme attribute and always_inline"),
     ("__attribute__((enzyme_inactive(1))) double f(double x) { return x; }\n", "takes no arguments"),
     ("double f(double x) { __attribute__((enzyme_inactive)) double y = x; return y; }\n",
@@ -104,28 +104,28 @@ def test_misplaced_attributes_are_compile_errors(tmp_path: Path, text: str, mess
 
 
 @pytest.mark.parametrize("text, error, message", [
-    ('__attribute__((enzyme_function_like("besselk"))) double k(double x) { return x; }\n'
-     "double f(double x) { return k(x); }\n", UsageError, "@k is declared like besselk, which pyenzyme has no "
-                                                          "derivative rule for"),
-    ('__attribute__((enzyme_function_like("exp"))) double k(double x, double y) { return x + y; }\n'
-     "double f(double x) { return k(x, x); }\n", UsageError, "does not match exp's"),
-    ("__attribute__((noinline)) void *grab(long n) { static char b[64]; (void)n; return b; }\n"
+    (('__attribute__((enzyme_function_like("besselk"))) double k(double x) { return x; }\n'
+     "double f(double x) { return k(x); }\n"), UsageError, ("@k is declared like besselk, which pyenzyme has no "
+                                                          "derivative rule for")),
+    (('__attribute__((enzyme_function_like("exp"))) double k(double x, double y) { return x + y; }\n'
+     "double f(double x) { return k(x, x); }\n"), UsageError, "does not match exp's"),
+    (("__attribute__((noinline)) void *grab(long n) { static char b[64]; (void)n; return b; }\n"
      "__attribute__((noinline)) void drop(void *p) { (void)p; }\n"
      'void *__enzyme_allocation_like[4] = {(void *)grab, (void *)0, (void *)"0", (void *)drop};\n'
-     "double f(double x) { double *p = grab(8); *p = x; return *p; }\n",
+     "double f(double x) { double *p = grab(8); *p = x; return *p; }\n"),
      UsageError, r"the deallocator arguments \"0\" must list"),
-    ("__attribute__((noinline)) void *grab(long n) { static char b[64]; (void)n; return b; }\n"
+    (("__attribute__((noinline)) void *grab(long n) { static char b[64]; (void)n; return b; }\n"
      "__attribute__((noinline)) void drop(void *p) { (void)p; }\n"
      'void *__enzyme_allocation_like[4] = {(void *)grab, (void *)3, (void *)"-1", (void *)drop};\n'
-     "double f(double x) { double *p = grab(8); *p = x; return *p; }\n",
+     "double f(double x) { double *p = grab(8); *p = x; return *p; }\n"),
      UsageError, "argument index 3 is not an argument of @grab"),
-    ("void enzymeLogGrad(const char *id, double grad) { (void)id; (void)grad; }\n"
-     "double f(double x) { return x * x; }\n",
+    (("void enzymeLogGrad(const char *id, double grad) { (void)id; (void)grad; }\n"
+     "double f(double x) { return x * x; }\n"),
      UsageError, r"@enzymeLogGrad has type void \(ptr, double\); the reverse sweep calls it as upstream"),
     ("double state;\ndouble f(double x) { state = x; return x * x; }\n",
      DifferentiationError, "stored into memory that has no shadow: global @state"),
-    ("double ds;\ndouble state __attribute__((enzyme_shadow(ds), enzyme_inactive));\n"
-     "double f(double x) { return state * x; }\n",
+    (("double ds;\ndouble state __attribute__((enzyme_shadow(ds), enzyme_inactive));\n"
+     "double f(double x) { return state * x; }\n"),
      UsageError, "declared both inactive and with a shadow"),
 ])
 def test_annotations_that_cannot_be_honoured(tmp_path: Path, text: str, error: type[Exception], message: str) -> None:

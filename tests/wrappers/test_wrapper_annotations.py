@@ -34,8 +34,8 @@ def test_upstream_style_program(wrappers: Wrappers, level: str) -> None:
 
 @pytest.mark.parametrize("tool, name, text, attribute", [
     ("enzyme-cc", "bad.c", "__attribute__((enzyme_inactiv)) double f(double x) { return x; }\n", "enzyme_inactiv"),
-    ("enzyme-c++", "bad.cpp", "struct S { [[enzyme::nofre]] static double f(double x) { return x; } };\n"
-                              "double g(double x) { return S::f(x); }\n", "enzyme::nofre"),
+    ("enzyme-c++", "bad.cpp", ("struct S { [[enzyme::nofre]] static double f(double x) { return x; } };\n"
+                              "double g(double x) { return S::f(x); }\n"), "enzyme::nofre"),
 ])
 @pytest.mark.parametrize("flags", [[], ["-w"]], ids=["plain", "-w"])
 def test_unknown_enzyme_attribute_fails_the_build(wrappers: Wrappers, tool: str, name: str, text: str,
