@@ -38,19 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import UsageError
-from ..ir import (
-    ConstantAggregate,
-    ConstantExpr,
-    ConstantInt,
-    ConstantKeyword,
-    ConstantText,
-    Function,
-    GlobalVariable,
-    Module,
-    RawEntity,
-    Value,
-    strip_pointer_casts,
-)
+from ..ir import (ConstantAggregate, ConstantExpr, ConstantInt, ConstantKeyword, ConstantText, Function,
+                  GlobalVariable, Module, RawEntity, Value, strip_pointer_casts)
 
 ANNOTATIONS = "llvm.global.annotations"
 AUTOREG_PREFIX = "__pyenzyme_autoreg_"

@@ -29,19 +29,8 @@ import weakref
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..ir import (
-    ArrayType,
-    CallInst,
-    ConstantFP,
-    ConstantText,
-    Function,
-    FunctionType,
-    GlobalVariable,
-    Instruction,
-    Module,
-    RawEntity,
-    Value,
-)
+from ..ir import (ArrayType, CallInst, ConstantFP, ConstantText, Function, FunctionType, GlobalVariable, Instruction,
+                  Module, RawEntity, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import DOUBLE, I8, I32, PTR, VOID, FloatType
 from ..rules.names import proxied_function
