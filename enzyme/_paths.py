@@ -1,4 +1,4 @@
-"""Where pyenzyme's non-Python files are: the CMake package and the C/C++ headers.
+"""Where pyenzyme's non-Python files are: the CMake package, the C/C++ headers, the clang plugin.
 
 An installed wheel has them inside the package (``enzyme/cmake``, ``enzyme/include``),
 put there by the top-level CMakeLists.txt.  An editable install imports ``enzyme/``
@@ -29,6 +29,14 @@ def include_dir() -> Path:
         "enzyme/enzyme.h",
         [_PACKAGE_DIR / "include", _CHECKOUT_DIR / "frontends" / "include"],
     )
+
+
+def clang_plugin_source() -> Path:
+    """The C++ source of pyenzyme's clang plugin (Enzyme's source attributes)."""
+    return _first_containing(
+        "enzyme_attributes.cpp",
+        [_PACKAGE_DIR / "clang", _CHECKOUT_DIR / "frontends" / "clang"],
+    ) / "enzyme_attributes.cpp"
 
 
 def _first_containing(relative_file: str, candidates: list[Path]) -> Path:

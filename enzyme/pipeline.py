@@ -130,9 +130,10 @@ def transform_module(
     llvm.verify(module, name=name)
     for fn in llvm.keep_registered_calls(module):
         warnings.warn(
-            f"@{fn} has a registered derivative but is not marked noinline: an optimizing frontend may have inlined "
-            f"calls to it, and inlined copies are differentiated as code, not with the rule; declare it "
-            f"__attribute__((noinline))", EnzymeWarning, stacklevel=2)
+            f"@{fn} has a registered derivative or an Enzyme annotation but is not marked noinline where it is "
+            f"defined: an optimizing frontend may have inlined calls to it there, and inlined copies are "
+            f"differentiated as code, not with the rule; declare it __attribute__((noinline))",
+            EnzymeWarning, stacklevel=2)
     if options.preopt:
         llvm.preopt(module)
     transform = options.transform or _through_enzyme_ir

@@ -139,6 +139,19 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> 
     return clones
 
 
+def underlying_global(p: Value) -> GlobalVariable | None:
+    """The global variable ``p`` points into (through GEPs and pointer casts), or None."""
+    from ..ir import CastInst, GEPInst
+    while True:
+        if isinstance(p, (GEPInst, CastInst)):
+            p = p.operand(0)
+        elif isinstance(p, ConstantExpr) and p.operands and (p.opcode == "getelementptr"
+                                                             or p.opcode in ("bitcast", "addrspacecast")):
+            p = p.operands[0]
+        else:
+            return p if isinstance(p, GlobalVariable) else None
+
+
 def unshadowed_store_error(inst: Instruction, pointer: Value) -> DifferentiationError:
     """The refusal for an active value (or a pointer to active memory) stored where no shadow can receive it."""
     from ..ir import CallInst, CastInst, GEPInst, GlobalVariable

@@ -24,6 +24,11 @@ registration, not as a crash inside generated code):
   floating-point arguments (none: void, one: that scalar, several: a struct in
   argument order) and adds into pointer shadows.
 
+Enzyme's source annotations (``enzyme_inactive``, ``enzyme_function_like``,
+``enzyme_shadow``, the ``__enzyme_function_like``/``__enzyme_allocation_like``
+tables, ...) are read here too, by :mod:`enzyme.ad.annotations`: inactive
+functions join the ``__enzyme_inactivefn_*`` ones, the rest has fields of its own.
+
 Example::
 
     rules = custom_rules(module)
@@ -34,9 +39,12 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
-from ..errors import UsageError
-from ..ir import ConstantAggregate, Function, FunctionType, GlobalVariable, Module, Value, strip_pointer_casts
+from ..errors import DifferentiationError, UsageError
+from ..ir import (CallInst, ConstantAggregate, Function, FunctionType, GlobalVariable, Module, Value,
+                  strip_pointer_casts)
 from ..ir.types import PTR, VOID, FloatType, PointerType, StructType, Type, VectorType
+from ..rules.names import proxy_parts
+from .annotations import AllocationLike, Annotations, read_annotations, table_name
 
 DERIVATIVE_PREFIX = "__enzyme_register_derivative"
 GRADIENT_PREFIX = "__enzyme_register_gradient"
@@ -52,6 +60,11 @@ class CustomRules:
     gradients: dict[Function, tuple[Function, Function]] = field(default_factory=dict)
     inactive: set[Function] = field(default_factory=set)
     globals: list[GlobalVariable] = field(default_factory=list)  # the registrations, removed after AD
+    # Enzyme's source annotations and tables (enzyme.ad.annotations).
+    inactive_globals: set[GlobalVariable] = field(default_factory=set)
+    function_like: dict[Function, str] = field(default_factory=dict)
+    allocation_like: dict[Function, AllocationLike] = field(default_factory=dict)
+    shadows: dict[GlobalVariable, list[GlobalVariable]] = field(default_factory=dict)
 
     def forward(self, fn: Function | None) -> Function | None:
         """The registered forward derivative of ``fn`` (``foo_fwd``), else None."""
@@ -65,8 +78,38 @@ class CustomRules:
         """Was ``fn`` registered with ``__enzyme_inactivefn_*``?"""
         return fn is not None and fn in self.inactive
 
+    def allocation(self, call: CallInst) -> AllocationLike | None:
+        """The ``allocation_like`` declaration of the allocator a (proxied, enzyme.driver.proxies) call calls."""
+        parts = proxy_parts(call.callee_name or "")
+        if parts is None or parts[0] != "alloc":
+            return None
+        return next((spec for fn, spec in self.allocation_like.items() if fn.name == parts[2]), None)
+
+    def is_inactive_global(self, g: Value | None) -> bool:
+        """Is ``g`` a global variable declared inactive (it holds constants as far as derivatives go)?"""
+        return g in self.inactive_globals
+
+    def global_shadows(self, fn: Function, width: int) -> list[dict[Value, Value]]:
+        """Per batch lane, the shadows of the shadowed globals ``fn`` names (checked: one per lane)."""
+        lanes: list[dict[Value, Value]] = [{} for _ in range(width)]
+        if not self.shadows:
+            return lanes
+        for inst in fn.instructions():
+            for op in inst.operands:
+                shadows = self.shadows.get(op)  # type: ignore[call-overload]
+                if shadows is None:
+                    continue
+                if len(shadows) < width:
+                    raise DifferentiationError(
+                        f"@{fn.name} uses @{op.name}, which has {len(shadows)} shadow(s), in a derivative of "
+                        f"{width} directions; give it one shadow per direction (enzyme_shadow(d1, d2, ...))")
+                for j in range(width):
+                    lanes[j][op] = shadows[j]
+        return lanes
+
     def __bool__(self) -> bool:
-        return bool(self.forwards or self.gradients or self.inactive)
+        return bool(self.forwards or self.gradients or self.inactive or self.inactive_globals or self.function_like
+                    or self.allocation_like or self.shadows)
 
 
 _CACHE: weakref.WeakKeyDictionary[Module, CustomRules] = weakref.WeakKeyDictionary()
@@ -100,8 +143,9 @@ def remove_registrations(module: Module) -> None:
 # -- reading -------------------------------------------------------------------------------------
 def _read(module: Module) -> CustomRules:
     rules = CustomRules()
+    _merge(rules, read_annotations(module))
     for g in module.global_variables:
-        name = g.name or ""
+        name = table_name(g.name or "")
         prefix = next((p for p in PREFIXES if name.startswith(p)), None)
         if prefix is None:
             continue
@@ -130,6 +174,15 @@ def _read(module: Module) -> CustomRules:
             _not_twice(name, primal, rules.gradients)
             rules.gradients[primal] = (fns[1], fns[2])
     return rules
+
+
+def _merge(rules: CustomRules, found: Annotations) -> None:
+    rules.inactive |= found.inactive_functions
+    rules.inactive_globals = found.inactive_globals
+    rules.function_like = found.function_like
+    rules.allocation_like = found.allocation_like
+    rules.shadows = found.shadows
+    rules.globals += found.tables
 
 
 def _functions_in(g: GlobalVariable) -> list[Function]:

@@ -17,15 +17,16 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, Constant, Cons
                   ExtractValueInst, FreezeInst, Function, FunctionType, GEPInst, InsertElementInst, InsertValueInst,
                   Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, StructType,
                   UnaryOperator, Value)
+from ..analysis.layout import DataLayout
 from ..analysis.sign_bits import BITWISE, sign_operation
-from ..ir.builder import Builder, InsertPoint
-from ..ir.types import ArrayType, PointerType, Type, VectorType, scalar_of
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I64, ArrayType, PointerType, Type, VectorType, scalar_of
 from ..rules import INSTRUCTIONS, lookup
 from ..rules.emit import Emitter
 from .common import (ADContext, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
-                     memory_function, no_rule_error, primal_and_shadow_params, unshadowed_pointer_store_error,
-                     unshadowed_store_error, value_name, zero, zero_fill)
+                     memory_function, no_rule_error, primal_and_shadow_params, underlying_global,
+                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
@@ -190,6 +191,8 @@ class _ForwardGenerator:
                     k += 1
                 if isinstance(a.type, IntType) and self._holds_float_bits(a):
                     self._mark_bits(a)  # a double_of(uint64_t) helper
+        for lane, seeded in zip(self.tans, custom_rules(self.ctx.module).global_shadows(fn, self.width)):
+            lane.update(seeded)  # globals with a shadow (enzyme_shadow) are active memory
         return new
 
     # -- driver ------------------------------------------------------------------
@@ -306,7 +309,15 @@ class _ForwardGenerator:
                 g.set_operand(0, s)
                 self.tan[inst] = b.insert(g, value_name(inst, "'"))
         elif isinstance(inst, AllocaInst):
-            self.tan[inst] = b.insert(ni.clone(), value_name(inst, "'"))
+            shadow = b.insert(ni.clone(), value_name(inst, "'"))
+            self.tan[inst] = shadow
+            # Zeroed, as upstream does: bytes nothing differentiated writes (an inactive call's output, say)
+            # have no tangent.  LLVM drops the memset where stores overwrite everything anyway.
+            nbytes: Value = const_int(I64, DataLayout.of_module(self.ctx.module).alloc_size(inst.allocated_type))
+            if inst.count is not None:
+                count = ni.operand(0)
+                nbytes = b.mul(count if count.type == I64 else b.cast("zext", count, I64), nbytes)
+            zero_fill(self.ctx.module, b, shadow, nbytes)
         elif isinstance(inst, SelectInst):
             if carries_float(inst.type) or isinstance(inst.type, PointerType) \
                     or ops[1] in self.float_bits or ops[2] in self.float_bits:
@@ -414,8 +425,10 @@ class _ForwardGenerator:
                 if error is not None:
                     raise error
             b.store(self._t(v, inst), s, inst.align)
-        elif self.tangent(v) is not None and (carries_float(v.type) or isinstance(v.type, PointerType)):
-            raise unshadowed_store_error(inst, p)  # a pointer's tangent (shadow) would be lost as well
+        elif self.tangent(v) is not None and (carries_float(v.type) or isinstance(v.type, PointerType)) \
+                and not custom_rules(self.ctx.module).is_inactive_global(underlying_global(p)):
+            # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.
+            raise unshadowed_store_error(inst, p)
 
     def _return(self, inst: ReturnInst, ni: Instruction) -> None:
         if self.new.return_type == self.fn.return_type or self.lane != self.width - 1:
@@ -544,7 +557,8 @@ class _ForwardGenerator:
             assert mf.dst is not None
             sd = self.tangent(args[mf.dst])
             if sd is None:
-                if mf.src is not None and self.tangent(args[mf.src]) is not None:
+                if mf.src is not None and self.tangent(args[mf.src]) is not None \
+                        and not custom_rules(self.ctx.module).is_inactive_global(underlying_global(args[mf.dst])):
                     raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                                "shadow; pass the destination as enzyme_dup")
                 return

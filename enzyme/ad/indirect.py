@@ -12,7 +12,8 @@ or rule) stops the program with a message instead of a wrong number.
 
 Declared candidates with a derivative rule (``sin`` passed as
 ``double (*)(double)``) are reached through a small defined wrapper that
-calls them directly, so the rule applies.
+calls them directly, so the rule applies; so are candidates with an Enzyme
+annotation (inactive, function_like): the annotation is about their calls.
 """
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionTy
 from ..ir.builder import Builder
 from ..ir.types import PTR
 from ..rules import lookup
+from ..rules.names import LIKE, proxy_name
+from .annotations import AUTOREG_PREFIX, TABLE_PREFIXES, table_name
 from .common import ADContext, describe, is_inactive_function
+from .custom import custom_rules
 
 if TYPE_CHECKING:
     from .reverse import SweepPair
@@ -43,7 +47,10 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
         if f.function_type != fty:
             continue
         body = f
-        if f.is_declaration:
+        rules = custom_rules(ctx.module)
+        if rules.is_inactive(f) or f in rules.function_like:
+            body = _direct_wrapper(ctx, f)
+        elif f.is_declaration:
             name = f.name or ""
             if lookup(name) is None and not is_inactive_function(name):
                 continue  # no body, no rule: the dispatcher's fallback reports it if it is ever called
@@ -71,8 +78,8 @@ def _address_taken(module) -> list[Function]:  # type: ignore[no-untyped-def]
                 visit(o)
 
     for g in module.entities:
-        if isinstance(g, GlobalVariable) and g.initializer is not None and not (g.name or "").startswith(
-                ("__enzyme_register_", "__enzyme_inactivefn", "llvm.")):
+        if isinstance(g, GlobalVariable) and g.initializer is not None and not table_name(g.name or "").startswith(
+                ("__enzyme_register_", "__enzyme_inactivefn", "llvm.", AUTOREG_PREFIX, *TABLE_PREFIXES)):
             visit(g.initializer)
     for f in module.functions:
         for inst in f.instructions():
@@ -91,7 +98,10 @@ def _direct_wrapper(ctx: ADContext, f: Function) -> Function:
                         prefix="internal")
         ctx.module.add(done)
         b = Builder(done.append_block("entry"))
-        r = b.call(f, list(done.args))
+        # A function like another is called through its proxy (enzyme.driver.proxies), as direct calls are.
+        like = custom_rules(ctx.module).function_like.get(f)
+        target = ctx.module.get_function(proxy_name(LIKE, like, f.name or "")) if like is not None else None
+        r = b.call(target or f, list(done.args))
         b.ret(None if f.return_type.is_void else r)
         ctx.memo[key] = done
     return done  # type: ignore[return-value]

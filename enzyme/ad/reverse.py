@@ -37,10 +37,13 @@ from ..rules.emit import Emitter
 from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_error, carries_float,
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
-                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
+                     underlying_global, unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero,
+                     zero_fill)
+from .custom import custom_rules
 from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
                          may_hold_active_bits, moves_whole_floats, only_integer_uses, returned_float_bits,
                          sign_flip_mask)
+from .grad_logging import log_gradient
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -211,6 +214,8 @@ class _ReverseGenerator(LaneState):
                     k += 1
             if act == "out":
                 self.active.add(a)
+        for lane, seeded in zip(self.shadows, custom_rules(m).global_shadows(fn, w)):
+            lane.update(seeded)  # globals with a shadow (enzyme_shadow) are active memory
 
     def run(self) -> SweepPair:
         self._signatures()
@@ -380,9 +385,11 @@ class _ReverseGenerator(LaneState):
                     if error is not None:
                         raise error
                 b.store(sv if sv is not None else ConstantKeyword(v.type, "null"), sp, inst.align)
-            elif sp is None and (v in self.active or (isinstance(v.type, PointerType) and v in self.shadow)):
+            elif sp is None and (v in self.active or (isinstance(v.type, PointerType) and v in self.shadow)) \
+                    and not custom_rules(self.m).is_inactive_global(underlying_global(p)):
                 # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it
-                # back would see constant memory and lose the derivatives through it.
+                # back would see constant memory and lose the derivatives through it.  (Not into a global
+                # declared inactive: there the derivative is dropped on purpose.)
                 raise unshadowed_store_error(inst, p)
             elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
                     and v.pointer in self.shadow and v not in self.float_bits \
@@ -444,7 +451,8 @@ class _ReverseGenerator(LaneState):
             c = ni.clone()
             s = b.insert(c, value_name(inst, self.lane_suffix("'")))
             self.shadow[inst] = s
-            if self.zero_usable:
+            # malloc_usable_size knows only malloc's blocks, not those of an allocation_like allocator.
+            if self.zero_usable and custom_rules(self.m).allocation(inst) is None:
                 zero_usable(self.m, b, s)
             elif kind == "alloc":
                 assert mf.size is not None
@@ -469,6 +477,8 @@ class _ReverseGenerator(LaneState):
             if dst not in self.shadow and src not in self.shadow:
                 return
             if dst not in self.shadow:
+                if custom_rules(self.m).is_inactive_global(underlying_global(dst)):
+                    return  # into a global declared inactive: the derivative is dropped on purpose
                 raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
                                            "memory that has no shadow; pass the destination as enzyme_dup")
             if src not in self.shadow and may_copy_pointers(function_contexts(self.ctx, self.fn), dst, src,
@@ -1011,6 +1021,17 @@ class _ReverseGenerator(LaneState):
 
     def _free_both(self, b: Builder, inst: Instruction) -> None:
         """Free a primal allocation and its shadows (all lanes) once the reverse sweep has passed it."""
+        spec = custom_rules(self.m).allocation(inst) if isinstance(inst, CallInst) else None
+        if spec is not None:  # an allocation_like block goes back to its own deallocator
+            allocator_args = inst.args  # type: ignore[attr-defined]
+
+            def allocator_arg(k: int) -> Value:
+                return self._primal(allocator_args[k])
+
+            for lane in self.shadows:
+                b.call(spec.deallocator, spec.release_args(self._need_aug_value(lane[inst]), allocator_arg))
+            b.call(spec.deallocator, spec.release_args(self._primal(inst), allocator_arg))
+            return
         free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
         for lane in self.shadows:
             b.call(free, [self._need_aug_value(lane[inst])])
@@ -1018,6 +1039,7 @@ class _ReverseGenerator(LaneState):
 
     def _reverse_rule(self, b: Builder, inst: Instruction, rule, args: list[Value]) -> None:  # type: ignore[no-untyped-def]
         d = self._take_adjoint(b, inst)
+        log_gradient(self, b, inst, d, args)
         em = self.emitters.get(inst)  # made by the first lane: the partials are shared by the others
         if em is None:
             need = rule.used_args

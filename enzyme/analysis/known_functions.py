@@ -81,6 +81,7 @@ def call_kind(name: str | None) -> str:
     """``inactive``, ``rule``, ``alloc``, ``calloc``, ``realloc``, ``free``, ``copy``, ``set`` or ``unknown``."""
     if not name:
         return "unknown"
+    name = _resolved(name)
     mem = memory_kind(name)
     if mem is not None:
         return mem
@@ -91,7 +92,17 @@ def call_kind(name: str | None) -> str:
     return "unknown"
 
 
+def _resolved(name: str) -> str:
+    """The name the tables know a proxied call by (enzyme.driver.proxies): ``exp`` for a function like exp."""
+    like = _optional("enzyme.rules.names", "like_target")
+    return str(like(name)) if callable(like) else name
+
+
 def memory_kind(name: str) -> str | None:
+    parts = _optional("enzyme.rules.names", "proxy_parts")
+    proxy = parts(name) if callable(parts) else None
+    if proxy is not None:  # an allocation_like allocator or its deallocator
+        return proxy[0]
     for prefix, kind in _MEMORY_PREFIXES:
         if name.startswith(prefix):
             return kind
@@ -129,6 +140,7 @@ def is_integer_intrinsic(name: str) -> bool:
 
 def signature(name: str) -> tuple[str, ...] | None:
     """The :data:`_SIGNATURES` entry of a libm/libc name or its ``f``/``l`` variant or intrinsic."""
+    name = _resolved(name)
     if name.startswith("llvm."):
         base = name[5:].split(".")[0]
         return _SIGNATURES.get(base)

@@ -5,8 +5,10 @@ from ..ad.common import ADContext
 from ..ad.custom import custom_rules, remove_registrations
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
+from .proxies import install_proxies, remove_proxies
 from .replace import replace_request
 from .requests import Request, find_requests, where
+from .shadowed_globals import expose_shadowed_globals
 
 __all__ = ["Request", "differentiate_module", "find_requests"]
 
@@ -21,12 +23,15 @@ def differentiate_module(module: Module) -> int:
     requests = find_requests(module)
     if not requests:
         return 0
+    custom_rules(module)  # validate registrations and annotations before generating anything
+    proxies = install_proxies(module)
+    expose_shadowed_globals(module)
     ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
-    custom_rules(module)  # validate registrations before generating anything
     for req in _inner_first(requests):
         site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
         replace_request(ctx, req.refreshed())
         _check_device_tape(module, req.function, site)
+    remove_proxies(module, proxies)
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)
     return len(requests)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .names import intrinsic_base, rust_shim_name
+from .names import intrinsic_base, like_target, rust_shim_name
 
 _OUTPUT = "writes text or bytes to a stream or a char buffer; reads its arguments only"
 _FILES = "opens, closes, positions or queries a stream; no floating-point data"
@@ -195,6 +195,7 @@ _EXACT_INTRINSICS = {name: reason for reason, names in _INTRINSICS.items() for n
 
 def inactive_reason(name: str) -> str | None:
     """Why calls to ``name`` carry no derivative, or None if it is not known to be inactive."""
+    name = like_target(name)
     if name in NOT_INACTIVE or name.startswith(tuple(NOT_INACTIVE_PREFIXES)):
         return None
     base = intrinsic_base(name)

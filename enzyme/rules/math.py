@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 
 from .dsl import Const, IntArg, R, Rule, RuleTable, X, cmp, rule, select
-from .names import intrinsic_base, libm_base
+from .names import intrinsic_base, libm_base, like_target
 
 MATH: RuleTable = {}
 
@@ -234,6 +234,7 @@ LIBM_NAMES = frozenset((set(MATH) - INTRINSIC_ONLY) | (set(SPECIAL) - INTRINSIC_
 
 def canonical_name(name: str) -> str | None:
     """The table key for a callee: ``sinf`` / ``llvm.sin.v2f64`` -> ``sin``; None if not a math function."""
+    name = like_target(name)
     base = intrinsic_base(name)
     if base is not None:
         return base if base in INTRINSICS else None

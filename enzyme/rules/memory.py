@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .names import intrinsic_base, rust_shim_name
+from .names import intrinsic_base, like_target, proxy_parts, rust_shim_name
 
 
 class MemoryKind(enum.Enum):
@@ -125,5 +125,12 @@ def lookup_memory(name: str) -> MemoryFunction | None:
 
     rustc's v0-mangled shims (``_RNvCs<hash>_7___rustc12___rust_alloc``) count as ``__rust_alloc``.
     """
+    proxy = proxy_parts(name)
+    if proxy is not None:  # an __enzyme_allocation_like allocator or deallocator
+        kind, index, _ = proxy
+        if kind == "alloc":
+            return MemoryFunction(name, MemoryKind.ALLOC, size=index, returns=Returns.BLOCK)
+        return MemoryFunction(name, MemoryKind.FREE, ptr=index)
+    name = like_target(name)
     base = intrinsic_base(name)
     return MEMORY.get("llvm." + base if base is not None else rust_shim_name(name))

@@ -57,3 +57,38 @@ def rust_shim_name(name: str) -> str:
     if m is None or int(m.group(1)) != len(m.group(2)):
         return name
     return m.group(2)
+
+
+# Calls redirected by the driver (enzyme.driver.proxies) so that the tables treat them as calls of
+# another function: ``__pyenzyme_like:<name>:<fn>`` (fn declared like <name>), and the allocators and
+# deallocators of ``__enzyme_allocation_like``: ``__pyenzyme_alloc:<size index>:<fn>``,
+# ``__pyenzyme_free:<block index>:<fn>``.
+LIKE, ALLOC, FREE = "__pyenzyme_like:", "__pyenzyme_alloc:", "__pyenzyme_free:"
+
+
+def proxy_name(kind: str, detail: str | int, fn_name: str) -> str:
+    """The name of a proxy of ``kind`` (LIKE, ALLOC or FREE) for function ``fn_name``."""
+    return f"{kind}{detail}:{fn_name}"
+
+
+def like_target(name: str) -> str:
+    """``__pyenzyme_like:exp:my_exp`` -> ``exp``; every other name unchanged."""
+    if not name.startswith(LIKE):
+        return name
+    return name[len(LIKE):].split(":", 1)[0]
+
+
+def proxied_function(name: str) -> str:
+    """The name of the function a proxy stands for (``my_exp`` for ``__pyenzyme_like:exp:my_exp``)."""
+    if name.startswith((LIKE, ALLOC, FREE)):
+        return name.split(":", 2)[2]
+    return name
+
+
+def proxy_parts(name: str) -> tuple[str, int, str] | None:
+    """(``alloc`` or ``free``, operand index, original function name) of an allocation proxy, else None."""
+    for prefix, kind in ((ALLOC, "alloc"), (FREE, "free")):
+        if name.startswith(prefix):
+            index, _, original = name[len(prefix):].partition(":")
+            return kind, int(index), original
+    return None

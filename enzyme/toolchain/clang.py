@@ -1,11 +1,30 @@
-"""C and C++ to LLVM bitcode with clang-22."""
+"""C and C++ to LLVM bitcode with clang-22.
+
+Every compile of C, C++, CUDA and HIP source goes through :func:`run_clang`,
+which loads pyenzyme's clang plugin (Enzyme's source attributes, see
+:mod:`enzyme.toolchain.clang_plugin`) and turns clang's "unknown attribute
+ignored" warning for an ``enzyme_*`` name into an error: a misspelt or
+unimplemented Enzyme attribute must not silently leave a wrong derivative.
+"""
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 
 from enzyme import llvm
+from enzyme.errors import CompileError
+from enzyme.toolchain.clang_plugin import PluginStatus, clang_plugin
 from enzyme.toolchain.request import CompileRequest
-from enzyme.toolchain.tools import find_tool, run_tool
+from enzyme.toolchain.tools import Tool, find_tool, run_tool
+
+#: The Enzyme attributes pyenzyme implements (each also spelled ``[[enzyme::inactive]]``, ...).
+SUPPORTED_ATTRIBUTES = ("enzyme_inactive", "enzyme_inactive_noblock", "enzyme_function_like", "enzyme_nofree",
+                        "enzyme_shadow")
+_UNKNOWN_ATTRIBUTE = re.compile(
+    r"^(?P<where>.*?): warning: unknown attribute '(?P<name>enzyme(?:_|::)\w*)' ignored", re.MULTILINE)
+# User flags that hide clang's unknown-attribute warning: a syntax-only pass then looks for them.
+_HIDING_FLAGS = frozenset({"-w", "-Wno-unknown-attributes", "-Wno-attributes", "-Wno-everything"})
 
 
 def optimization_args(level: int) -> list[str]:
@@ -43,16 +62,55 @@ def user_chose_arch(request: CompileRequest) -> bool:
 
 
 def run_clang(request: CompileRequest, args: list[str]) -> Path:
-    """Run clang-22 with ``args`` plus the user's flags, writing ``request.output``."""
+    """Run clang-22 with the plugin, ``args`` and the user's flags, writing ``request.output``.
+
+    Raises CompileError when clang fails or the source uses an ``enzyme_*``
+    attribute that pyenzyme does not implement.
+    """
     clang = find_tool("clang")
+    plugin = clang_plugin()
     # After the user's flags: the depfile asked for must be the one written.
     dependencies = ["-MD", "-MF", str(request.depfile), "-MT", str(request.output)] if request.depfile else []
-    run_tool(
-        [clang.path, *args, *request.flags, *dependencies, str(request.source), "-o", str(request.output)],
+    result = run_tool(
+        [clang.path, *plugin.flags, *args, *request.flags, *dependencies, str(request.source), "-o",
+         str(request.output)],
         what=f"clang-{clang.llvm_major} failed on {request.source}",
-        echo_warnings=request.show_warnings,
     )
+    output = result.stderr + result.stdout
+    diagnostics = output
+    if _HIDING_FLAGS.intersection(request.flags):
+        diagnostics += _unknown_attribute_pass(clang, plugin, args, request)
+    refuse_unknown_enzyme_attributes(diagnostics, plugin)
+    if request.show_warnings and output:
+        sys.stderr.write(output)
     return request.output
+
+
+def _unknown_attribute_pass(clang: Tool, plugin: PluginStatus, args: list[str], request: CompileRequest) -> str:
+    """clang's unknown-attribute warnings alone, for a command whose flags hide them (``-w``, ...)."""
+    flags = [f for f in request.flags if f not in _HIDING_FLAGS]
+    result = run_tool(
+        [clang.path, *plugin.flags, *args, *flags, "-fsyntax-only", "-Wno-everything", "-Wunknown-attributes",
+         str(request.source)],
+        what=f"clang-{clang.llvm_major} failed on {request.source}",
+    )
+    return result.stderr + result.stdout
+
+
+def refuse_unknown_enzyme_attributes(diagnostics: str, plugin: PluginStatus) -> None:
+    """Raise CompileError for every ``enzyme_*`` attribute clang reported as unknown in ``diagnostics``."""
+    problems = []
+    for m in _UNKNOWN_ATTRIBUTE.finditer(diagnostics):
+        name = m["name"]
+        if name.replace("::", "_") in SUPPORTED_ATTRIBUTES and plugin.path is None:
+            problems.append(f"{m['where']}: '{name}' needs pyenzyme's clang plugin, which is unavailable: "
+                            f"{plugin.missing}")
+        else:
+            problems.append(f"{m['where']}: unknown attribute '{name}': pyenzyme implements "
+                            f"{', '.join(SUPPORTED_ATTRIBUTES)} (misspelt, or an Enzyme attribute pyenzyme does "
+                            "not support); ignoring it would give a wrong derivative")
+    if problems:
+        raise CompileError("; ".join(dict.fromkeys(problems)))
 
 
 def compile_c(request: CompileRequest) -> Path:
@@ -64,7 +122,8 @@ def compile_cxx(request: CompileRequest) -> Path:
 
 
 # A source that registers derivatives (enzyme.h's macros or the globals written out).
-_REGISTRATION_MARKERS = ("__enzyme_register_", "__enzyme_inactivefn", "ENZYME_REGISTER")
+_REGISTRATION_MARKERS = ("__enzyme_register_", "__enzyme_inactivefn", "__enzyme_inactive_global", "__enzyme_function_like",
+                         "__enzyme_allocation_like", "ENZYME_REGISTER")
 
 
 def _compile_host(request: CompileRequest, language: str) -> Path:

@@ -5,8 +5,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from enzyme.errors import EnzymeError
+from enzyme.errors import EnzymeError, ToolNotFoundError
 from enzyme.llvm import REQUIRED_LLVM_MAJOR
+from enzyme.toolchain.clang_plugin import clang_plugin
 from enzyme.toolchain.cuda import cuda_path
 from enzyme.toolchain.flang import runtime_archive
 from enzyme.toolchain.hip import ROCM_DEVICE_LIBS_FIX, rocm_device_lib_dir
@@ -57,6 +58,13 @@ def _path_status(name: str, find: Callable[[], Path], fix: str, *, required: boo
     return ToolStatus(name, str(path), None, None, OK, "", required)
 
 
+def _clang_plugin_path() -> Path:
+    status = clang_plugin()
+    if status.path is None:
+        raise ToolNotFoundError(status.missing)
+    return status.path
+
+
 def doctor() -> list[ToolStatus]:
     """Status of every tool and runtime, required ones first."""
     rows = [_tool_status(name) for name in TOOL_SPECS]
@@ -67,6 +75,9 @@ def doctor() -> list[ToolStatus]:
         "cuda-toolkit", cuda_path, "install the CUDA toolkit or set ENZYME_CUDA_PATH", required=False,
     ))
     rows.append(_path_status("rocm-device-libs", rocm_device_lib_dir, ROCM_DEVICE_LIBS_FIX, required=False))
+    # Enzyme's source attributes (enzyme_inactive, ...) need it; sources without them do not.
+    rows.append(_path_status("clang-plugin", _clang_plugin_path,
+                             f"apt-get install -y libclang-{REQUIRED_LLVM_MAJOR}-dev", required=False))
     return sorted(rows, key=lambda row: not row.required)
 
 

@@ -36,7 +36,7 @@ define double @df(double %x) {
 
 
 def test_registered_function_is_not_inlined_and_warned_about() -> None:
-    with pytest.warns(EnzymeWarning, match=r"@square has a registered derivative but is not marked noinline"):
+    with pytest.warns(EnzymeWarning, match=r"@square has a registered derivative or an Enzyme annotation but is not marked noinline"):
         result = transform_module(llvm.parse(IR), TransformOptions(postopt_level=0))
     jit = llvm.JIT(result)
     import ctypes

@@ -48,6 +48,30 @@ extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_primal_return,
  *   void *__enzyme_inactivefn_foo = (void *)foo;   (foo carries no derivative)
  * Give foo __attribute__((noinline)) if it is defined in the same file as its callers. */
 
+/* Source annotations (pyenzyme's clang plugin; also spelled [[enzyme::inactive]], [[enzyme_inactive]]):
+ *   __attribute__((enzyme_inactive))          on a function: its calls carry no derivative, neither through
+ *                                             the result nor through what they write into pointer arguments;
+ *                                             on a global variable: it holds constants (stores drop the
+ *                                             derivative of what they store)
+ *   __attribute__((enzyme_inactive_noblock))  the same derivatives
+ *   __attribute__((enzyme_function_like("exp")))  calls are differentiated with exp's rule (a libm function,
+ *                                             a memory function such as free, or an inactive one)
+ *   __attribute__((enzyme_nofree))            the function frees no memory (LLVM's nofree)
+ *   __attribute__((enzyme_shadow(d_g)))       on a global g: g is active memory whose shadow is d_g
+ *                                             (enzyme_shadow(d_g0, d_g1, ...): one per batch direction)
+ * Any other enzyme_* attribute is a compile error.  The same as tables:
+ *   void *__enzyme_function_like[2] = {(void *)my_exp, (void *)"exp"};
+ *   void *__enzyme_inactive_global_x = (void *)&x;
+ *   void *__enzyme_allocation_like[4] = {(void *)pool_alloc, (void *)1, (void *)"0,-1", (void *)pool_free};
+ *       the allocator, the index of its byte-count argument, for each argument of the deallocator the
+ *       allocator argument it receives (-1: the block), the deallocator; shadow blocks come from the same
+ *       allocator, zeroed, and go back through the deallocator.
+ * A program that defines
+ *   void enzymeLogGrad(double grad, const char *opcode, const char *callee, const char *module,
+ *                      const char *function, unsigned block, unsigned inst);
+ * (or the same preceded by double result and followed by unsigned n_operands, double *operands) gets it
+ * called by every reverse sweep with each floating-point operation's adjoint. */
+
 #ifndef ENZYME_NO_ENTRY_POINTS
 /* Reverse mode: accumulates adjoints into shadows; returns the adjoint of an
    enzyme_out argument (a struct of them when declared with a struct return; with
