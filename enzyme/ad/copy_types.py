@@ -31,10 +31,17 @@ MAX_UNROLLED_BYTES = 512
 
 @dataclass(frozen=True)
 class CopyLayout:
-    """Either every element is ``element`` (any size), or the float ``leaves`` of a constant-size copy."""
+    """Either every element is ``element`` (any size), or the float ``leaves`` of a constant-size copy.
+
+    ``pointers`` are the offsets of the pointers such a copy moves: their
+    shadows must move with them in the augmented sweep (a struct header
+    ``{int n; double *data;}`` copied, then followed), while float adjoints
+    move back in the reverse sweep.
+    """
 
     element: FloatType | None = None
     leaves: tuple[tuple[int, FloatType], ...] = ()
+    pointers: tuple[int, ...] = ()
 
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
@@ -109,6 +116,7 @@ def _padding(pointers: tuple[Value | None, ...], layout: DataLayout, callers: se
 def _leaves(facts: dict[int, ConcreteType], nbytes: int, layout: DataLayout, padding: set[int]) -> CopyLayout | None:
     """Leaf by leaf: every byte of [0, nbytes) in exactly one known leaf or padding; floats listed."""
     leaves: list[tuple[int, FloatType]] = []
+    pointers: list[int] = []
     covered = 0
     for off in sorted(facts):
         if off >= nbytes:
@@ -123,12 +131,13 @@ def _leaves(facts: dict[int, ConcreteType], nbytes: int, layout: DataLayout, pad
             leaves.append((off, ft))
             covered = off + layout.store_size(ft)
         elif t.is_pointer:
+            pointers.append(off)
             covered = off + layout.pointer_size()
         else:
             covered = off + 1  # Integer facts are per byte
     if not padding.issuperset(range(covered, nbytes)):
         return None
-    return CopyLayout(leaves=tuple(leaves))
+    return CopyLayout(leaves=tuple(leaves), pointers=tuple(pointers))
 
 
 def function_contexts(ctx: "ADContext", fn: Function) -> list[FunctionTypeInfo]:
@@ -162,6 +171,14 @@ def emit_leaf_adjoints(b: "Builder", ddst: Value, dsrc: Value, leaves: tuple[tup
     for off, t, a in taken:
         p = b.gep(I8, dsrc, [const_int(I64, off)])
         b.store(b.fadd(b.load(t, p), a), p)
+
+
+def emit_pointer_shadow_copies(b: "Builder", sdst: Value, ssrc: Value, offsets: tuple[int, ...]) -> None:
+    """``sdst[o] = ssrc[o]`` for each pointer offset: copied pointers keep their shadows (all loads first: overlap)."""
+    from ..ir.types import PTR
+    loaded = [(off, b.load(PTR, b.gep(I8, ssrc, [const_int(I64, off)]), align=1)) for off in offsets]
+    for off, v in loaded:
+        b.store(v, b.gep(I8, sdst, [const_int(I64, off)]), align=1)  # align 1: packed structs
 
 
 def points_to_no_floats(infos: list[FunctionTypeInfo], ptr: Value) -> bool:

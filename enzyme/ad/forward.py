@@ -25,6 +25,7 @@ from .common import (ADContext, address_origin, callee_unknown_error, carries_fl
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
                      memory_function, no_rule_error, primal_and_shadow_params, unshadowed_pointer_store_error,
                      unshadowed_store_error, value_name, zero, zero_fill)
+from .allocators import is_allocator_call
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
@@ -519,7 +520,7 @@ class _ForwardGenerator:
             else:
                 acts.append("const")
                 call_args.append(na)
-        if all(x == "const" for x in acts) and not carries_float(inst.type):
+        if all(x == "const" for x in acts) and not carries_float(inst.type) and not is_allocator_call(self.ctx, inst):
             return
         d = derivative(tuple(acts))
         call = b.call(d, [*lead, *call_args])

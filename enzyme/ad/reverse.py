@@ -37,9 +37,11 @@ from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_er
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
+from .allocators import is_allocator_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
-from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts,
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints,
+                         emit_pointer_shadow_copies, function_contexts,
                          may_copy_pointers, points_to_no_floats)
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
@@ -441,12 +443,16 @@ class _ReverseGenerator(LaneState):
             if src not in self.shadow and may_copy_pointers(function_contexts(self.ctx, self.fn), dst, src,
                                                             copied_element_type(self.fn, [dst, src])):
                 raise constant_pointer_copy_error(inst)
-            if src in self.shadow and self._copy_layout(dst, src, inst.args[mf.size]) is None:
+            layout = self._copy_layout(dst, src, inst.args[mf.size]) if src in self.shadow else None
+            if src in self.shadow and layout is None:
                 raise DifferentiationError(
                     f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot tell "
                     "which copied bytes are floating-point data (some are never accessed with a type, or with "
                     "several), so their adjoints cannot be moved safely; copy the fields one by one with their "
                     "types")
+            if layout is not None and layout.pointers:
+                # Float adjoints move back in the reverse sweep; copied pointers take their shadows now.
+                emit_pointer_shadow_copies(b, self.shadow[dst], self.shadow[src], layout.pointers)
             return
         if kind is not None:
             if any(a in self.shadow for a in inst.args):
@@ -511,7 +517,7 @@ class _ReverseGenerator(LaneState):
                 acts.append("out")
             else:
                 acts.append("const")
-        if all(x == "const" for x in acts) and inst not in self.active:
+        if all(x == "const" for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst):
             return None
         return tuple(acts)
 
