@@ -10,22 +10,25 @@ is constant, and that derivative returns the shadow beside the pointer.
 A function is a wrapper when every pointer it returns comes from an
 allocation (malloc, calloc, operator new, ...), from a call of another
 wrapper (recursion included), or is null -- through GEPs, casts, phis and
-selects.  Anything else (an argument, a global, a loaded pointer) may be
+selects; a struct returned by value (``Mat mat_alloc(int n)``) qualifies when
+every pointer in it does.  Anything else (an argument, a global, a loaded pointer) may be
 constant memory, which has no shadow to return.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..ir import CallInst, CastInst, ConstantKeyword, Function, GEPInst, PhiInst, ReturnInst, SelectInst, Value
+from ..ir import (CallInst, CastInst, ConstantKeyword, Function, GEPInst, InsertValueInst, PhiInst, ReturnInst,
+                  SelectInst, Value)
 from ..ir.types import PointerType
+from .aggregate_shadows import holds_pointers
 from .common import ADContext, memory_function
 
 _FRESH_KINDS = ("alloc", "calloc")
 
 
 def returns_fresh_memory(ctx: ADContext, fn: Function) -> bool:
-    """Does ``fn`` (with a body) return a pointer to memory allocated during the call, or null?"""
+    """Does ``fn`` (with a body) return pointers only to memory allocated during the call (or null)?"""
     if ctx.allocators is None:
         ctx.allocators = _allocators(ctx.module.functions)
     return fn in ctx.allocators
@@ -34,7 +37,7 @@ def returns_fresh_memory(ctx: ADContext, fn: Function) -> bool:
 def _allocators(functions: Iterable[Function]) -> set[Function]:
     """The greatest set of wrappers: assume every candidate is one, drop those returning anything else."""
     returns = {f: [i.value for i in f.instructions() if isinstance(i, ReturnInst) and i.value is not None]
-               for f in functions if not f.is_declaration and isinstance(f.return_type, PointerType)}
+               for f in functions if not f.is_declaration and holds_pointers(f.return_type)}
     wrappers = {f for f, values in returns.items() if values}
     changed = True
     while changed:
@@ -51,7 +54,10 @@ def _fresh(v: Value, wrappers: set[Function], seen: set[Value]) -> bool:
         return True  # a phi cycle: decided by its other incoming values
     seen.add(v)
     if isinstance(v, ConstantKeyword):
-        return v.keyword in ("null", "undef", "poison")
+        return v.keyword in ("null", "undef", "poison", "zeroinitializer")
+    if isinstance(v, InsertValueInst):  # a struct returned by value: every pointer in it
+        agg, val = v.operands
+        return _fresh(agg, wrappers, seen) and (not holds_pointers(val.type) or _fresh(val, wrappers, seen))
     if isinstance(v, (GEPInst, CastInst)) and isinstance(v.operand(0).type, PointerType):
         return _fresh(v.operand(0), wrappers, seen)
     if isinstance(v, PhiInst):

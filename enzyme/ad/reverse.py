@@ -35,8 +35,9 @@ from ..rules.emit import Emitter
 from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_error, carries_float,
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
-                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
+                     unshadowed_store_error, value_name, zero, zero_fill)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
+from .aggregate_shadows import holds_pointers, null_shadow_error, pointer_paths
 from .allocators import is_allocator_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -163,8 +164,8 @@ class _ReverseGenerator(LaneState):
         w = self.width
         params, names = primal_and_shadow_params(fn, self.acts, w)
         self.returns_adjoint = carries_float(fn.return_type)
-        # A returned pointer comes back with its shadow, so callers can follow it.
-        self.returns_shadow = isinstance(fn.return_type, PointerType)
+        # A returned pointer (or struct holding one) comes back with its shadow, so callers can follow it.
+        self.returns_shadow = holds_pointers(fn.return_type)
         aug_ret = StructType((fn.return_type, batched(fn.return_type, w))) if self.returns_shadow \
             else fn.return_type
         self.out_types = tuple(batched(a.type, w) for a, act in zip(fn.args, self.acts) if act == "out")
@@ -214,7 +215,7 @@ class _ReverseGenerator(LaneState):
         # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
         ptr_phis = []
         for inst, ni in clones:
-            if isinstance(inst, PhiInst) and isinstance(inst.type, PointerType):
+            if isinstance(inst, PhiInst) and holds_pointers(inst.type):
                 for _ in self.lanes():
                     sp = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, self.lane_suffix("'")))
                     self.shadow[inst] = sp
@@ -267,13 +268,32 @@ class _ReverseGenerator(LaneState):
             return True
         if isinstance(p, CastInst) and p.opcode == "inttoptr":
             return address_origin(p.operand(0), self._maybe_shadowed, p) is not None
-        if isinstance(p, (GEPInst, CastInst)):
+        if isinstance(p, (GEPInst, CastInst, ExtractValueInst)):
             return self._maybe_shadowed(p.operand(0))
-        if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst)):
-            return isinstance(p.type, PointerType)
-        if isinstance(p, CallInst):
-            return isinstance(p.type, PointerType)
+        if isinstance(p, InsertValueInst):
+            return self._maybe_shadowed(p.operand(0)) or self._maybe_shadowed(p.operand(1))
+        if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst, CallInst)):
+            return holds_pointers(p.type)
         return False
+
+    def _shadow_or_null(self, inst: Instruction, v: Value) -> Value:
+        """The shadow of ``v`` (a pointer or a struct holding pointers), else null shadows where that loses
+        nothing; refused where it would lose derivatives."""
+        s = self.shadow.get(v)
+        if s is not None:
+            return s
+        error = null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+        if error is not None:
+            raise error
+        return zero(v.type)
+
+    def _offset_of(self, t: Type, path: tuple[int, ...]) -> int:
+        """Byte offset of the element at ``path`` inside an aggregate of type ``t``."""
+        off = 0
+        for i in path:
+            o, t = self.layout.element_offset(t, i)
+            off += o
+        return off
 
     def _shadow_or_none(self, p: Value) -> Value | None:
         if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
@@ -328,11 +348,21 @@ class _ReverseGenerator(LaneState):
             shadow = self._heap_alloc(b, nbytes, inst.align or 16, value_name(inst, self.lane_suffix("'")))
             zero_fill(self.m, b, shadow, nbytes)
             self.shadow[inst] = shadow
-        elif isinstance(inst, LoadInst) and isinstance(inst.type, PointerType):
+        elif isinstance(inst, LoadInst) and holds_pointers(inst.type):
             s = self.shadow.get(inst.pointer)
             if s is not None:
                 self.shadow[inst] = b.load(inst.type, s, value_name(inst, self.lane_suffix("'")), inst.align)
-        elif isinstance(inst, SelectInst) and isinstance(inst.type, PointerType):
+        elif isinstance(inst, ExtractValueInst) and holds_pointers(inst.type):
+            s = self.shadow.get(inst.operand(0))
+            if s is not None:
+                self.shadow[inst] = b.extractvalue(s, inst.indices, value_name(inst, self.lane_suffix("'")))
+        elif isinstance(inst, InsertValueInst) and holds_pointers(inst.type):
+            agg, val = inst.operands
+            if agg in self.shadow or val in self.shadow:
+                sv = self._shadow_or_null(inst, val) if holds_pointers(val.type) else zero(val.type)
+                self.shadow[inst] = b.insertvalue(self._shadow_or_null(inst, agg), sv, inst.indices,
+                                                  value_name(inst, self.lane_suffix("'")))
+        elif isinstance(inst, SelectInst) and holds_pointers(inst.type):
             sa, sb = self._shadow_or_none(inst.operand(1)), self._shadow_or_none(inst.operand(2))
             if sa is not None and sb is not None:
                 self.shadow[inst] = b.select(ni.operand(0), sa, sb, value_name(inst, self.lane_suffix("'")))
@@ -343,14 +373,15 @@ class _ReverseGenerator(LaneState):
             v, p = inst.value, inst.pointer
             sp = self.shadow.get(p)
             if isinstance(v.type, PointerType) and sp is not None:
-                sv = self._shadow_or_none(v)
-                if sv is None:
-                    error = unshadowed_pointer_store_error(
-                        inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
-                    if error is not None:
-                        raise error
-                b.store(sv if sv is not None else ConstantKeyword(v.type, "null"), sp, inst.align)
-            elif sp is None and (v in self.active or (isinstance(v.type, PointerType) and v in self.shadow)):
+                b.store(self._shadow_or_null(inst, v), sp, inst.align)
+            elif holds_pointers(v.type) and sp is not None:
+                # A struct holding pointers: their shadows go to their places in the shadow memory (the
+                # float fields' shadow bytes hold adjoints, which the reverse sweep takes care of).
+                sv = self._shadow_or_null(inst, v)
+                for path in pointer_paths(v.type):
+                    at = b.gep(I8, sp, [const_int(I64, self._offset_of(v.type, path))])
+                    b.store(b.extractvalue(sv, list(path)), at, 1)
+            elif sp is None and (v in self.active or (holds_pointers(v.type) and v in self.shadow)):
                 # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it
                 # back would see constant memory and lose the derivatives through it.
                 raise unshadowed_store_error(inst, p)
@@ -370,14 +401,7 @@ class _ReverseGenerator(LaneState):
         elif isinstance(inst, ReturnInst) and self.returns_shadow and self.lane == 0:  # all lanes at once
             v = inst.value
             assert v is not None
-            svs = []
-            for _ in self.lanes():
-                sv = self._shadow_or_none(v)
-                if sv is None:
-                    raise DifferentiationError(
-                        f"{describe(inst)}: returns a pointer to memory that has no shadow (constant memory); "
-                        "callers could not follow its derivative. Not supported yet")
-                svs.append(sv)
+            svs = [self._shadow_or_null(inst, v) for _ in self.lanes()]
             rb = Builder(InsertPoint.before_inst(ni))
             pair_t = self.aug.return_type
             agg = rb.insertvalue(ConstantKeyword(pair_t, "undef"), ni.operand(0), [0])
@@ -511,7 +535,10 @@ class _ReverseGenerator(LaneState):
     def _call_activities(self, inst: CallInst) -> tuple[str, ...] | None:
         acts = []
         for a in inst.args:
-            if isinstance(a.type, PointerType) and a in self.shadow:
+            if holds_pointers(a.type) and a in self.shadow:
+                if a in self.active:
+                    raise DifferentiationError(f"{describe(inst)}: passes a {a.type} mixing pointers and active "
+                                               "floating-point values by value; not supported in reverse mode yet")
                 acts.append("dup")
             elif _is_fp(a.type) and a in self.active:
                 acts.append("out")
@@ -824,7 +851,7 @@ class _ReverseGenerator(LaneState):
                 raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this cast yet")
         elif isinstance(inst, LoadInst):
             if inst in self.active and carries_float(inst.type) and inst.pointer in self.shadow:
-                if _holds_pointers(inst.type):
+                if holds_pointers(inst.type):
                     raise DifferentiationError(f"{describe(inst)}: loads a {inst.type} mixing pointers and "
                                                "floating-point values; not supported in reverse mode yet")
                 d = self._take_adjoint(b, inst)
@@ -835,7 +862,7 @@ class _ReverseGenerator(LaneState):
             if p in self.shadow and not isinstance(v.type, PointerType):
                 sp = self._need_aug_value(self.shadow[p])
                 if carries_float(v.type):
-                    if _holds_pointers(v.type):
+                    if holds_pointers(v.type):
                         raise DifferentiationError(f"{describe(inst)}: stores a {v.type} mixing pointers and "
                                                    "floating-point values; not supported in reverse mode yet")
                     d = b.load(v.type, sp, align=inst.align)
@@ -1087,13 +1114,3 @@ def _fadd_deep(b: Builder, a: Value, d: Value) -> Value:
                 a = b.insertvalue(a, _fadd_deep(b, b.extractvalue(a, [i]), b.extractvalue(d, [i])), [i])
         return a
     return b.fadd(a, d)
-
-
-def _holds_pointers(t: Type) -> bool:
-    if isinstance(t, PointerType):
-        return True
-    if isinstance(t, StructType):
-        return any(_holds_pointers(e) for e in t.elements)
-    if isinstance(t, ArrayType):
-        return _holds_pointers(t.element)
-    return False
