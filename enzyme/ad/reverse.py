@@ -45,14 +45,13 @@ from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_
                          emit_pointer_shadow_copies, function_contexts,
                          may_copy_pointers, points_to_no_floats)
 from .memcopy import copied_element_type, copy_adjoint_function
-from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
+from .realloc import augment_realloc, module_reallocs, reverse_realloc, zero_usable
 from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
 from .vectors import is_float_reduction, is_vector_lane_instruction, reverse_lane_instruction, reverse_reduction
 from .reverse_lanes import LaneState, batched, pack
 from .reverse_lanes import unpack as unpack_lanes
-from .tape import slot_size, tape_functions
+from .tape import TAPE_STRUCT, defer_free, release_tape, slot_size, tape_functions
 
-TAPE_STRUCT = StructType((PTR, I64, I64))
 
 
 def _is_fp(t: Type) -> bool:
@@ -102,9 +101,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
         rargs += [_one(fn.return_type)] * width
     rargs.append(tape)
     res = b.call(pair.reverse, rargs)
-    base = b.load(PTR, tape)
-    free = m.declare_function("free", FunctionType(VOID, (PTR,)))
-    b.call(free, [base])
+    release_tape(m, b, tape)
     b.ret(res if pair.out_types else None)
     return d, pair.out_types
 
@@ -448,10 +445,11 @@ class _ReverseGenerator(LaneState):
             augment_realloc(self, inst, ni, b)
             return
         if kind == "free":
-            # The reverse sweep still needs the memory: allocations made and freed here are
-            # freed by the reverse sweep when it passes the allocation; other frees are dropped
-            # (the memory leaks rather than being read after it was freed).
+            # The reverse sweep still reads the block and its shadow, back to where it was allocated
+            # (maybe in a caller): both are freed once the whole reverse sweep is done (tape.py).
             if self.lane == 0:
+                assert mf is not None and mf.ptr is not None
+                self._defer_free(b, inst.args[mf.ptr], ni.args[mf.ptr])
                 ni.erase()
             return
         if kind == "set":
@@ -927,6 +925,13 @@ class _ReverseGenerator(LaneState):
         infos = function_contexts(self.ctx, self.fn)
         return copy_layout(infos, dst, src, nbytes, self.layout, analyzed_functions(self.ctx), accessed)
 
+    def _defer_free(self, b: Builder, block: Value, primal: Value) -> None:
+        """Free ``primal`` (the augmented ``block``) and its shadows (all lanes) after the reverse sweep."""
+        defer_free(self.m, b, self.aug_tape, primal)
+        for lane in self.shadows:
+            if block in lane:
+                defer_free(self.m, b, self.aug_tape, lane[block])
+
     def _free_both(self, b: Builder, inst: Instruction) -> None:
         """Free a primal allocation and its shadows (all lanes) once the reverse sweep has passed it."""
         free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
@@ -964,10 +969,7 @@ class _ReverseGenerator(LaneState):
         mf = memory_function(name)
         if mf is not None:
             kind = mf.kind.value
-            if kind in ("alloc", "calloc") and released_in_function(inst):
-                if self.lane == 0:
-                    self._free_both(b, inst)
-            elif kind == "realloc":
+            if kind == "realloc":
                 reverse_realloc(self, b, inst)
             elif kind == "set" and mf.dst is not None and mf.size is not None and inst.args[mf.dst] in self.shadow:
                 # The overwritten bytes' adjoints are consumed: zero them.
