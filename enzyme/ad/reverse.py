@@ -902,6 +902,9 @@ class _ReverseGenerator(LaneState):
 
     def _reverse_copy(self, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
                       size: Value) -> None:
+        layout = self._copy_layout(dst, src, size) if src in self.shadow else None
+        if layout is not None and layout.element is None and not layout.leaves:
+            return  # no floating-point data was copied (a struct of integers and pointers)
         sd = self._need_aug_value(self.shadow[dst])
         nbytes = self._primal(size)
         if nbytes.type != I64:
@@ -909,7 +912,6 @@ class _ReverseGenerator(LaneState):
         if src not in self.shadow:  # constant data was copied: the overwritten adjoints are dropped
             zero_fill(self.m, b, sd, nbytes)
             return
-        layout = self._copy_layout(dst, src, size)
         assert layout is not None  # checked in the augmented sweep
         ss = self._need_aug_value(self.shadow[src])
         if layout.element is None:
