@@ -36,12 +36,16 @@ class CopyLayout:
     ``pointers`` are the offsets of the pointers such a copy moves: their
     shadows must move with them in the augmented sweep (a struct header
     ``{int n; double *data;}`` copied, then followed), while float adjoints
-    move back in the reverse sweep.
+    move back in the reverse sweep.  ``no_floats``: every byte is a pointer
+    or an integer (a table of row pointers, any length), so the augmented
+    sweep copies the shadow bytes as they are and the reverse sweep has
+    nothing to move back.
     """
 
     element: FloatType | None = None
     leaves: tuple[tuple[int, FloatType], ...] = ()
     pointers: tuple[int, ...] = ()
+    no_floats: bool = False
 
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
@@ -75,6 +79,8 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         if offsets == list(range(0, size * len(offsets), size)) and all(o % size == 0 for o in offsets):
             if -1 in facts or accessed is not None or (nbytes is not None and nbytes <= size * len(offsets)):
                 return CopyLayout(element=elem)
+    if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
+        return CopyLayout(no_floats=True)  # the same non-float type at every offset
     if nbytes is None or nbytes > MAX_UNROLLED_BYTES or -1 in facts:
         return None
     return _leaves(facts, nbytes, layout, _padding((dst, src), layout, primal_functions))

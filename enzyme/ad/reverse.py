@@ -472,8 +472,13 @@ class _ReverseGenerator(LaneState):
                     "which copied bytes are floating-point data (some are never accessed with a type, or with "
                     "several), so their adjoints cannot be moved safely; copy the fields one by one with their "
                     "types")
-            if layout is not None and layout.pointers:
-                # Float adjoints move back in the reverse sweep; copied pointers take their shadows now.
+            # Float adjoints move back in the reverse sweep; copied pointers take their shadows now.
+            if layout is not None and layout.no_floats:
+                c = ni.clone()
+                c.set_operand(mf.dst, self.shadow[dst])
+                c.set_operand(mf.src, self.shadow[src])
+                b.insert(c)
+            elif layout is not None and layout.pointers:
                 emit_pointer_shadow_copies(b, self.shadow[dst], self.shadow[src], layout.pointers)
             return
         if kind is not None:
