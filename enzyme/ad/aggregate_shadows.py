@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ..errors import DifferentiationError
-from ..ir import ConstantKeyword, InsertValueInst, Instruction, Value
+from ..ir import ConstantKeyword, InsertValueInst, Instruction, StoreInst, Value
 from ..ir.types import ArrayType, PointerType, StructType, Type
 from .common import describe, unshadowed_pointer_store_error
 
@@ -59,7 +59,13 @@ def null_shadow_error(inst: Instruction, v: Value, float_free: Callable[[Value],
     if isinstance(v, ConstantKeyword):
         return None
     if isinstance(v.type, PointerType):
-        return unshadowed_pointer_store_error(inst, v, float_free)
+        error = unshadowed_pointer_store_error(inst, v, float_free)
+        if error is None or isinstance(inst, StoreInst):
+            return error
+        return DifferentiationError(
+            f"{describe(inst)}: a pointer to memory that has no shadow (constant memory: a global, an enzyme_const "
+            "argument) is returned or put into a struct beside pointers that have one, so derivatives that later "
+            "follow it would be lost; pass that memory as enzyme_dup (Duplicated in Python)")
     if isinstance(v, InsertValueInst):
         agg, val = v.operands
         if holds_pointers(val.type):

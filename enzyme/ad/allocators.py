@@ -10,9 +10,9 @@ is constant, and that derivative returns the shadow beside the pointer.
 A function is a wrapper when every pointer it returns comes from an
 allocation (malloc, calloc, operator new, ...), from a call of another
 wrapper (recursion included), or is null -- through GEPs, casts, phis and
-selects; a struct returned by value (``Mat mat_alloc(int n)``) qualifies when
-every pointer in it does.  Anything else (an argument, a global, a loaded pointer) may be
-constant memory, which has no shadow to return.
+selects; a struct returned by value (``Mat mat_alloc(int n)``) qualifies
+when every pointer in it does.  Anything else (an argument, a global, a
+loaded pointer) may be constant memory, which has no shadow to return.
 """
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
 from ..ir import (AllocaInst, Argument, ArrayType, CallInst, Function, Instruction, StructType, Value)
 from ..ir.builder import const_int
-from ..ir.types import I8, I64, FloatType
+from ..ir.types import I8, I64, PTR, FloatType
 from .common import zero
 
 if TYPE_CHECKING:
@@ -181,7 +181,6 @@ def emit_leaf_adjoints(b: "Builder", ddst: Value, dsrc: Value, leaves: tuple[tup
 
 def emit_pointer_shadow_copies(b: "Builder", sdst: Value, ssrc: Value, offsets: tuple[int, ...]) -> None:
     """``sdst[o] = ssrc[o]`` for each pointer offset: copied pointers keep their shadows (all loads first: overlap)."""
-    from ..ir.types import PTR
     loaded = [(off, b.load(PTR, b.gep(I8, ssrc, [const_int(I64, off)]), align=1)) for off in offsets]
     for off, v in loaded:
         b.store(v, b.gep(I8, sdst, [const_int(I64, off)]), align=1)  # align 1: packed structs

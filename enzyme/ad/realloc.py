@@ -238,7 +238,7 @@ def augment_realloc(gen: _Generator, inst: CallInst, ni: CallInst, b: Builder) -
     ni.replace_all_uses_with(q)
     q.name = ni.name
     gen.fwd[inst] = q
-    gen._defer_free(b, inst.args[mf.ptr], ni.args[mf.ptr])  # what realloc frees, once the reverse sweep is done
+    gen.free_after_reverse(b, inst.args[mf.ptr], ni.args[mf.ptr])  # what realloc frees, once the reverse sweep is done
     ni.erase()
 
 

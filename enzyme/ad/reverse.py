@@ -53,7 +53,6 @@ from .reverse_lanes import unpack as unpack_lanes
 from .tape import TAPE_STRUCT, defer_free, release_tape, slot_size, tape_functions
 
 
-
 def _is_fp(t: Type) -> bool:
     return isinstance(t, FloatType) or (isinstance(t, VectorType) and isinstance(t.element, FloatType))
 
@@ -449,7 +448,7 @@ class _ReverseGenerator(LaneState):
             # (maybe in a caller): both are freed once the whole reverse sweep is done (tape.py).
             if self.lane == 0:
                 assert mf is not None and mf.ptr is not None
-                self._defer_free(b, inst.args[mf.ptr], ni.args[mf.ptr])
+                self.free_after_reverse(b, inst.args[mf.ptr], ni.args[mf.ptr])
                 ni.erase()
             return
         if kind == "set":
@@ -932,7 +931,7 @@ class _ReverseGenerator(LaneState):
         infos = function_contexts(self.ctx, self.fn)
         return copy_layout(infos, dst, src, nbytes, self.layout, analyzed_functions(self.ctx), accessed)
 
-    def _defer_free(self, b: Builder, block: Value, primal: Value) -> None:
+    def free_after_reverse(self, b: Builder, block: Value, primal: Value) -> None:
         """Free ``primal`` (the augmented ``block``) and its shadows (all lanes) after the reverse sweep."""
         defer_free(self.m, b, self.aug_tape, primal)
         for lane in self.shadows:
@@ -940,7 +939,7 @@ class _ReverseGenerator(LaneState):
                 defer_free(self.m, b, self.aug_tape, lane[block])
 
     def _free_both(self, b: Builder, inst: Instruction) -> None:
-        """Free a primal allocation and its shadows (all lanes) once the reverse sweep has passed it."""
+        """Free a stack object moved to the heap, and its shadows (all lanes), once the reverse sweep has passed it."""
         free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
         for lane in self.shadows:
             b.call(free, [self._need_aug_value(lane[inst])])

@@ -8,10 +8,11 @@ reverse sweep, returns the adjoints of the ``out`` arguments like
 ``top_level=False``: the caller may change memory between the two calls, so
 the tape keeps everything the reverse sweep reads.
 
-The tape is the sweeps' (tape.py: the values stack and the stack of deferred
-frees) followed by an ``i64`` tag naming the function and activities it was made for: a tape given
-to the reverse sweep of something else would be read with the wrong layout,
-so that traps at run time instead of returning wrong adjoints.
+The tape is the sweeps' (tape.py: the values stack and the stack of
+deferred frees) followed by an ``i64`` tag naming the function and
+activities it was made for: a tape given to the reverse sweep of something
+else would be read with the wrong layout, so that traps at run time instead
+of returning wrong adjoints.
 """
 from __future__ import annotations
 
