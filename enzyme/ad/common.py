@@ -52,6 +52,7 @@ class ADContext:
     memo: dict[tuple, Function] = field(default_factory=dict)
     roots: list[Function] = field(default_factory=list)  # the functions the module's requests differentiate
     types: "TypeAnalysis | None" = None  # made on first use (enzyme.ad.copy_types.function_contexts)
+    allocators: "set[Function] | None" = None  # made on first use (enzyme.ad.allocators)
 
 
 def memory_function(name: str) -> "MemoryFunction | None":

@@ -18,7 +18,7 @@ from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
 from ..ir import (AllocaInst, Argument, ArrayType, CallInst, Function, Instruction, StructType, Value)
 from ..ir.builder import const_int
-from ..ir.types import I8, I64, FloatType
+from ..ir.types import I8, I64, PTR, FloatType
 from .common import zero
 
 if TYPE_CHECKING:
@@ -31,10 +31,21 @@ MAX_UNROLLED_BYTES = 512
 
 @dataclass(frozen=True)
 class CopyLayout:
-    """Either every element is ``element`` (any size), or the float ``leaves`` of a constant-size copy."""
+    """Either every element is ``element`` (any size), or the float ``leaves`` of a constant-size copy.
+
+    ``pointers`` are the offsets of the pointers such a copy moves: their
+    shadows must move with them in the augmented sweep (a struct header
+    ``{int n; double *data;}`` copied, then followed), while float adjoints
+    move back in the reverse sweep.  ``no_floats``: every byte is a pointer
+    or an integer (a table of row pointers, any length), so the augmented
+    sweep copies the shadow bytes as they are and the reverse sweep has
+    nothing to move back.
+    """
 
     element: FloatType | None = None
     leaves: tuple[tuple[int, FloatType], ...] = ()
+    pointers: tuple[int, ...] = ()
+    no_floats: bool = False
 
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
@@ -68,6 +79,8 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         if offsets == list(range(0, size * len(offsets), size)) and all(o % size == 0 for o in offsets):
             if -1 in facts or accessed is not None or (nbytes is not None and nbytes <= size * len(offsets)):
                 return CopyLayout(element=elem)
+    if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
+        return CopyLayout(no_floats=True)  # the same non-float type at every offset
     if nbytes is None or nbytes > MAX_UNROLLED_BYTES or -1 in facts:
         return None
     return _leaves(facts, nbytes, layout, _padding((dst, src), layout, primal_functions))
@@ -109,6 +122,7 @@ def _padding(pointers: tuple[Value | None, ...], layout: DataLayout, callers: se
 def _leaves(facts: dict[int, ConcreteType], nbytes: int, layout: DataLayout, padding: set[int]) -> CopyLayout | None:
     """Leaf by leaf: every byte of [0, nbytes) in exactly one known leaf or padding; floats listed."""
     leaves: list[tuple[int, FloatType]] = []
+    pointers: list[int] = []
     covered = 0
     for off in sorted(facts):
         if off >= nbytes:
@@ -123,12 +137,13 @@ def _leaves(facts: dict[int, ConcreteType], nbytes: int, layout: DataLayout, pad
             leaves.append((off, ft))
             covered = off + layout.store_size(ft)
         elif t.is_pointer:
+            pointers.append(off)
             covered = off + layout.pointer_size()
         else:
             covered = off + 1  # Integer facts are per byte
     if not padding.issuperset(range(covered, nbytes)):
         return None
-    return CopyLayout(leaves=tuple(leaves))
+    return CopyLayout(leaves=tuple(leaves), pointers=tuple(pointers))
 
 
 def function_contexts(ctx: "ADContext", fn: Function) -> list[FunctionTypeInfo]:
@@ -162,6 +177,13 @@ def emit_leaf_adjoints(b: "Builder", ddst: Value, dsrc: Value, leaves: tuple[tup
     for off, t, a in taken:
         p = b.gep(I8, dsrc, [const_int(I64, off)])
         b.store(b.fadd(b.load(t, p), a), p)
+
+
+def emit_pointer_shadow_copies(b: "Builder", sdst: Value, ssrc: Value, offsets: tuple[int, ...]) -> None:
+    """``sdst[o] = ssrc[o]`` for each pointer offset: copied pointers keep their shadows (all loads first: overlap)."""
+    loaded = [(off, b.load(PTR, b.gep(I8, ssrc, [const_int(I64, off)]), align=1)) for off in offsets]
+    for off, v in loaded:
+        b.store(v, b.gep(I8, sdst, [const_int(I64, off)]), align=1)  # align 1: packed structs
 
 
 def points_to_no_floats(infos: list[FunctionTypeInfo], ptr: Value) -> bool:

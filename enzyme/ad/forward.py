@@ -26,7 +26,9 @@ from ..rules.emit import Emitter
 from .common import (ADContext, callee_unknown_error, carries_float, check_address_escape, clone_body,
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
                      memory_function, no_rule_error, primal_and_shadow_params, underlying_global,
-                     unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
+                     unshadowed_store_error, value_name, zero, zero_fill)
+from .aggregate_shadows import holds_pointers, null_shadow_error
+from .allocators import is_allocator_call
 from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
@@ -144,7 +146,7 @@ def returns_tangent(fn: Function) -> bool:
 
 
 def _has_tangent(t: Type) -> bool:
-    return carries_float(t) or isinstance(t, PointerType)
+    return carries_float(t) or holds_pointers(t)
 
 
 class _ForwardGenerator:
@@ -207,7 +209,7 @@ class _ForwardGenerator:
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
         for inst, ni in phis:
-            if carries_float(inst.type) or isinstance(inst.type, PointerType) or self._holds_float_bits(inst):
+            if _has_tangent(inst.type) or self._holds_float_bits(inst):
                 if isinstance(inst.type, IntType):
                     self._mark_bits(inst)
                 for lane in self.tans:
@@ -319,8 +321,7 @@ class _ForwardGenerator:
                 nbytes = b.mul(count if count.type == I64 else b.cast("zext", count, I64), nbytes)
             zero_fill(self.ctx.module, b, shadow, nbytes)
         elif isinstance(inst, SelectInst):
-            if carries_float(inst.type) or isinstance(inst.type, PointerType) \
-                    or ops[1] in self.float_bits or ops[2] in self.float_bits:
+            if _has_tangent(inst.type) or ops[1] in self.float_bits or ops[2] in self.float_bits:
                 ta, tb = self.tangent(ops[1]), self.tangent(ops[2])
                 if ta is not None or tb is not None:
                     self.tan[inst] = b.select(ni.operand(0), self._t(ops[1], inst), self._t(ops[2], inst),
@@ -333,6 +334,8 @@ class _ForwardGenerator:
                 self.tan[inst] = b.insert(c, value_name(inst, "'"))
         elif isinstance(inst, (InsertValueInst, InsertElementInst, ShuffleVectorInst)):
             if self.tangent(ops[0]) is not None or self.tangent(ops[1]) is not None:
+                for v in ops[:2]:
+                    self._check_null_shadow(inst, v)
                 c = ni.clone()
                 c.set_operand(0, self._t(ops[0], inst))
                 c.set_operand(1, self._t(ops[1], inst))
@@ -419,13 +422,9 @@ class _ForwardGenerator:
         v, p = inst.value, inst.pointer
         s = self.tangent(p)
         if s is not None:
-            if isinstance(v.type, PointerType) and self.tangent(v) is None:
-                error = unshadowed_pointer_store_error(
-                    inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
-                if error is not None:
-                    raise error
+            self._check_null_shadow(inst, v)
             b.store(self._t(v, inst), s, inst.align)
-        elif self.tangent(v) is not None and (carries_float(v.type) or isinstance(v.type, PointerType)) \
+        elif self.tangent(v) is not None and _has_tangent(v.type) \
                 and not custom_rules(self.ctx.module).is_inactive_global(underlying_global(p)):
             # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.
             raise unshadowed_store_error(inst, p)
@@ -436,10 +435,18 @@ class _ForwardGenerator:
         b = Builder(InsertPoint.before_inst(ni))
         v = inst.value
         assert v is not None
+        self._check_null_shadow(inst, v)
         rt = self.new.return_type
         agg = b.insertvalue(ConstantKeyword(rt, "undef"), ni.operand(0), [0])
         agg = b.insertvalue(agg, _pack(b, self._all_lanes(v, inst), self.width), [1])
         ni.set_operand(0, agg)
+
+    def _check_null_shadow(self, inst: Instruction, v: Value) -> None:
+        """Refuse giving pointers in ``v`` a null tangent (shadow) where derivatives would follow it."""
+        if holds_pointers(v.type) and self.tangent(v) is None:
+            error = null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+            if error is not None:
+                raise error
 
     def _all_lanes(self, v: Value, at: Instruction) -> list[Value]:
         keep = self.lane
@@ -619,14 +626,13 @@ class _ForwardGenerator:
         call_args: list[Value] = []
         for a, na in zip(inst.args, ni.args):
             lanes = [self.tans[j].get(a) for j in range(self.width)]
-            if any(t is not None for t in lanes) and (carries_float(a.type) or isinstance(a.type, PointerType)
-                                                      or a in self.float_bits):
+            if any(t is not None for t in lanes) and (_has_tangent(a.type) or a in self.float_bits):
                 acts.append("dup")
                 call_args += [na, *self._all_lanes(a, inst)]
             else:
                 acts.append("const")
                 call_args.append(na)
-        if all(x == "const" for x in acts) and not carries_float(inst.type):
+        if all(x == "const" for x in acts) and not carries_float(inst.type) and not is_allocator_call(self.ctx, inst):
             return
         d = derivative(tuple(acts))
         call = b.call(d, [*lead, *call_args])

@@ -12,7 +12,8 @@ minus the free:
 * copy ``c = min(usable(p), n)`` bytes ``p -> q`` and ``min(c, usable(dp))``
   bytes ``dp -> dq`` (pointers stored in the buffer have shadows that must
   move with it; ``usable(NULL) == 0`` makes ``realloc(NULL, n)`` a malloc);
-* leave ``p`` and ``dp`` alive.
+* leave ``p`` and ``dp`` alive until the reverse sweep is done (deferred
+  frees, tape.py), like any block the program frees.
 
 realloc does not know how many bytes of ``p`` were requested, only glibc's
 ``malloc_usable_size`` (>= the request); copying those extra bytes is what
@@ -22,10 +23,7 @@ blocks in a module that reallocs are zeroed over their usable size.
 
 The reverse sweep, at the realloc, adds ``dq``'s adjoints of the copied
 prefix into ``dp`` (the memcpy adjoint of memcopy.py, with the element type
-inferred from how the buffer is accessed), then frees ``q`` and ``dq`` if
-the program releases that block in the function (frees or reallocs it);
-``p`` and ``dp`` are freed when the reverse sweep reaches ``p``'s own
-allocation, like any block released in the function.
+inferred from how the buffer is accessed).
 """
 from __future__ import annotations
 
@@ -127,11 +125,7 @@ def zero_usable(module: Module, b: Builder, block: Value) -> None:
 
 
 def released_in_function(alloc: Value) -> bool:
-    """Is this heap block freed or reallocated in its function (directly, or through casts, phis, selects)?
-
-    Such blocks are freed by the reverse sweep when it passes their
-    allocation (the augmented sweep defers both free and realloc's free).
-    """
+    """Is this heap block freed or reallocated in its function (directly, or through casts, phis, selects)?"""
     work, seen = [alloc], set()
     while work:
         v = work.pop()
@@ -263,11 +257,12 @@ def augment_realloc(gen: _Generator, inst: CallInst, ni: CallInst, b: Builder) -
     ni.replace_all_uses_with(q)
     q.name = ni.name
     gen.fwd[inst] = q
+    gen.free_after_reverse(b, inst.args[mf.ptr], ni.args[mf.ptr])  # what realloc frees, once the reverse sweep is done
     ni.erase()
 
 
 def reverse_realloc(gen: _Generator, b: Builder, inst: CallInst) -> None:
-    """Move the copied prefix's adjoints back into the old shadow; free the new block if the program did."""
+    """Move the copied prefix's adjoints back into the old shadow."""
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None
     t = buffer_element_type(inst)
@@ -276,5 +271,3 @@ def reverse_realloc(gen: _Generator, b: Builder, inst: CallInst) -> None:
         helper = copy_adjoint_function(gen.m, t, overlapping=False)
         b.call(helper, [gen._need_aug_value(gen.shadow[inst]), gen._need_aug_value(dp),
                         gen._need_aug_value(gen.realloc_copied[inst])])
-    if released_in_function(inst):
-        gen._free_both(b, inst)

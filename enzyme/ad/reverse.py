@@ -31,13 +31,14 @@ from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallIn
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.cfg import Loop, LoopInfo
-from ..ir.types import I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
+from ..ir.types import I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
 from ..rules import INSTRUCTIONS, lookup
+from ..rules.names import proxy_parts
 from ..rules.emit import Emitter
 from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_error, carries_float,
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
-                     underlying_global, unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero,
+                     underlying_global, unshadowed_store_error, value_name, zero,
                      zero_fill)
 from .custom import custom_rules
 from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
@@ -45,10 +46,13 @@ from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_flo
                          sign_flip_mask)
 from .grad_logging import log_gradient
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
+from .aggregate_shadows import holds_pointers, null_shadow_error, pointer_paths
+from .allocators import is_allocator_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
 from .integer_addresses import AddressDisplacements
-from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts,
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints,
+                         emit_pointer_shadow_copies, function_contexts,
                          may_copy_pointers, points_to_no_floats)
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
@@ -56,9 +60,7 @@ from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrins
 from .vectors import is_float_reduction, is_vector_lane_instruction, reverse_lane_instruction, reverse_reduction
 from .reverse_lanes import LaneState, batched, pack
 from .reverse_lanes import unpack as unpack_lanes
-from .tape import slot_size, tape_functions
-
-TAPE_STRUCT = StructType((PTR, I64, I64))
+from .tape import TAPE_STRUCT, defer_free, release_tape, slot_size, tape_functions
 
 
 def _is_fp(t: Type) -> bool:
@@ -111,9 +113,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
         rargs += [seed] * width
     rargs.append(tape)
     res = b.call(pair.reverse, rargs)
-    base = b.load(PTR, tape)
-    free = m.declare_function("free", FunctionType(VOID, (PTR,)))
-    b.call(free, [base])
+    release_tape(m, b, tape)
     b.ret(res if pair.out_types else None)
     return d, pair.out_types
 
@@ -184,8 +184,8 @@ class _ReverseGenerator(LaneState):
                     raise DifferentiationError(f"@{fn.name}: argument {a.index + 1} ({a.type}) is active but "
                                                "holds no floating-point value")
                 self.float_bits[a] = bits
-        # A returned pointer comes back with its shadow, so callers can follow it.
-        self.returns_shadow = isinstance(fn.return_type, PointerType)
+        # A returned pointer (or struct holding one) comes back with its shadow, so callers can follow it.
+        self.returns_shadow = holds_pointers(fn.return_type)
         aug_ret = StructType((fn.return_type, batched(fn.return_type, w))) if self.returns_shadow \
             else fn.return_type
         self.out_types = tuple(batched(self.adjoint_type(a), w) for a, act in zip(fn.args, self.acts) if act == "out")
@@ -238,7 +238,7 @@ class _ReverseGenerator(LaneState):
         # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
         ptr_phis = []
         for inst, ni in clones:
-            if isinstance(inst, PhiInst) and isinstance(inst.type, PointerType):
+            if isinstance(inst, PhiInst) and holds_pointers(inst.type):
                 for _ in self.lanes():
                     sp = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, self.lane_suffix("'")))
                     self.shadow[inst] = sp
@@ -305,13 +305,32 @@ class _ReverseGenerator(LaneState):
             return True
         if isinstance(p, CastInst) and p.opcode == "inttoptr":
             return bool(address_origins(p.operand(0), self._maybe_shadowed))
-        if isinstance(p, (GEPInst, CastInst)):
+        if isinstance(p, (GEPInst, CastInst, ExtractValueInst)):
             return self._maybe_shadowed(p.operand(0))
-        if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst)):
-            return isinstance(p.type, PointerType)
-        if isinstance(p, CallInst):
-            return isinstance(p.type, PointerType)
+        if isinstance(p, InsertValueInst):
+            return self._maybe_shadowed(p.operand(0)) or self._maybe_shadowed(p.operand(1))
+        if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst, CallInst)):
+            return holds_pointers(p.type)
         return False
+
+    def _shadow_or_null(self, inst: Instruction, v: Value) -> Value:
+        """The shadow of ``v`` (a pointer or a struct holding pointers), else null shadows where that loses
+        nothing; refused where it would lose derivatives."""
+        s = self.shadow.get(v)
+        if s is not None:
+            return s
+        error = null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+        if error is not None:
+            raise error
+        return zero(v.type)
+
+    def _offset_of(self, t: Type, path: tuple[int, ...]) -> int:
+        """Byte offset of the element at ``path`` inside an aggregate of type ``t``."""
+        off = 0
+        for i in path:
+            o, t = self.layout.element_offset(t, i)
+            off += o
+        return off
 
     def _shadow_or_none(self, p: Value) -> Value | None:
         if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
@@ -363,11 +382,21 @@ class _ReverseGenerator(LaneState):
             shadow = self._heap_alloc(b, nbytes, inst.align or 16, value_name(inst, self.lane_suffix("'")))
             zero_fill(self.m, b, shadow, nbytes)
             self.shadow[inst] = shadow
-        elif isinstance(inst, LoadInst) and isinstance(inst.type, PointerType):
+        elif isinstance(inst, LoadInst) and holds_pointers(inst.type):
             s = self.shadow.get(inst.pointer)
             if s is not None:
                 self.shadow[inst] = b.load(inst.type, s, value_name(inst, self.lane_suffix("'")), inst.align)
-        elif isinstance(inst, SelectInst) and isinstance(inst.type, PointerType):
+        elif isinstance(inst, ExtractValueInst) and holds_pointers(inst.type):
+            s = self.shadow.get(inst.operand(0))
+            if s is not None:
+                self.shadow[inst] = b.extractvalue(s, inst.indices, value_name(inst, self.lane_suffix("'")))
+        elif isinstance(inst, InsertValueInst) and holds_pointers(inst.type):
+            agg, val = inst.operands
+            if agg in self.shadow or val in self.shadow:
+                sv = self._shadow_or_null(inst, val) if holds_pointers(val.type) else zero(val.type)
+                self.shadow[inst] = b.insertvalue(self._shadow_or_null(inst, agg), sv, inst.indices,
+                                                  value_name(inst, self.lane_suffix("'")))
+        elif isinstance(inst, SelectInst) and holds_pointers(inst.type):
             sa, sb = self._shadow_or_none(inst.operand(1)), self._shadow_or_none(inst.operand(2))
             if sa is not None and sb is not None:
                 self.shadow[inst] = b.select(ni.operand(0), sa, sb, value_name(inst, self.lane_suffix("'")))
@@ -378,14 +407,15 @@ class _ReverseGenerator(LaneState):
             v, p = inst.value, inst.pointer
             sp = self.shadow.get(p)
             if isinstance(v.type, PointerType) and sp is not None:
-                sv = self._shadow_or_none(v)
-                if sv is None:
-                    error = unshadowed_pointer_store_error(
-                        inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
-                    if error is not None:
-                        raise error
-                b.store(sv if sv is not None else ConstantKeyword(v.type, "null"), sp, inst.align)
-            elif sp is None and (v in self.active or (isinstance(v.type, PointerType) and v in self.shadow)) \
+                b.store(self._shadow_or_null(inst, v), sp, inst.align)
+            elif holds_pointers(v.type) and sp is not None:
+                # A struct holding pointers: their shadows go to their places in the shadow memory (the
+                # float fields' shadow bytes hold adjoints, which the reverse sweep takes care of).
+                sv = self._shadow_or_null(inst, v)
+                for path in pointer_paths(v.type):
+                    at = b.gep(I8, sp, [const_int(I64, self._offset_of(v.type, path))])
+                    b.store(b.extractvalue(sv, list(path)), at, 1)
+            elif sp is None and (v in self.active or (holds_pointers(v.type) and v in self.shadow)) \
                     and not custom_rules(self.m).is_inactive_global(underlying_global(p)):
                 # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it
                 # back would see constant memory and lose the derivatives through it.  (Not into a global
@@ -408,14 +438,7 @@ class _ReverseGenerator(LaneState):
         elif isinstance(inst, ReturnInst) and self.returns_shadow and self.lane == 0:  # all lanes at once
             v = inst.value
             assert v is not None
-            svs = []
-            for _ in self.lanes():
-                sv = self._shadow_or_none(v)
-                if sv is None:
-                    raise DifferentiationError(
-                        f"{describe(inst)}: returns a pointer to memory that has no shadow (constant memory); "
-                        "callers could not follow its derivative. Not supported yet")
-                svs.append(sv)
+            svs = [self._shadow_or_null(inst, v) for _ in self.lanes()]
             rb = Builder(InsertPoint.before_inst(ni))
             pair_t = self.aug.return_type
             agg = rb.insertvalue(ConstantKeyword(pair_t, "undef"), ni.operand(0), [0])
@@ -463,10 +486,14 @@ class _ReverseGenerator(LaneState):
             augment_realloc(self, inst, ni, b)
             return
         if kind == "free":
-            # The reverse sweep still needs the memory: allocations made and freed here are
-            # freed by the reverse sweep when it passes the allocation; other frees are dropped
-            # (the memory leaks rather than being read after it was freed).
+            # The reverse sweep still reads the block and its shadow, back to where it was allocated
+            # (maybe in a caller): both are freed once the whole reverse sweep is done (tape.py).  A block of
+            # an allocation_like allocator goes back to its own deallocator when the reverse sweep passes its
+            # allocation instead (the deferred frees call free()); one freed elsewhere is left to leak.
             if self.lane == 0:
+                assert mf is not None and mf.ptr is not None
+                if proxy_parts(name) is None:
+                    self.free_after_reverse(b, inst.args[mf.ptr], ni.args[mf.ptr])
                 ni.erase()
             return
         if kind == "set":
@@ -484,12 +511,21 @@ class _ReverseGenerator(LaneState):
             if src not in self.shadow and may_copy_pointers(function_contexts(self.ctx, self.fn), dst, src,
                                                             copied_element_type(self.fn, [dst, src])):
                 raise constant_pointer_copy_error(inst)
-            if src in self.shadow and self._copy_layout(dst, src, inst.args[mf.size]) is None:
+            layout = self._copy_layout(dst, src, inst.args[mf.size]) if src in self.shadow else None
+            if src in self.shadow and layout is None:
                 raise DifferentiationError(
                     f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot tell "
                     "which copied bytes are floating-point data (some are never accessed with a type, or with "
                     "several), so their adjoints cannot be moved safely; copy the fields one by one with their "
                     "types")
+            # Float adjoints move back in the reverse sweep; copied pointers take their shadows now.
+            if layout is not None and layout.no_floats:
+                c = ni.clone()
+                c.set_operand(mf.dst, self.shadow[dst])
+                c.set_operand(mf.src, self.shadow[src])
+                b.insert(c)
+            elif layout is not None and layout.pointers:
+                emit_pointer_shadow_copies(b, self.shadow[dst], self.shadow[src], layout.pointers)
             return
         if kind is not None:
             if any(a in self.shadow for a in inst.args):
@@ -548,13 +584,16 @@ class _ReverseGenerator(LaneState):
     def _call_activities(self, inst: CallInst) -> tuple[str, ...] | None:
         acts = []
         for a in inst.args:
-            if isinstance(a.type, PointerType) and a in self.shadow:
+            if holds_pointers(a.type) and a in self.shadow:
+                if a in self.active:
+                    raise DifferentiationError(f"{describe(inst)}: passes a {a.type} mixing pointers and active "
+                                               "floating-point values by value; not supported in reverse mode yet")
                 acts.append("dup")
             elif (_is_fp(a.type) or a in self.float_bits) and a in self.active:
                 acts.append("out")
             else:
                 acts.append("const")
-        if all(x == "const" for x in acts) and inst not in self.active:
+        if all(x == "const" for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst):
             return None
         return tuple(acts)
 
@@ -871,7 +910,7 @@ class _ReverseGenerator(LaneState):
                 raise DifferentiationError(f"{describe(inst)}: reverse mode does not support this cast yet")
         elif isinstance(inst, LoadInst):
             if inst in self.active and inst.pointer in self.shadow:
-                if _holds_pointers(inst.type):
+                if holds_pointers(inst.type):
                     raise DifferentiationError(f"{describe(inst)}: loads a {inst.type} mixing pointers and "
                                                "floating-point values; not supported in reverse mode yet")
                 d = self._take_adjoint(b, inst)
@@ -882,7 +921,7 @@ class _ReverseGenerator(LaneState):
             if p in self.shadow and not isinstance(v.type, PointerType):
                 sp = self._need_aug_value(self.shadow[p])
                 if carries_float(v.type) or v in self.float_bits:
-                    if _holds_pointers(v.type):
+                    if holds_pointers(v.type):
                         raise DifferentiationError(f"{describe(inst)}: stores a {v.type} mixing pointers and "
                                                    "floating-point values; not supported in reverse mode yet")
                     t = self.adjoint_type(v)
@@ -996,6 +1035,9 @@ class _ReverseGenerator(LaneState):
 
     def _reverse_copy(self, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
                       size: Value) -> None:
+        layout = self._copy_layout(dst, src, size) if src in self.shadow else None
+        if layout is not None and layout.element is None and not layout.leaves:
+            return  # no floating-point data was copied (a struct of integers and pointers)
         sd = self._need_aug_value(self.shadow[dst])
         nbytes = self._primal(size)
         if nbytes.type != I64:
@@ -1003,7 +1045,6 @@ class _ReverseGenerator(LaneState):
         if src not in self.shadow:  # constant data was copied: the overwritten adjoints are dropped
             zero_fill(self.m, b, sd, nbytes)
             return
-        layout = self._copy_layout(dst, src, size)
         assert layout is not None  # checked in the augmented sweep
         ss = self._need_aug_value(self.shadow[src])
         if layout.element is None:
@@ -1019,19 +1060,28 @@ class _ReverseGenerator(LaneState):
         infos = function_contexts(self.ctx, self.fn)
         return copy_layout(infos, dst, src, nbytes, self.layout, analyzed_functions(self.ctx), accessed)
 
+    def free_after_reverse(self, b: Builder, block: Value, primal: Value) -> None:
+        """Free ``primal`` (the augmented ``block``) and its shadows (all lanes) after the reverse sweep."""
+        defer_free(self.m, b, self.aug_tape, primal)
+        for lane in self.shadows:
+            if block in lane:
+                defer_free(self.m, b, self.aug_tape, lane[block])
+
+    def _release_custom_allocation(self, b: Builder, inst: CallInst) -> None:
+        """An allocation_like block and its shadows (all lanes) go back to the user's deallocator."""
+        spec = custom_rules(self.m).allocation(inst)
+        assert spec is not None
+        allocator_args = inst.args
+
+        def allocator_arg(k: int) -> Value:
+            return self._primal(allocator_args[k])
+
+        for lane in self.shadows:
+            b.call(spec.deallocator, spec.release_args(self._need_aug_value(lane[inst]), allocator_arg))
+        b.call(spec.deallocator, spec.release_args(self._primal(inst), allocator_arg))
+
     def _free_both(self, b: Builder, inst: Instruction) -> None:
-        """Free a primal allocation and its shadows (all lanes) once the reverse sweep has passed it."""
-        spec = custom_rules(self.m).allocation(inst) if isinstance(inst, CallInst) else None
-        if spec is not None:  # an allocation_like block goes back to its own deallocator
-            allocator_args = inst.args  # type: ignore[attr-defined]
-
-            def allocator_arg(k: int) -> Value:
-                return self._primal(allocator_args[k])
-
-            for lane in self.shadows:
-                b.call(spec.deallocator, spec.release_args(self._need_aug_value(lane[inst]), allocator_arg))
-            b.call(spec.deallocator, spec.release_args(self._primal(inst), allocator_arg))
-            return
+        """Free a stack object moved to the heap, and its shadows (all lanes), once the reverse sweep has passed it."""
         free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
         for lane in self.shadows:
             b.call(free, [self._need_aug_value(lane[inst])])
@@ -1067,9 +1117,9 @@ class _ReverseGenerator(LaneState):
         mf = memory_function(name)
         if mf is not None:
             kind = mf.kind.value
-            if kind in ("alloc", "calloc") and released_in_function(inst):
+            if kind in ("alloc", "calloc") and proxy_parts(name) is not None and released_in_function(inst):
                 if self.lane == 0:
-                    self._free_both(b, inst)
+                    self._release_custom_allocation(b, inst)
             elif kind == "realloc":
                 reverse_realloc(self, b, inst)
             elif kind == "set" and mf.dst is not None and mf.size is not None and inst.args[mf.dst] in self.shadow:
@@ -1239,13 +1289,3 @@ def _fadd_deep(b: Builder, a: Value, d: Value) -> Value:
                 a = b.insertvalue(a, _fadd_deep(b, b.extractvalue(a, [i]), b.extractvalue(d, [i])), [i])
         return a
     return b.fadd(a, d)
-
-
-def _holds_pointers(t: Type) -> bool:
-    if isinstance(t, PointerType):
-        return True
-    if isinstance(t, StructType):
-        return any(_holds_pointers(e) for e in t.elements)
-    if isinstance(t, ArrayType):
-        return _holds_pointers(t.element)
-    return False

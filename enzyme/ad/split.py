@@ -8,10 +8,11 @@ reverse sweep, returns the adjoints of the ``out`` arguments like
 ``top_level=False``: the caller may change memory between the two calls, so
 the tape keeps everything the reverse sweep reads.
 
-The tape is the sweeps' ``{ptr base, i64 top, i64 capacity}`` followed by an
-``i64`` tag naming the function and activities it was made for: a tape given
-to the reverse sweep of something else would be read with the wrong layout,
-so that traps at run time instead of returning wrong adjoints.
+The tape is the sweeps' (tape.py: the values stack and the stack of
+deferred frees) followed by an ``i64`` tag naming the function and
+activities it was made for: a tape given to the reverse sweep of something
+else would be read with the wrong layout, so that traps at run time instead
+of returning wrong adjoints.
 """
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from ..ir import ConstantKeyword, Function, FunctionType, StructType, Type, Valu
 from ..ir.builder import Builder, const_int
 from ..ir.types import I64, PTR, VOID
 from .common import ADContext, primal_and_shadow_params
-from .reverse import TAPE_STRUCT, sweeps
+from .reverse import sweeps
+from .tape import TAPE_STRUCT, release_tape
 
-TAPE_BYTES = 32  # TAPE_STRUCT (24 bytes) + the i64 tag
+TAPE_BYTES = 56  # TAPE_STRUCT (48 bytes) + the i64 tag
 
 
 def augmented_result_type(fn: Function) -> Type:
@@ -93,8 +95,8 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> 
     bb.unreachable()
     b = Builder(run)
     res = b.call(pair.reverse, list(d.args))
+    release_tape(m, b, tape)
     free = m.declare_function("free", FunctionType(VOID, (PTR,)))
-    b.call(free, [b.load(PTR, tape)])
     b.call(free, [tape])
     b.ret(res if pair.out_types else None)
     return d, pair.out_types, pair.returns_adjoint

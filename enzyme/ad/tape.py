@@ -4,15 +4,26 @@ The augmented (forward) sweep pushes what the reverse sweep needs; the
 reverse sweep visits blocks in exactly the reverse order of the forward
 trace and pops in reverse order, so one stack serves every control-flow
 shape: data-dependent loops, early exits, recursion and calls (callees push
-onto the caller's tape).  The tape is ``{ ptr base, i64 top, i64 capacity }``.
+onto the caller's tape).  The stack is ``{ ptr base, i64 top, i64 capacity }``.
+
+A second stack of the same shape follows it: the blocks the program freed.
+The reverse sweep still reads them (and their shadows) after the point where
+the program freed them, back to where they were allocated -- possibly in
+another function, a recursion level up -- so the augmented sweep records
+them instead, and ``release_tape`` frees them once the whole reverse sweep
+is done.
 """
 from __future__ import annotations
 
 from ..analysis.layout import DataLayout
-from ..ir import Function, Module, Type
+from ..ir import Function, Module, StructType, Type, Value
+from ..ir.builder import Builder, const_int
+from ..ir.types import I8, I64, PTR
 from .common import add_helper_functions
 
-TAPE_TYPE_TEXT = "{ ptr, i64, i64 }"
+#: The values stack, then the stack of deferred frees.
+TAPE_STRUCT = StructType((PTR, I64, I64, PTR, I64, I64))
+_DEFERRED_FREES = 24  # byte offset of the second stack (the helpers' IR spells it out too)
 _HELPERS = """
 define internal ptr @__pyenzyme_tape_push(ptr %tape, i64 %size) alwaysinline {
 entry:
@@ -47,6 +58,30 @@ store:
   ret ptr %slot
 }
 
+define internal void @__pyenzyme_tape_release(ptr %tape) {
+entry:
+  %fp = getelementptr inbounds i8, ptr %tape, i64 24
+  %fbase = load ptr, ptr %fp, align 8
+  %ftopp = getelementptr inbounds i8, ptr %tape, i64 32
+  %ftop = load i64, ptr %ftopp, align 8
+  %n = lshr i64 %ftop, 3
+  %any = icmp ne i64 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %slot = getelementptr inbounds ptr, ptr %fbase, i64 %i
+  %block = load ptr, ptr %slot, align 8
+  call void @free(ptr %block)
+  %i.next = add nuw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  call void @free(ptr %fbase)
+  %base = load ptr, ptr %tape, align 8
+  call void @free(ptr %base)
+  ret void
+}
+
 define internal ptr @__pyenzyme_tape_pop(ptr %tape, i64 %size) alwaysinline {
 entry:
   %topp = getelementptr inbounds { ptr, i64, i64 }, ptr %tape, i64 0, i32 1
@@ -63,7 +98,8 @@ entry:
 def tape_functions(module: Module) -> tuple[Function, Function]:
     """The push and pop helpers, added to ``module`` on first use."""
     if module.get_function("__pyenzyme_tape_push") is None:
-        add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\n" + _HELPERS)
+        add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\ndeclare void @free(ptr)\n"
+                             + _HELPERS)
     push = module.get_function("__pyenzyme_tape_push")
     pop = module.get_function("__pyenzyme_tape_pop")
     assert push is not None and pop is not None
@@ -73,3 +109,18 @@ def tape_functions(module: Module) -> tuple[Function, Function]:
 def slot_size(t: Type, layout: DataLayout) -> int:
     """Bytes a value of type ``t`` occupies on the tape: its allocation size, rounded up to 8."""
     return (layout.alloc_size(t) + 7) // 8 * 8
+
+
+def defer_free(module: Module, b: Builder, tape: Value, block: Value) -> None:
+    """Record ``block`` to be freed by ``release_tape`` (see the module docstring)."""
+    push, _ = tape_functions(module)
+    frees = b.gep(I8, tape, [_DEFERRED_FREES])
+    b.store(block, b.call(push, [frees, const_int(I64, 8)]), 8)
+
+
+def release_tape(module: Module, b: Builder, tape: Value) -> None:
+    """Free the deferred blocks and the tape's stacks (not the tape struct itself)."""
+    tape_functions(module)
+    release = module.get_function("__pyenzyme_tape_release")
+    assert release is not None
+    b.call(release, [tape])
