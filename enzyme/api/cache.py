@@ -40,8 +40,13 @@ def engine_fingerprint() -> str:
     """
     import llvmlite
 
+    from .. import _paths
+
+    # The clang plugin's source sits outside the package in a checkout (frontends/clang): it decides what
+    # Enzyme's source attributes mean, so it is part of the engine.
+    plugin = hashlib.sha256(_paths.clang_plugin_source().read_bytes()).hexdigest()
     return package_fingerprint(Path(__file__).resolve().parents[1],
-                               f"llvmlite {llvmlite.__version__}; python {sys.version_info[:2]}")
+                               f"llvmlite {llvmlite.__version__}; python {sys.version_info[:2]}; plugin {plugin}")
 
 
 def package_fingerprint(package: Path, salt: str = "") -> str:
