@@ -61,7 +61,7 @@ def user_chose_arch(request: CompileRequest) -> bool:
     return any(flag.startswith(("--cuda-gpu-arch", "--offload-arch")) for flag in request.flags)
 
 
-def run_clang(request: CompileRequest, args: list[str]) -> Path:
+def run_clang(request: CompileRequest, args: list[str], *, depfile_through_cc1: bool = False) -> Path:
     """Run clang-22 with the plugin, ``args`` and the user's flags, writing ``request.output``.
 
     Raises CompileError when clang fails or the source uses an ``enzyme_*``
@@ -71,6 +71,10 @@ def run_clang(request: CompileRequest, args: list[str]) -> Path:
     plugin = clang_plugin()
     # After the user's flags: the depfile asked for must be the one written.
     dependencies = ["-MD", "-MF", str(request.depfile), "-MT", str(request.output)] if request.depfile else []
+    if request.depfile and depfile_through_cc1:
+        # The driver ignores -MD/-MF for HIP device-only compiles: ask the compiler proper.
+        dependencies = [x for flag in ("-dependency-file", str(request.depfile), "-MT", str(request.output),
+                                       "-sys-header-deps") for x in ("-Xclang", flag)]
     result = run_tool(
         [clang.path, *plugin.flags, *args, *request.flags, *dependencies, str(request.source), "-o",
          str(request.output)],

@@ -34,4 +34,4 @@ def compile_hip(request: CompileRequest) -> Path:
         # The HIP 5.2 headers use this macro, which clang-22 no longer predefines.
         "-D__AMDGCN_WAVEFRONT_SIZE=64",
     ]
-    return run_clang(request, args)
+    return run_clang(request, args, depfile_through_cc1=True)

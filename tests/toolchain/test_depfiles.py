@@ -4,6 +4,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from enzyme import toolchain
 from enzyme.toolchain import read_depfile, search_directories, write_depfile
 
@@ -87,3 +89,19 @@ def test_ir_inputs_list_themselves(tmp_path: Path) -> None:
     depfile = tmp_path / "t.d"
     toolchain.compile_to_bitcode(source, tmp_path / "t.bc", depfile=depfile)
     assert [p.resolve() for p in read_depfile(depfile).prerequisites] == [source.resolve()]
+
+
+@pytest.mark.parametrize("suffix", [pytest.param(".hip", marks=[pytest.mark.requires_tool("hip"),
+                                                                  pytest.mark.requires_tool("rocm-device-libs")]),
+                                    pytest.param(".cu", marks=pytest.mark.requires_tool("cuda"))])
+def test_gpu_device_compiles_list_headers(tmp_path: Path, suffix: str) -> None:
+    """clang's driver ignores -MD/-MF for HIP device-only compiles; the depfile must be written anyway
+    (`enzyme compile k.hip` failed with an internal error without it)."""
+    (tmp_path / "scale.h").write_text("#define SCALE 3.0\n")
+    source = tmp_path / f"k{suffix}"
+    runtime = "#include <hip/hip_runtime.h>\n" if suffix == ".hip" else ""
+    source.write_text(f'{runtime}#include "scale.h"\n__device__ double f(double x) {{ return SCALE * x; }}\n')
+    depfile = tmp_path / "k.d"
+    toolchain.compile_to_bitcode(source, tmp_path / "k.bc", depfile=depfile)
+    found = {p.resolve() for p in read_depfile(depfile).prerequisites}
+    assert {source.resolve(), (tmp_path / "scale.h").resolve()} <= found
