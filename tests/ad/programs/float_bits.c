@@ -78,17 +78,20 @@ float neg_float(const float *p) {
   return y * p[1];
 }
 
-/* Writes -x[i]^2 into out through an integer view of out (the bits stored, not the double). */
+/* Writes -x[i]^2 into out as bits (memcpy of an integer: the bits stored, not the double).  Writing through a
+   uint64_t pointer into a double array instead would break C's aliasing rules: at -O2 clang's type-based alias
+   analysis may then reorder the program's own reads of out. */
 void neg_squares(const double *x, double *out, int n) {
-  uint64_t *o = (uint64_t *)out;
-  for (int i = 0; i < n; i++) o[i] = bits_of(x[i] * x[i]) ^ SIGN64;
+  for (int i = 0; i < n; i++) {
+    uint64_t b = bits_of(x[i] * x[i]) ^ SIGN64;
+    memcpy(&out[i], &b, sizeof b);
+  }
 }
 
-/* Copies doubles as 64-bit integers (a hand-written memcpy), then squares the copy. */
+/* Copies doubles as 64-bit integers (a hand-written memcpy, one integer at a time), then squares the copy. */
 double copy_as_integers(const double *x, int n) {
   uint64_t tmp[4];
-  const uint64_t *src = (const uint64_t *)x;
-  for (int i = 0; i < n; i++) tmp[i] = src[i];
+  for (int i = 0; i < n; i++) memcpy(&tmp[i], &x[i], sizeof tmp[i]);
   double s = 0;
   for (int i = 0; i < n; i++) { double v; memcpy(&v, &tmp[i], 8); s += v * v; }
   return s;
