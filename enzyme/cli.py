@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     opt = commands.add_parser("opt", help="preoptimize, differentiate and optimize a module")
     opt.add_argument("input", metavar="IN", help="input .ll or .bc")
-    opt.add_argument("-o", dest="output", metavar="OUT", help="output .ll (or .bc), - for textual IR on stdout; not needed with --print-*")
+    opt.add_argument("-o", dest="output", metavar="OUT",
+                     help="output .ll (or .bc), - for textual IR on stdout; not needed with --print-*")
     opt.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
     opt.add_argument("--no-postopt", action="store_true", help="skip optimization after AD")
     opt.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=3,
@@ -293,7 +294,7 @@ def _guarded(run: Callable[[], int], *, debug: Callable[[], bool], rerun_hint: s
     """``run()``, with every failure turned into one ``error:`` line and exit status 1."""
     plain = warnings.formatwarning
 
-    def one_line(message, category, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def one_line(message, category, *args, **kwargs):
         if issubclass(category, EnzymeWarning):
             return f"warning: {message}\n"
         return plain(message, category, *args, **kwargs)

@@ -75,7 +75,7 @@ def _replace_forward(ctx: ADContext, req: Request) -> None:
     _finish(req, result)
 
 
-def _replace_reverse(ctx: ADContext, req: Request, generate) -> None:  # type: ignore[no-untyped-def]
+def _replace_reverse(ctx: ADContext, req: Request, generate) -> None:
     d, out_types = generate(ctx, req.function, req.activities, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))
