@@ -22,7 +22,7 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import enzyme
 from enzyme.errors import EnzymeError, EnzymeWarning, UsageError
@@ -294,7 +294,7 @@ def _guarded(run: Callable[[], int], *, debug: Callable[[], bool], rerun_hint: s
     """``run()``, with every failure turned into one ``error:`` line and exit status 1."""
     plain = warnings.formatwarning
 
-    def one_line(message, category, *args, **kwargs):
+    def one_line(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> str:
         if issubclass(category, EnzymeWarning):
             return f"warning: {message}\n"
         return plain(message, category, *args, **kwargs)

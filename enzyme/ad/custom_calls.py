@@ -17,6 +17,7 @@ derivative.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
@@ -43,7 +44,8 @@ def _involved(gen: _ReverseGenerator, inst: CallInst) -> bool:
     return inst in gen.active or any(a in gen.active or a in gen.shadow for a in inst.args)
 
 
-def _rule_args(gen: _ReverseGenerator, inst: CallInst, values: list[Value], shadow_of) -> list[Value]:
+def _rule_args(gen: _ReverseGenerator, inst: CallInst, values: list[Value],
+               shadow_of: Callable[[Value], Value | None]) -> list[Value]:
     out: list[Value] = []
     for a, v in zip(inst.args, values):
         out.append(v)

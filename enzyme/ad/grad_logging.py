@@ -69,7 +69,11 @@ def gradient_hook(module: Module) -> Function | None:
 
 def log_gradient(gen: _ReverseGenerator, b: Builder, inst: Instruction, grad: Value, operands: Sequence[Value]) -> None:
     """Call the hook (if the module has one) for ``inst`` of the primal, whose adjoint is ``grad``."""
-    hook = gradient_hook(gen.m)
+    # Looked up once per differentiation of the module: finding a C++ hook scans every function.
+    key = ("gradient-hook",)
+    if key not in gen.ctx.memo:
+        gen.ctx.memo[key] = gradient_hook(gen.m)
+    hook: Function | None = gen.ctx.memo[key]
     if hook is None or not isinstance(inst.type, FloatType):
         return
     fn = gen.fn

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
-from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Value
+from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Module, Value
 from ..ir.builder import Builder
 from ..ir.types import PTR
 from ..rules import lookup
@@ -63,7 +63,7 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
     return out
 
 
-def _address_taken(module) -> list[Function]:
+def _address_taken(module: Module) -> list[Function]:
     """Functions used other than as the callee of a call, in code or in global initializers."""
     found: dict[Function, None] = {}
 
@@ -161,7 +161,7 @@ def _dispatcher(ctx: ADContext, kind: str, routes: list[tuple[Function, Function
     return d
 
 
-def _fail(m, b: Builder, message: str) -> None:
+def _fail(m: Module, b: Builder, message: str) -> None:
     from .common import add_helper_functions
     name = "__pyenzyme_indirect_call_failed"
     if m.get_function(name) is None:
@@ -174,7 +174,9 @@ def _fail(m, b: Builder, message: str) -> None:
             f"define internal void @{name}() cold noinline {{\n"
             f"  %r = call i64 @write(i32 2, ptr @.pyenzyme_indirect_msg, i64 {n})\n"
             "  call void @abort()\n  unreachable\n}\n"))
-    b.call(m.get_function(name), [])
+    failed = m.get_function(name)
+    assert failed is not None  # added just above
+    b.call(failed, [])
     b.unreachable()
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 _N = TypeVar("_N")
 
+
 def reverse_post_order(f: Function) -> list[Block]:
     """Blocks reachable from the entry, in reverse post-order."""
     return _cached_order(f, "all", lambda b: b.successors)
