@@ -1,7 +1,7 @@
 """The ``enzyme`` command line.
 
     enzyme compile a.c flux.f90 scale.rs -o prog.bc [-O0..-O3] [-g] [-I DIR] [-D X=Y] [--strip-debug]
-    enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]
+    enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]     (-o - prints the IR)
     enzyme opt prog.ll --print-types F | --print-activity F --activity dup,const [--ret-active]
     enzyme bitcode SRC -o out.bc [-O N] [-g] [-I DIR] [-D X=Y] [--depfile F] [--module-dir D] [--flag=F]
     enzyme build a.bc b.bc -o out.o|out.ptx [-O N] [--no-preopt] [--cuda-arch sm_90]
@@ -22,7 +22,7 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import enzyme
 from enzyme.errors import EnzymeError, EnzymeWarning, UsageError
@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     opt = commands.add_parser("opt", help="preoptimize, differentiate and optimize a module")
     opt.add_argument("input", metavar="IN", help="input .ll or .bc")
-    opt.add_argument("-o", dest="output", metavar="OUT", help="output .ll (or .bc); not needed with --print-*")
+    opt.add_argument("-o", dest="output", metavar="OUT",
+                     help="output .ll (or .bc), - for textual IR on stdout; not needed with --print-*")
     opt.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
     opt.add_argument("--no-postopt", action="store_true", help="skip optimization after AD")
     opt.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=3,
@@ -194,9 +195,15 @@ def _run_opt(args: argparse.Namespace) -> int:
         postopt_level=0 if args.no_postopt else args.opt_level,
     )
 
+    def transformed() -> llvm.ModuleRef:
+        return pipeline.transform_module(llvm.parse_file(args.input), options, name=args.input)
+
+    if args.output == "-":
+        sys.stdout.write(llvm.to_text(transformed()))
+        return 0
+
     def make(out: Path) -> None:
-        module = llvm.parse_file(args.input)
-        pipeline.write_module(pipeline.transform_module(module, options, name=args.input), out)
+        pipeline.write_module(transformed(), out)
 
     _produce(args.output, make)
     return 0
@@ -287,7 +294,7 @@ def _guarded(run: Callable[[], int], *, debug: Callable[[], bool], rerun_hint: s
     """``run()``, with every failure turned into one ``error:`` line and exit status 1."""
     plain = warnings.formatwarning
 
-    def one_line(message, category, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def one_line(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> str:
         if issubclass(category, EnzymeWarning):
             return f"warning: {message}\n"
         return plain(message, category, *args, **kwargs)

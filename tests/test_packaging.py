@@ -48,6 +48,7 @@ def test_wheel_contains_package_cmake_and_headers(wheel: Path) -> None:
         "enzyme/__init__.py",
         "enzyme/errors.py",
         "enzyme/_paths.py",
+        "enzyme/py.typed",                      # PEP 561: type checkers read pyenzyme's annotations
         "enzyme/cmake/EnzymeConfig.cmake",
         "enzyme/cmake/EnzymeConfigVersion.cmake",
         "enzyme/include/enzyme/enzyme.h",

@@ -95,19 +95,19 @@ def read_annotations(module: Module) -> Annotations:
     for g in module.global_variables:
         name = table_name(g.name or "")
         if name.startswith(FUNCTION_LIKE_TABLE):
-            fn, target = _function_like_table(g)
-            _add_function_like(out, fn, target, f"@{g.name}")
+            fn, like = _function_like_table(g)
+            _add_function_like(out, fn, like, f"@{g.name}")
             out.tables.append(g)
         elif name.startswith(ALLOCATION_LIKE_TABLE):
             fn, spec = _allocation_like_table(g)
             out.allocation_like[fn] = spec
             out.tables.append(g)
         elif name.startswith(INACTIVE_GLOBAL_TABLE):
-            target = strip_pointer_casts(g.initializer) if g.initializer is not None else None
-            if not isinstance(target, GlobalVariable):
+            held = strip_pointer_casts(g.initializer) if g.initializer is not None else None
+            if not isinstance(held, GlobalVariable):
                 raise UsageError(f"@{g.name}: an __enzyme_inactive_global* variable must hold the address of a global "
                                  "variable (void *__enzyme_inactive_global_x = (void *)&x;)")
-            out.inactive_globals.add(target)
+            out.inactive_globals.add(held)
             out.tables.append(g)
         shadows = _shadow_metadata(module, g)
         if shadows:

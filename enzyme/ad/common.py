@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from ..errors import DifferentiationError
 from ..ir import (Block, BranchInst, CallInst, Constant, ConstantExpr, ConstantFP, ConstantInt, ConstantKeyword,
                   ConstantText, Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, Value)
@@ -49,7 +49,8 @@ class ADContext:
     """Module-wide state: the module and the memo of generated derivatives."""
 
     module: Module
-    memo: dict[tuple, Function] = field(default_factory=dict)
+    # Heterogeneous (derivative functions, SweepPairs, dispatchers, ...), each kind under keys of its own shape.
+    memo: dict[tuple, Any] = field(default_factory=dict)
     roots: list[Function] = field(default_factory=list)  # the functions the module's requests differentiate
     types: "TypeAnalysis | None" = None  # made on first use (enzyme.ad.copy_types.function_contexts)
     allocators: "set[Function] | None" = None  # made on first use (enzyme.ad.allocators)

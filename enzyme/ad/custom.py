@@ -68,11 +68,11 @@ class CustomRules:
 
     def forward(self, fn: Function | None) -> Function | None:
         """The registered forward derivative of ``fn`` (``foo_fwd``), else None."""
-        return self.forwards.get(fn) if fn is not None else None  # type: ignore[arg-type]
+        return self.forwards.get(fn) if fn is not None else None
 
     def gradient(self, fn: Function | None) -> tuple[Function, Function] | None:
         """The registered (augmented, reverse) pair of ``fn``, else None."""
-        return self.gradients.get(fn) if fn is not None else None  # type: ignore[arg-type]
+        return self.gradients.get(fn) if fn is not None else None
 
     def is_inactive(self, fn: Function | None) -> bool:
         """Was ``fn`` registered with ``__enzyme_inactivefn_*``?"""
@@ -203,7 +203,7 @@ def _describe_initializer(g: GlobalVariable) -> str:
     return f"{g.value_type} {g.initializer.text() if g.initializer is not None else '(no initializer)'}"
 
 
-def _not_twice(name: str, primal: Function, table: dict) -> None:  # type: ignore[type-arg]
+def _not_twice(name: str, primal: Function, table: dict) -> None:
     if primal in table:
         raise UsageError(f"@{name}: @{primal.name} already has a registered rule of this kind; keep one")
 

@@ -17,6 +17,7 @@ derivative.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
@@ -43,7 +44,8 @@ def _involved(gen: _ReverseGenerator, inst: CallInst) -> bool:
     return inst in gen.active or any(a in gen.active or a in gen.shadow for a in inst.args)
 
 
-def _rule_args(gen: _ReverseGenerator, inst: CallInst, values: list[Value], shadow_of) -> list[Value]:  # type: ignore[no-untyped-def]
+def _rule_args(gen: _ReverseGenerator, inst: CallInst, values: list[Value],
+               shadow_of: Callable[[Value], Value | None]) -> list[Value]:
     out: list[Value] = []
     for a, v in zip(inst.args, values):
         out.append(v)
@@ -65,6 +67,7 @@ def augment_custom_call(gen: _ReverseGenerator, inst: CallInst, ni: Instruction,
                                    "cannot give it a shadow, so its derivative could not be followed")
     aug, _ = pair
     res = b.call(aug, _rule_args(gen, inst, list(ni.args), gen._shadow_or_none))
+    tape: Value
     if inst.type.is_void:
         tape = res
     else:

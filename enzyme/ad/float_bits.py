@@ -12,7 +12,7 @@ integer operation on active float bits is refused.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..analysis.debuginfo import describe
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
@@ -58,7 +58,7 @@ def may_hold_active_bits(v: Value, is_bits: Callable[[Value], bool], from_active
     if isinstance(v, LoadInst):
         return from_active_memory(v)
     if isinstance(v, PhiInst):
-        ops = [x for x, _ in v.incoming]
+        ops: Sequence[Value] = [x for x, _ in v.incoming]
     elif isinstance(v, (BinaryOperator, SelectInst)) or \
             (isinstance(v, CastInst) and v.opcode in ("trunc", "zext", "sext", "bitcast", "freeze")):
         ops = v.operands

@@ -9,7 +9,7 @@ mirrors the primal memory and holds tangents.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
@@ -271,7 +271,7 @@ class _ForwardGenerator:
             if not on_bits or op in ("icmp", "br", "switch"):
                 return
             if op in BITWISE and sign_operation(inst) is not None \
-                    and float_bits_type(self.ctx, self.fn, inst) is not None:  # type: ignore[arg-type]
+                    and float_bits_type(self.ctx, self.fn, inst) is not None:
                 self._sign_bit_operation(inst, ni, b)
             elif not self._move_floats(inst, ni, b) and not only_integer_uses(self.ctx, self.fn, inst):
                 raise float_bits_error(inst)
@@ -398,7 +398,7 @@ class _ForwardGenerator:
         self.tan[inst] = b.binop("xor", t, mask, value_name(inst, "'"))
         self._mark_bits(inst, inst.type.bits)  # type: ignore[attr-defined]
 
-    def _apply_rule(self, inst: Instruction, ni: Instruction, rule, args: list[Value], b: Builder) -> None:
+    def _apply_rule(self, inst: Instruction, ni: Instruction, rule, args: Sequence[Value], b: Builder) -> None:
         tans = [self.tangent(a) for a in args]
         if all(t is None for t in tans[:rule.arity]):
             return

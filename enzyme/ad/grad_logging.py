@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
@@ -66,9 +67,13 @@ def gradient_hook(module: Module) -> Function | None:
     return hook
 
 
-def log_gradient(gen: _ReverseGenerator, b: Builder, inst: Instruction, grad: Value, operands: list[Value]) -> None:
+def log_gradient(gen: _ReverseGenerator, b: Builder, inst: Instruction, grad: Value, operands: Sequence[Value]) -> None:
     """Call the hook (if the module has one) for ``inst`` of the primal, whose adjoint is ``grad``."""
-    hook = gradient_hook(gen.m)
+    # Looked up once per differentiation of the module: finding a C++ hook scans every function.
+    key = ("gradient-hook",)
+    if key not in gen.ctx.memo:
+        gen.ctx.memo[key] = gradient_hook(gen.m)
+    hook: Function | None = gen.ctx.memo[key]
     if hook is None or not isinstance(inst.type, FloatType):
         return
     fn = gen.fn

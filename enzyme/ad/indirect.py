@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
-from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Value
+from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Module, Value
 from ..ir.builder import Builder
 from ..ir.types import PTR
 from ..rules import lookup
@@ -40,10 +40,10 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
     key = ("address-taken",)
     taken = ctx.memo.get(key)
     if taken is None:
-        taken = ctx.memo[key] = _address_taken(ctx.module)  # type: ignore[assignment]
+        taken = ctx.memo[key] = _address_taken(ctx.module)
     fty = call.function_type
     out = []
-    for f in taken:  # type: ignore[union-attr]
+    for f in taken:
         if f.function_type != fty:
             continue
         body = f
@@ -63,7 +63,7 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
     return out
 
 
-def _address_taken(module) -> list[Function]:  # type: ignore[no-untyped-def]
+def _address_taken(module: Module) -> list[Function]:
     """Functions used other than as the callee of a call, in code or in global initializers."""
     found: dict[Function, None] = {}
 
@@ -104,7 +104,7 @@ def _direct_wrapper(ctx: ADContext, f: Function) -> Function:
         r = b.call(target or f, list(done.args))
         b.ret(None if f.return_type.is_void else r)
         ctx.memo[key] = done
-    return done  # type: ignore[return-value]
+    return done
 
 
 def forward_dispatcher(ctx: ADContext, call: CallInst, acts: tuple[str, ...], width: int,
@@ -115,7 +115,7 @@ def forward_dispatcher(ctx: ADContext, call: CallInst, acts: tuple[str, ...], wi
     done = ctx.memo.get(key)
     if done is None:
         done = ctx.memo[key] = _dispatcher(ctx, "fwd", [(f, derivative(g)) for f, g in cands])
-    return done  # type: ignore[return-value]
+    return done
 
 
 def reverse_dispatchers(ctx: ADContext, call: CallInst, acts: tuple[str, ...], width: int,
@@ -136,8 +136,8 @@ def reverse_dispatchers(ctx: ADContext, call: CallInst, acts: tuple[str, ...], w
         done = SweepPair(_dispatcher(ctx, "aug", [(f, p.augmented) for (f, _), p in zip(cands, pairs)]),
                          _dispatcher(ctx, "rev", [(f, p.reverse) for (f, _), p in zip(cands, pairs)]),
                          p0.out_types, p0.returns_adjoint, p0.returns_shadow, p0.dret_type)
-        ctx.memo[key] = done  # type: ignore[assignment]
-    return done  # type: ignore[return-value]
+        ctx.memo[key] = done
+    return done
 
 
 def _dispatcher(ctx: ADContext, kind: str, routes: list[tuple[Function, Function]]) -> Function:
@@ -161,7 +161,7 @@ def _dispatcher(ctx: ADContext, kind: str, routes: list[tuple[Function, Function
     return d
 
 
-def _fail(m, b: Builder, message: str) -> None:  # type: ignore[no-untyped-def]
+def _fail(m: Module, b: Builder, message: str) -> None:
     from .common import add_helper_functions
     name = "__pyenzyme_indirect_call_failed"
     if m.get_function(name) is None:
@@ -174,7 +174,9 @@ def _fail(m, b: Builder, message: str) -> None:  # type: ignore[no-untyped-def]
             f"define internal void @{name}() cold noinline {{\n"
             f"  %r = call i64 @write(i32 2, ptr @.pyenzyme_indirect_msg, i64 {n})\n"
             "  call void @abort()\n  unreachable\n}\n"))
-    b.call(m.get_function(name), [])
+    failed = m.get_function(name)
+    assert failed is not None  # added just above
+    b.call(failed, [])
     b.unreachable()
 
 

@@ -71,7 +71,7 @@ def underlying_object(p: Value) -> Value:
     return p
 
 
-def copied_element_type(fn: Function, pointers: list[Value]) -> Type | None:
+def copied_element_type(fn: Function, pointers: list[Value]) -> FloatType | None:
     """The one floating-point type the function loads or stores through the objects of ``pointers``.
 
     None when the objects are accessed with no type, several types, or a

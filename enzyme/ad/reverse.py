@@ -18,7 +18,7 @@ function (promoted to SSA by LLVM).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..analysis.layout import DataLayout
@@ -138,8 +138,8 @@ def sweeps(ctx: ADContext, fn: Function, activities: tuple[str, ...], *, top_lev
     got = ctx.memo.get(key)
     if got is None:
         got = _ReverseGenerator(ctx, fn, activities, top_level, width).run()
-        ctx.memo[key] = got  # type: ignore[assignment]
-    return got  # type: ignore[return-value]
+        ctx.memo[key] = got
+    return got
 
 
 def _sweeps_key(fn: Function, activities: tuple[str, ...], top_level: bool, width: int) -> tuple:
@@ -222,7 +222,7 @@ class _ReverseGenerator(LaneState):
         pair = SweepPair(self.aug, self.rev, self.out_types, self.returns_adjoint, self.returns_shadow,
                          self.dret_type)
         key = _sweeps_key(self.fn, self.acts, self.top_level, self.width)
-        self.ctx.memo[key] = pair  # type: ignore[assignment]  # recursion
+        self.ctx.memo[key] = pair  # recursion
         self.order = differentiable_order(self.fn)
         self._augmented()
         self.orig_of = {v: k for k, v in self.fwd.items()}
@@ -870,7 +870,7 @@ class _ReverseGenerator(LaneState):
             k = shift[1] if shift is not None and shift[0] is lp else rb.load(I64, self._counter_slot(lp))
             if phi.type != I64:
                 k = rb.cast("trunc", k, phi.type)
-            return rb.add(s0, rb.mul(k, const_int(phi.type, step)))  # type: ignore[arg-type]
+            return rb.add(s0, rb.mul(k, const_int(phi.type, step)))
         # A value carried from the previous iteration (a load reused by the next one, say):
         # iteration 0 takes the preheader's value, iteration k the latch's value of k - 1.
         lp = self.loops.get(phi.parent) if phi.parent is not None else None
@@ -1087,7 +1087,7 @@ class _ReverseGenerator(LaneState):
             b.call(free, [self._need_aug_value(lane[inst])])
         b.call(free, [self._primal(inst)])
 
-    def _reverse_rule(self, b: Builder, inst: Instruction, rule, args: list[Value]) -> None:  # type: ignore[no-untyped-def]
+    def _reverse_rule(self, b: Builder, inst: Instruction, rule, args: Sequence[Value]) -> None:
         d = self._take_adjoint(b, inst)
         log_gradient(self, b, inst, d, args)
         em = self.emitters.get(inst)  # made by the first lane: the partials are shared by the others

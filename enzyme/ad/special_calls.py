@@ -70,6 +70,8 @@ def forward_struct_math_intrinsic(b: Builder, name: str, x: Value, dx: Value, re
     key = canonical_name(name)
     st = result.type
     assert isinstance(st, StructType)
+    d0: Value
+    d1: Value
     if key == "modf":
         d0, d1 = dx, zero(st.elements[1])
     elif key == "frexp":

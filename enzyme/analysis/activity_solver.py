@@ -25,7 +25,7 @@ summary).
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst, CastInst, CmpXchgInst, Constant,
                   ConstantAggregate, ConstantExpr, ExtractElementInst, ExtractValueInst, FreezeInst, Function, GEPInst,
@@ -300,7 +300,7 @@ class ActivitySolver:
             self.unknown_call(inst, inst.operands)
 
     @staticmethod
-    def data_operands(inst: Instruction) -> list[Value]:
+    def data_operands(inst: Instruction) -> Sequence[Value]:
         if isinstance(inst, PhiInst):
             return [v for v, _ in inst.incoming]
         if isinstance(inst, SelectInst):
@@ -309,7 +309,7 @@ class ActivitySolver:
             return inst.operands[:-1] if isinstance(inst, InsertElementInst) else inst.operands[:1]
         return inst.operands
 
-    def data_flow(self, inst: Instruction, data: list[Value]) -> None:
+    def data_flow(self, inst: Instruction, data: Sequence[Value]) -> None:
         for d in data:
             p = self.objs(d)
             if p:
@@ -451,7 +451,7 @@ class ActivitySolver:
         start |= {o for i, o in self.site_objects.items() if i in internal}
         return bool(self.reach(start) & self.varied_mem)
 
-    def unknown_call(self, inst: Instruction, args: list[Value]) -> None:
+    def unknown_call(self, inst: Instruction, args: Sequence[Value]) -> None:
         """Code we cannot see: it may read and write everything reachable from its arguments and globals."""
         start: set[MemoryObject] = {self.unknown, *self.global_objects.values()}
         for a in args:

@@ -17,6 +17,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..ir import Function, Value
 
 # Intrinsics with no derivative effect, whatever the rules tables say.
@@ -150,7 +152,7 @@ def signature(name: str) -> tuple[str, ...] | None:
     return sig
 
 
-def pure_intrinsic(callee: "Function | None", args: "list[Value]") -> bool:
+def pure_intrinsic(callee: "Function | None", args: "Sequence[Value]") -> bool:
     """An LLVM intrinsic without pointer operands cannot touch memory: it is arithmetic."""
     from .memory_objects import type_has_pointer
     return (callee is not None and (callee.name or "").startswith("llvm.") and callee.is_declaration

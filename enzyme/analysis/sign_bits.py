@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ir import BinaryOperator, ConstantInt, IntType, PhiInst, SelectInst, Value
+from ..ir import BinaryOperator, ConstantInt, Instruction, IntType, PhiInst, SelectInst, Value
 from ..ir.types import FloatType
 
 #: Integer widths that hold exactly one floating-point value, and that value's usual type.
@@ -81,7 +81,7 @@ class SignOperation:
     index: int = -1
 
 
-def sign_operation(inst: BinaryOperator) -> SignOperation | None:
+def sign_operation(inst: Instruction) -> SignOperation | None:
     """What kind of sign-bit operation ``inst`` is, or None when it changes other bits too."""
     t = inst.type
     if inst.opcode not in BITWISE or not isinstance(t, IntType):

@@ -225,6 +225,8 @@ class TypeAnalysis:
         self.module = module
         self.layout = layout or DataLayout.of_module(module)
         self._memo: dict[tuple, FunctionTypeInfo] = {}
+        # _memo's entries by function (same keys, same order): contexts() is asked per instruction.
+        self._memo_of: dict[Function, dict[tuple, FunctionTypeInfo]] = {}
         self._in_progress: dict[Function, FunctionTypeInfo] = {}
         self._latest: dict[Function, FunctionTypeInfo] = {}
         self._contexts: dict[Function, int] = {}
@@ -283,13 +285,13 @@ class TypeAnalysis:
             Solver(self, info, trees, ret_tree).run()
         finally:
             del self._in_progress[f]
-        self._memo[key] = info
+        self._memo[key] = self._memo_of.setdefault(f, {})[key] = info
         self._latest[f] = info
         return info
 
     def contexts(self, f: Function) -> list[FunctionTypeInfo]:
         """Every analysis of ``f`` made so far (one per calling context)."""
-        return [info for (g, *_), info in self._memo.items() if g is f]
+        return list(self._memo_of.get(f, {}).values())
 
     def analyzed_functions(self) -> set[Function]:
         """Every function analysed so far."""

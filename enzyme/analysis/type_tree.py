@@ -282,7 +282,7 @@ class TypeTree:
         out._m[(first,)] = POINTER
         for p, t in self._m.items():
             if len(p) + 1 <= MAX_DEPTH:
-                out._m[(first, *p)] = t
+                out._m[(first,) + p] = t
         return out
 
     def shifted(self, delta: int, lo: int = 0, hi: int | None = None, keep_wild: bool = True) -> "TypeTree":
@@ -297,7 +297,7 @@ class TypeTree:
             n = p[0] + delta
             if n < lo or (hi is not None and n >= hi) or n > MAX_OFFSET:
                 continue
-            m[(n, *p[1:])] = t
+            m[(n,) + p[1:]] = t
         return out
 
     def first_level(self) -> dict[int, ConcreteType]:

@@ -191,7 +191,7 @@ def autodiff(mode: Mode, f: CFunction, ret_activity: type, *args: Any) -> tuple[
     """
     # Fast path: a call with the same mode, return activity and argument types as an earlier one.
     try:
-        known_mode, call = f.fast_calls[(id(mode), ret_activity, *map(type, args))]
+        known_mode, call = f.fast_calls[(id(mode), ret_activity) + tuple(map(type, args))]
     except (AttributeError, KeyError, TypeError):
         return _autodiff(mode, f, ret_activity, args)
     if known_mode is not mode:
@@ -217,7 +217,7 @@ def _autodiff(mode: Mode, f: Any, ret_activity: Any, args: tuple[Any, ...]) -> t
         call = _forward_call(mode, fn, ret, acts, width)
     result = call(args)
     if not batched:  # a batch call's request also depends on the number of shadows
-        fn.fast_calls[(id(mode), ret_activity, *map(type, args))] = (mode, call)
+        fn.fast_calls[(id(mode), ret_activity) + tuple(map(type, args))] = (mode, call)
     return result
 
 

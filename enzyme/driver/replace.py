@@ -1,10 +1,12 @@
 """Replace one ``__enzyme_*`` call by a call to the generated derivative."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
 from ..errors import DifferentiationError, UsageError
-from ..ir import ArrayType, ConstantKeyword, FloatType, InvokeInst, StructType, Type, Value, VectorType
+from ..ir import ArrayType, ConstantKeyword, FloatType, Function, InvokeInst, StructType, Type, Value, VectorType
 from ..ir.builder import Builder, InsertPoint
 from .requests import Request, where
 
@@ -75,7 +77,9 @@ def _replace_forward(ctx: ADContext, req: Request) -> None:
     _finish(req, result)
 
 
-def _replace_reverse(ctx: ADContext, req: Request, generate) -> None:  # type: ignore[no-untyped-def]
+def _replace_reverse(ctx: ADContext, req: Request,
+                     generate: Callable[[ADContext, Function, tuple[str, ...], int], tuple[Function, tuple[Type, ...]]]
+                     ) -> None:
     d, out_types = generate(ctx, req.function, req.activities, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..ad.custom import custom_rules
 from ..analysis.debuginfo import describe
 from ..errors import DifferentiationError
-from ..ir import Block, ConstantExpr, GEPInst, GlobalVariable, Module, PhiInst, Value
+from ..ir import Block, ConstantExpr, GEPInst, GlobalVariable, Instruction, Module, PhiInst, Value
 from ..ir.builder import Builder, InsertPoint
 
 
@@ -41,7 +41,7 @@ def _mentions(c: Value, shadowed: set[GlobalVariable]) -> bool:
     return isinstance(c, ConstantExpr) and any(_mentions(o, shadowed) for o in c.operands)
 
 
-def _as_instructions(b: Builder, c: Value, shadowed: set[GlobalVariable], user: object) -> Value:
+def _as_instructions(b: Builder, c: Value, shadowed: set[GlobalVariable], user: Instruction) -> Value:
     if not (isinstance(c, ConstantExpr) and _mentions(c, shadowed)):
         return c
     ops = [_as_instructions(b, o, shadowed, user) for o in c.operands]
@@ -50,6 +50,5 @@ def _as_instructions(b: Builder, c: Value, shadowed: set[GlobalVariable], user: 
         return b.insert(GEPInst(c.source_type, ops[0], ops[1:], c.type, c.flags.split()))
     if c.opcode in ("bitcast", "addrspacecast"):
         return b.cast(c.opcode, ops[0], c.type)
-    what = describe(user) if hasattr(user, "parent") else "a constant"
-    raise DifferentiationError(f"{what}: uses a global with a shadow through a constant `{c.opcode}` expression, "
+    raise DifferentiationError(f"{describe(user)}: uses a global with a shadow through a constant `{c.opcode}` expression, "
                                "whose shadow pyenzyme cannot follow; index the global with a plain pointer instead")

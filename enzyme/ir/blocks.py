@@ -186,10 +186,8 @@ class Module:
         self.globals[g.name] = g  # type: ignore[index]
         g.module = self
         kinds = (Function,) if isinstance(g, Function) else (GlobalVariable, GlobalAlias)
-        pos = None
-        for i, e in enumerate(self.entities):
-            if isinstance(e, kinds):
-                pos = i
+        # The last entity of its kind, searched from the end: derivatives add functions by the hundred.
+        pos = next((i for i in range(len(self.entities) - 1, -1, -1) if isinstance(self.entities[i], kinds)), None)
         if pos is None:  # first of its kind: before the first function / metadata / attributes
             pos = len(self.entities) - 1
             for i, e in enumerate(self.entities):

@@ -162,7 +162,7 @@ class Builder:
              name: str | None = None, fn_attrs: str = "") -> I.CallInst:
         if function_type is None:
             function_type = getattr(callee, "function_type")
-        inst = I.CallInst(function_type, callee, args, fn_attrs=fn_attrs)  # type: ignore[arg-type]
+        inst = I.CallInst(function_type, callee, args, fn_attrs=fn_attrs)
         return self.insert(inst, name if not function_type.ret.is_void else None)  # type: ignore[return-value]
 
     def br(self, dest: Block) -> I.Instruction:

@@ -6,15 +6,22 @@ graph with a virtual exit joining every block without successors.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
 
 from .blocks import Block, Function
+
+if TYPE_CHECKING:
+    from .instructions import Instruction
+    from .values import Value
+
+_N = TypeVar("_N")
 
 
 def reverse_post_order(f: Function) -> list[Block]:
     """Blocks reachable from the entry, in reverse post-order."""
-    return _rpo([f.entry], lambda b: b.successors)
+    return _cached_order(f, "all", lambda b: b.successors)
 
 
 def normal_flow_order(f: Function) -> list[Block]:
@@ -24,12 +31,53 @@ def normal_flow_order(f: Function) -> list[Block]:
     def succ(b: Block) -> list[Block]:
         term = b.terminator
         return [term.normal_dest] if isinstance(term, InvokeInst) else b.successors
-    return _rpo([f.entry], succ)
+    return _cached_order(f, "normal", succ)
 
 
-def _rpo(roots: Iterable[Block], succ: Callable[[Block], list[Block]]) -> list[Block]:
-    seen: set[Block] = set()
-    post: list[Block] = []
+@dataclass(frozen=True, eq=False)
+class _Order:
+    """An order of ``f``'s blocks and what it was computed from.
+
+    The order is a function of the entry block and, for each block it reaches, of that block's
+    terminator and the terminator's operands (successors are operands).  ``User.operands`` is
+    one tuple object until an operand changes, so "same entry, and for every block the same
+    terminator with the same operand tuple" means the order is still the one ``_rpo`` would give.
+    """
+
+    entry: Block
+    blocks: tuple[Block, ...]
+    terminators: tuple[tuple[Instruction | None, tuple[Value, ...]], ...]
+
+    @staticmethod
+    def of(f: Function, blocks: list[Block]) -> "_Order":
+        terms = tuple((t, t.operands if t is not None else ()) for t in (b.terminator for b in blocks))
+        return _Order(f.entry, tuple(blocks), terms)
+
+    def describes(self, f: Function) -> bool:
+        if not f.blocks or f.blocks[0] is not self.entry:
+            return False
+        for b, (term, operands) in zip(self.blocks, self.terminators):
+            now = b.terminator
+            if now is not term or (now is not None and now.operands is not operands):
+                return False
+        return True
+
+
+# Analyses ask for the orders of unchanged functions over and over (once per derivative made).
+_ORDERS: weakref.WeakKeyDictionary[Function, dict[str, _Order]] = weakref.WeakKeyDictionary()
+
+
+def _cached_order(f: Function, kind: str, succ: Callable[[Block], list[Block]]) -> list[Block]:
+    orders = _ORDERS.setdefault(f, {})
+    known = orders.get(kind)
+    if known is None or not known.describes(f):
+        known = orders[kind] = _Order.of(f, _rpo([f.entry], succ))
+    return list(known.blocks)
+
+
+def _rpo(roots: Iterable[_N], succ: Callable[[_N], list[_N]]) -> list[_N]:
+    seen: set[_N] = set()
+    post: list[_N] = []
     for root in roots:
         if root in seen:
             continue
@@ -64,20 +112,24 @@ class DominatorTree:
 
     def __init__(self, f: Function, *, post: bool = False) -> None:
         self.post = post
-        if not post:
-            root: object = f.entry
-            succ: Callable[[object], list] = lambda b: b.successors  # type: ignore[attr-defined]
-            pred: Callable[[object], list] = lambda b: b.predecessors  # type: ignore[attr-defined]
-        else:
-            root = _VirtualExit()
-            exits = [b for b in f.blocks if not b.successors]
-            succ = lambda b: exits if b is root else b.predecessors  # type: ignore[attr-defined]  # noqa: E731
-            pred = lambda b: [] if b is root else (b.successors or [root])  # type: ignore[attr-defined]  # noqa: E731
-        order = _rpo([root], succ)  # type: ignore[list-item]
-        index = {b: i for i, b in enumerate(order)}
-        idom: dict[object, object] = {root: root}
+        # Post-dominators: the same algorithm on the reversed graph, rooted at a virtual exit.
+        exit_ = _VirtualExit()
+        root: Block | _VirtualExit = exit_ if post else f.entry
+        exits: list[Block | _VirtualExit] = [b for b in f.blocks if not b.successors] if post else []
 
-        def intersect(a: object, b: object) -> object:
+        def pred(b: Block | _VirtualExit) -> list[Block | _VirtualExit]:
+            if not isinstance(b, Block):
+                return []
+            if not post:
+                return [*b.predecessors]
+            return [*b.successors] if b.successors else [exit_]
+
+        order: list[Block | _VirtualExit] = [*reverse_post_order(f)] if not post else _rpo(
+            [root], lambda b: [*b.predecessors] if isinstance(b, Block) else exits)
+        index = {b: i for i, b in enumerate(order)}
+        idom: dict[Block | _VirtualExit, Block | _VirtualExit] = {root: root}
+
+        def intersect(a: Block | _VirtualExit, b: Block | _VirtualExit) -> Block | _VirtualExit:
             while a is not b:
                 while index[a] > index[b]:
                     a = idom[a]
@@ -89,7 +141,7 @@ class DominatorTree:
         while changed:
             changed = False
             for b in order[1:]:
-                new = None
+                new: Block | _VirtualExit | None = None
                 for p in pred(b):
                     if p in idom:
                         new = p if new is None else intersect(p, new)
@@ -99,7 +151,7 @@ class DominatorTree:
         self.root = root
         self.order: list[Block] = [b for b in order if isinstance(b, Block)]
         self.idom: dict[Block, Block | None] = {
-            b: (None if d is root and post else d) for b, d in idom.items() if isinstance(b, Block)}  # type: ignore[misc]
+            b: (d if isinstance(d, Block) else None) for b, d in idom.items() if isinstance(b, Block)}
         if not post:
             self.idom[f.entry] = None
         self.children: dict[Block, list[Block]] = {b: [] for b in self.order}

@@ -89,6 +89,7 @@ class Instruction(User):
                     object.__setattr__(new, slot, list(v) if isinstance(v, list) else v)
         new._uses = {}
         new._ops = []
+        new._values = ()
         new.name = None
         new.parent = None
         new.debug_records = []
@@ -316,7 +317,7 @@ class GEPInst(Instruction):
 
     @property
     def indices(self) -> list[Value]:
-        return self.operands[1:]
+        return list(self.operands[1:])
 
     def body(self, p: Spelling) -> str:
         ops = ", ".join(p.typed(v) for v in self.operands)

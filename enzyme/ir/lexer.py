@@ -53,6 +53,7 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
             line = text.count("\n", 0, pos) + 1
             raise IRParseError(f"line {line}: unexpected character {text[pos]!r}")
         kind = m.lastgroup
+        assert kind is not None  # every alternative of _TOKEN is a named group
         if kind == "nl":
             line_start = True
             if m.end() == pos:  # end of input

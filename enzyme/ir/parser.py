@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import re
-from typing import Callable
+from typing import Callable, NoReturn
 
 from ..errors import IRParseError
 from . import instructions as I
@@ -76,7 +76,7 @@ class _Cursor:
             self.error(f"expected '{text}'{' ' + what if what else ''}")
         return self.next()
 
-    def error(self, msg: str, tok: Token | None = None) -> None:
+    def error(self, msg: str, tok: Token | None = None) -> NoReturn:
         t = tok or self.tok
         line = self.src.count("\n", 0, t.start) + 1
         col = t.start - (self.src.rfind("\n", 0, t.start) + 1) + 1
@@ -294,7 +294,7 @@ class ModuleParser:
         tp = TypeParser(c, self.module)
         ret = None
         k = start
-        while k < name_i:  # type: ignore[operator]
+        while k < name_i:
             c.i = k
             t = _try_type(tp)
             if t is not None and c.i == name_i:
@@ -304,9 +304,9 @@ class ModuleParser:
             c.skip_balanced()
             k = c.i
         if ret is None:
-            c.error("expected a return type before the function name", c.toks[name_i])  # type: ignore[index]
+            c.error("expected a return type before the function name", c.toks[name_i])
         prefix = c.text_between(start, k)
-        c.i = name_i  # type: ignore[assignment]
+        c.i = name_i
         name = _strip_sigil(c.next().text)
         c.expect("(", "after the function name")
         params: list[Type] = []
@@ -331,7 +331,7 @@ class ModuleParser:
         suffix = self.src[c.tok.start:header_end].rstrip() if c.tok.kind != "eof" else ""
         if body_open >= 0:
             suffix = suffix.rstrip("{").rstrip()
-        f = Function(name, FunctionType(ret, tuple(params), vararg), arg_names=names, arg_attrs=attrs,  # type: ignore[arg-type]
+        f = Function(name, FunctionType(ret, tuple(params), vararg), arg_names=names, arg_attrs=attrs,
                      prefix=prefix, suffix=suffix)
         self._register_global(f, c)
         if not hasattr(self, "_pending_name"):
@@ -394,7 +394,7 @@ class TypeParser:
             if found is None:
                 c.i -= 1
                 c.error(f"use of undefined type %{name}")
-            ty = found  # type: ignore[assignment]
+            ty = found
         elif t.text == "[":
             n = int(c.next().text)
             c.expect("x")
@@ -468,13 +468,13 @@ class ValueParser:
             c.next()
             if self.lookup is None:
                 c.error("local value in a constant", t)
-            return self.lookup(_strip_sigil(t.text), ty, t)  # type: ignore[misc]
+            return self.lookup(_strip_sigil(t.text), ty, t)
         if k == "global":
             c.next()
             g = self.module.globals.get(_strip_sigil(t.text))
             if g is None:
                 c.error(f"use of undefined global {t.text}", t)
-            return g  # type: ignore[return-value]
+            return g
         if k == "num":
             c.next()
             if isinstance(ty, IntType):
@@ -533,11 +533,11 @@ class ValueParser:
                 c.next()
                 fl = self._flags(INT_FLAGS)
                 c.expect("(")
-                a = self.parse_typed()
+                lhs = self.parse_typed()
                 c.expect(",")
-                b = self.parse_typed()
+                rhs = self.parse_typed()
                 c.expect(")")
-                return ConstantExpr(a.type, w, [a, b], fl)
+                return ConstantExpr(lhs.type, w, [lhs, rhs], fl)
             if w == "asm":
                 a = c.i
                 c.next()
@@ -978,7 +978,7 @@ class FunctionBodyParser:
         if isinstance(shown, FunctionType):
             fty = shown
         else:
-            fty = FunctionType(shown, tuple(v.type for v in args))  # type: ignore[arg-type]
+            fty = FunctionType(shown, tuple(v.type for v in args))
         if undeclared is not None:
             callee = self.values.module.declare_function(undeclared, fty)
         fa = c.i
@@ -1008,7 +1008,7 @@ class FunctionBodyParser:
             normal = self._label()
             c.expect("unwind")
             unwind = self._label()
-            return I.InvokeInst(fty, callee, args, normal, unwind, **kw)  # type: ignore[arg-type]
+            return I.InvokeInst(fty, callee, args, normal, unwind, **kw)
         return I.CallInst(fty, callee, args, **kw)  # type: ignore[arg-type]
 
     def _label(self) -> Block:

@@ -152,6 +152,10 @@ class NamedStructType(StructType):
     """An identified struct ``%name = type {...}``; compares by identity."""
 
     __slots__ = ("name", "_elements", "_packed", "opaque")
+    name: str
+    _elements: tuple[Type, ...]
+    _packed: bool
+    opaque: bool
 
     def __init__(self, name: str, elements: tuple[Type, ...] = (), packed: bool = False,
                  opaque: bool = True) -> None:
@@ -163,11 +167,11 @@ class NamedStructType(StructType):
         object.__setattr__(self, "_packed", packed)
         object.__setattr__(self, "opaque", opaque)
 
-    @property  # type: ignore[override]
+    @property
     def elements(self) -> tuple[Type, ...]:
         return self._elements
 
-    @property  # type: ignore[override]
+    @property
     def packed(self) -> bool:
         return self._packed
 

@@ -76,17 +76,23 @@ class Value:
 class User(Value):
     """A value with operands (instructions, debug records)."""
 
-    __slots__ = ("_ops",)
+    # _values: the operand values as a tuple, built on first read and dropped by every operand change.
+    __slots__ = ("_ops", "_values")
 
     def __init__(self, type: Type, operands: list[Value] | tuple[Value, ...] = (), name: str | None = None) -> None:
         super().__init__(type, name)
         self._ops: list[Use] = []
+        self._values: tuple[Value, ...] | None = ()
         for v in operands:
             self._append_operand(v)
 
     @property
-    def operands(self) -> list[Value]:
-        return [u.value for u in self._ops]
+    def operands(self) -> tuple[Value, ...]:
+        """The operand values.  The same tuple object until an operand changes (cfg.py's caches rely on it)."""
+        values = self._values
+        if values is None:
+            values = self._values = tuple(u.value for u in self._ops)
+        return values
 
     @property
     def operand_uses(self) -> list[Use]:
@@ -100,11 +106,13 @@ class User(Value):
         use.value._remove_use(use)
         use.value = value
         value._add_use(use)
+        self._values = None
 
     def _append_operand(self, value: Value) -> None:
         use = Use(self, len(self._ops), value)
         self._ops.append(use)
         value._add_use(use)
+        self._values = None
 
     def _insert_operand(self, i: int, value: Value) -> None:
         use = Use(self, i, value)
@@ -112,18 +120,21 @@ class User(Value):
         for j in range(i + 1, len(self._ops)):
             self._ops[j].index = j
         value._add_use(use)
+        self._values = None
 
     def _remove_operand(self, i: int) -> None:
         use = self._ops.pop(i)
         use.value._remove_use(use)
         for j in range(i, len(self._ops)):
             self._ops[j].index = j
+        self._values = None
 
     def drop_operands(self) -> None:
         """Unregister every operand (before erasing the user)."""
         for use in self._ops:
             use.value._remove_use(use)
         self._ops = []
+        self._values = ()
 
 
 class Argument(Value):

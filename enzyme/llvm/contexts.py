@@ -28,7 +28,7 @@ class ContextOwner:
     def adopt(self, mod: llvm.ModuleRef) -> llvm.ModuleRef:
         """Make ``mod`` (created in this context) keep the context alive."""
         mod.__class__ = OwnedModuleRef
-        mod._context_owner = self  # type: ignore[attr-defined]
+        mod._context_owner = self
         self._live_modules += 1
         return mod
 

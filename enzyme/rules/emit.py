@@ -1,6 +1,8 @@
 """Turn rule expressions into instructions at a builder's insertion point."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..errors import DifferentiationError
 from ..ir import ConstantExpr, ConstantKeyword, FunctionType, Module, Type, Value
 from ..ir.builder import Builder, const_fp
@@ -55,7 +57,7 @@ class Emitter:
     made earlier must dominate the later uses).
     """
 
-    def __init__(self, module: Module, builder: Builder, args: list[Value], result: Value | None, type: Type):
+    def __init__(self, module: Module, builder: Builder, args: Sequence[Value], result: Value | None, type: Type):
         self.module = module
         self.b = builder
         self.args = args

@@ -122,7 +122,8 @@ def make_rng(rng: np.random.Generator | int | None) -> np.random.Generator:
 def random_like(value: Any, rng: np.random.Generator) -> Any:
     """A standard-normal value of the same shape and floating type as ``value``."""
     if isinstance(value, np.ndarray):
-        return rng.standard_normal(value.shape).astype(value.dtype)
+        shape: tuple[int, ...] = value.shape
+        return rng.standard_normal(shape).astype(value.dtype)
     if isinstance(value, np.floating):
         return type(value)(rng.standard_normal())
     return float(rng.standard_normal())

@@ -29,7 +29,7 @@ from ..api.annotations import (
 from ..errors import UsageError
 from .arguments import batch_width, copy_shadows, draw_shadows, function_name, make_rng, parse_arguments
 from .compare import Report
-from .evaluate import Line, call_plain, derivative_along, eps_of
+from .evaluate import Line, Outcome, call_plain, derivative_along, eps_of
 from .fdm import FiniteDifferenceMethod, central_fdm
 from .run_ad import run_forward
 
@@ -102,7 +102,7 @@ def test_forward(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
                          result.tangents[k], expected_tangent)
         for arg in outputs:
             i = arg.index
-            expected_shadow = derivative_along(fdm, line, lambda o, i=i: o.after[i], eps)
+            expected_shadow = derivative_along(fdm, line, _shadow_after(i), eps)
             got = shadows[i][k if arg.is_batch else 0]
             report.check(f"{arg.label}: shadow after the call{slot} = tangent of its contents (Forward mode, "
                          f"vs {fdm!r})", got, expected_shadow)
@@ -110,3 +110,8 @@ def test_forward(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
 
 
 test_forward.__test__ = False  # type: ignore[attr-defined]  # not a pytest test when imported into a test module
+
+
+def _shadow_after(i: int) -> Callable[[Outcome], Any]:
+    """What argument ``i`` holds after the call (the finite differences of its contents give its tangent)."""
+    return lambda o: o.after[i]

@@ -119,7 +119,7 @@ class _LibraryCache:
         import enzyme
 
         try:
-            library = enzyme.compile([str(p) for p in paths], **options)  # type: ignore[attr-defined]
+            library = enzyme.compile([str(p) for p in paths], **options)
         except Exception as error:
             self._errors[stamp] = error  # later tests fail the same way, fast
             raise

@@ -71,6 +71,11 @@ def _line(f: Callable[..., Any], arguments: Sequence[Argument], target: Argument
     return Line(f, arguments, [direction if a is target else None for a in arguments])
 
 
+def _along(g: Callable[[Outcome], float], line: Line) -> Callable[[float], float]:
+    """``t -> g(line(t))``: the scalar function whose derivative at 0 the finite differences take."""
+    return lambda t: g(line(t))
+
+
 def _unit(value: np.ndarray, flat_index: int) -> np.ndarray:
     e = np.zeros(value.size, dtype=value.dtype)
     e[flat_index] = 1
@@ -154,7 +159,7 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
                     got = got[k]
                 one = type(arg.value)(1.0) if isinstance(arg.value, np.floating) else 1.0
                 line = _line(f, arguments, arg, one)
-                expected = fdm(lambda t, line=line, g=g: g(line(t)), 0.0, eps=eps)
+                expected = fdm(_along(g, line), 0.0, eps=eps)
                 report.check(f"{arg.label}: derivative{slot} ({mode}, vs {fdm!r})", got, expected)
             elif arg.has_shadow:
                 _check_shadow(report, f, arguments, arg, shadows[arg.index][k if arg.is_batch else 0], g, fdm,
@@ -173,14 +178,14 @@ def _check_shadow(report: Report, f: Callable[..., Any], arguments: Sequence[Arg
         gradient = np.empty(value.shape, dtype=np.float64)
         for flat in range(value.size):
             line = _line(f, arguments, arg, _unit(value, flat))
-            gradient.flat[flat] = fdm(lambda t, line=line: g(line(t)), 0.0, eps=eps)
+            gradient.flat[flat] = fdm(_along(g, line), 0.0, eps=eps)
         report.check(f"{arg.label}: shadow after the call{slot} = gradient ({mode}, vs {fdm!r} per element)",
                      got, gradient)
         return
     for r in range(RANDOM_DIRECTIONS):
         v = random_like(value, generator)
         line = _line(f, arguments, arg, v)
-        expected = fdm(lambda t, line=line: g(line(t)), 0.0, eps=eps)
+        expected = fdm(_along(g, line), 0.0, eps=eps)
         projected = float(np.vdot(np.asarray(got, np.float64), np.asarray(v, np.float64)))
         if not report.check(f"{arg.label}: <shadow after the call, v>{slot} for random direction v #{r + 1} "
                             f"({mode}, vs {fdm!r} along v)", projected, expected):

@@ -39,7 +39,7 @@ class ReverseResult:
 def _autodiff() -> Callable[..., Any]:
     from .. import api
 
-    return api.autodiff  # type: ignore[attr-defined, no-any-return]
+    return api.autodiff
 
 
 def forward_mode_for(ret_activity: type[Annotation]) -> Any:
@@ -85,7 +85,7 @@ def run_reverse_split(f: Callable[..., Any], ret_activity: type[Annotation], ann
     """``autodiff_thunk(ReverseSplitWithPrimal, ...)``: the forward sweep, then the reverse sweep seeded with ``dret``."""
     from .. import api
 
-    forward, reverse = api.autodiff_thunk(ReverseSplitWithPrimal, f, ret_activity,  # type: ignore[attr-defined]
+    forward, reverse = api.autodiff_thunk(ReverseSplitWithPrimal, f, ret_activity,
                                           *(type(a) for a in annotations))
     tape, primal, _shadow = forward(*annotations)
     seed = () if dret is None else (dret,)

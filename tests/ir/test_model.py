@@ -157,3 +157,42 @@ define i32 @k(i32 %a) {
     inst = m.get_function("k").entry.instructions[0]
     assert isinstance(inst, BinaryOperator) and inst.flags == ["nuw", "nsw"]
     assert "add nuw nsw i32 %a, 1" in print_module(m)
+
+
+def test_operands_tuple_is_shared_until_an_operand_changes():
+    m = parse_module(SRC)
+    f = m.get_function("f")
+    x, y = f.args
+    a, b, ret = f.entry.instructions
+    first = b.operands
+    assert first == (a, x) and b.operands is first  # read twice: one tuple
+    b.set_operand(1, y)
+    assert b.operands == (a, y) and b.operands is not first
+    a.replace_all_uses_with(x)
+    assert b.operands == (x, y) and ret.operands == (b,)
+    copy = b.clone()
+    assert copy.operands == (x, y) and copy.operands is not b.operands
+    b.drop_operands()
+    assert b.operands == () and copy.operands == (x, y)
+
+
+def test_operands_follow_phi_incoming_edits():
+    m = parse_module("""
+define i32 @h(i1 %c) {
+entry:
+  br i1 %c, label %a, label %j
+a:
+  br label %j
+j:
+  %p = phi i32 [ 1, %entry ], [ 2, %a ]
+  ret i32 %p
+}
+""")
+    f = m.get_function("h")
+    entry, a, j = f.blocks
+    phi = j.instructions[0]
+    before = phi.operands
+    phi.remove_incoming(entry)
+    assert [blk for _, blk in phi.incoming] == [a] and phi.operands != before
+    phi.add_incoming(const_int(phi.type, 3), entry)
+    assert phi.operands[-1] is entry and len(phi.operands) == 4

@@ -25,3 +25,13 @@ def test_benchmark_rejects_unknown_variant(repo_root: Path) -> None:
     result = subprocess.run([sys.executable, str(script), "--variants", "O7"],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2 and "unknown variant" in result.stderr
+
+
+def test_pipeline_benchmark_runs_on_a_small_program(repo_root: Path) -> None:
+    """benchmarks/bench_pipeline_large.py (no timing asserted): every request it makes is differentiated."""
+    script = repo_root / "benchmarks" / "bench_pipeline_large.py"
+    result = subprocess.run([sys.executable, str(script), "--functions", "12", "--repeat", "1"],
+                            capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "12 derivative requests" in result.stdout  # functions 1, 3, 5, 7, 9, 11: two requests each
+    assert "whole pipeline" in result.stdout
