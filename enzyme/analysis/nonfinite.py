@@ -19,7 +19,8 @@ Where non-finite values come from:
   there (stores it, passes it to a call, returns it, or has one in a global
   initializer).  The inputs a program is given are taken to be finite.
 
-Arithmetic (``fadd``, ``fsub``, ``fmul``, ``fneg``), selects, phis, casts and
+Arithmetic (``fadd``, ``fsub``, ``fmul``, ``fneg``, ``fma``), bounded math
+functions, selects, phis, casts, sign-bit operations on float bits and
 aggregate or vector moves pass a non-finite operand on.  Finite arithmetic that
 overflows (``x * x`` beyond 1e154) is not counted as a source.
 """
@@ -27,14 +28,28 @@ from __future__ import annotations
 
 import math
 
-from ..ir import (Argument, AtomicRMWInst, CallInst, CmpXchgInst, ConstantAggregate, ConstantFP, Function,
-                  Instruction, LoadInst, Module, ReturnInst, StoreInst, VAArgInst, Value)
+from ..ir import (
+    Argument,
+    AtomicRMWInst,
+    CallInst,
+    CmpXchgInst,
+    ConstantAggregate,
+    ConstantFP,
+    Function,
+    Instruction,
+    LoadInst,
+    Module,
+    ReturnInst,
+    StoreInst,
+    VAArgInst,
+    Value,
+)
 from ..rules import canonical_name, lookup
 
-# Instructions whose result is non-finite only if an operand is.
+# Instructions whose result is non-finite only if an operand is (and/or/xor: sign-bit operations on float bits).
 _PASS_ON = frozenset({
     "fadd", "fsub", "fmul", "fneg", "select", "phi", "extractvalue", "insertvalue", "extractelement",
-    "insertelement", "shufflevector", "bitcast", "fpext", "freeze"})
+    "insertelement", "shufflevector", "bitcast", "fpext", "freeze", "and", "or", "xor"})
 # Instructions that make non-finite values out of finite ones.
 _MAKE = frozenset({"fdiv", "frem", "fptrunc"})
 # Math functions whose result is finite whenever their operands are (fma as fmul and fadd).
@@ -59,12 +74,9 @@ class NonFiniteValues:
         self._facts: dict[Function, set[Value]] = {}
 
     def may_be_nonfinite(self, v: Value) -> bool:
-        if isinstance(v, Instruction):
-            fn = v.function
-        elif isinstance(v, Argument):
-            fn = v.function
-        else:
+        if not isinstance(v, (Instruction, Argument)):
             return _holds_nonfinite_constant(v)
+        fn = v.function
         assert isinstance(fn, Function)
         if self._from_memory is None:
             self._from_memory = _memory_may_hold(self._module, reachable(self._module, self._roots))
@@ -111,10 +123,7 @@ def _propagate(fn: Function, from_memory: bool) -> set[Value]:
     found: set[Value] = set(fn.args) if from_memory else set()
     work: list[Value] = list(found)
     for inst in fn.instructions():
-        if _is_source(inst, from_memory):
-            found.add(inst)
-            work.append(inst)
-        elif inst.opcode in _PASS_ON and any(_holds_nonfinite_constant(op) for op in inst.operands):
+        if _is_source(inst, from_memory) or _passes_on(inst) and any(map(_holds_nonfinite_constant, inst.operands)):
             found.add(inst)
             work.append(inst)
     while work:

@@ -43,7 +43,7 @@ declare double @log(double)
 
 def test_division_and_calls_are_sources_arithmetic_passes_on() -> None:
     nf, m = facts(GUARDED)
-    value = lambda name: nf.may_be_nonfinite(named(m, "f", name))  # noqa: E731
+    value = lambda name: nf.may_be_nonfinite(named(m, "f", name))
     assert value("inv") and value("g") and value("l") and value("m")  # 1/0, select of it, log(0), fma of it
     assert not value("x") and not value("p") and not value("s") and not value("r")  # finite in, finite out
 
@@ -112,7 +112,7 @@ define double @f(ptr %a) {
 
 
 def test_partials_that_may_be_non_finite() -> None:
-    finite = lambda k: False  # noqa: E731
+    finite = lambda k: False
     fmul, fdiv = INSTRUCTIONS["fmul"].partials, INSTRUCTIONS["fdiv"].partials
     assert fmul[0] is not None and fdiv[0] is not None and fdiv[1] is not None
     assert not may_be_nonfinite(fmul[0], finite, False)

@@ -60,7 +60,7 @@ def build_one(name: str, mode: str, level: int, out: Path) -> int:
         kind = "CRASH" if "invalid IR" in str(e) else "REFUSED"
         print(json.dumps({"outcome": kind, "message": f"{type(e).__name__}: {e}"[:3000]}))
         return 0
-    except Exception as e:  # noqa: BLE001 - anything else is an engine crash
+    except Exception:  # noqa: BLE001 - anything else is an engine crash
         print(json.dumps({"outcome": "CRASH", "message": traceback.format_exc()[-3000:]}))
         return 0
     bitcode = out / "prog.bc"
@@ -75,7 +75,7 @@ def build_one(name: str, mode: str, level: int, out: Path) -> int:
         return 0
     (out / "stdout.txt").write_text(run.stdout + run.stderr)
     derivs = {m.group(1) + " " + m.group(2): float(m.group(3))
-              for m in re.finditer(r"^D (.+) (\d+) (\S+)$", run.stdout, re.M)}
+              for m in re.finditer(r"^D (.+) (\d+) (\S+)$", run.stdout, re.MULTILINE)}
     mismatches = [line for line in run.stdout.splitlines() if line.startswith("MISMATCH")]
     if mismatches:
         outcome = "WRONG"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import re
 import sys
 
@@ -22,7 +23,8 @@ def refusal_kind(message: str) -> str:
 
 
 def main(path: str) -> int:
-    records = [json.loads(line) for line in open(path)]
+    with open(path) as f:
+        records = [json.loads(line) for line in f]
     latest: dict[tuple, dict] = {}
     for r in records:  # a rerun of a (program, mode, level) replaces the earlier record
         latest[(r["name"], r["mode"], r["level"])] = r
@@ -58,7 +60,7 @@ def main(path: str) -> int:
             values = [(f"{r['mode']}-O{r['level']}", r["derivs"][key]) for r in runs if key in r["derivs"]]
             ref = max(abs(v) for _, v in values)
             lo, hi = min(v for _, v in values), max(v for _, v in values)
-            if not all(v == v for _, v in values) or hi - lo > 1e-7 * max(ref, 1e-9):
+            if any(math.isnan(v) for _, v in values) or hi - lo > 1e-7 * max(ref, 1e-9):
                 bad += 1
                 print(f"  {name} {key}: {values}")
     print(f"  {bad} disagreements")
