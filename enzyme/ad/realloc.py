@@ -49,9 +49,10 @@ from ..ir import (
     Type,
     Value,
 )
-from ..ir.types import I8, FloatType, IntType, PointerType, VectorType
+from ..ir.types import DOUBLE, I8, FloatType, IntType, PointerType, VectorType
 from .common import add_helper_functions, describe, is_inactive_function, memory_function, value_name
 from .memcopy import copy_adjoint_function
+from .tape import TAPE_PUSH
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -178,6 +179,11 @@ def buffer_element_type(gen: _Generator, inst: CallInst) -> Type | None:
     """
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None
+    if inst.function is not None and inst.function.name == TAPE_PUSH:
+        # Our own tape, differentiated when derivatives are nested: 8-byte slots of doubles, integers and
+        # pointers.  Only double slots carry adjoints (the old block's are still zero when the reverse sweep
+        # adds the new block's back), and reverse sweeps read no pointer or integer shadows from it.
+        return DOUBLE
     family = _Family()
     try:
         _walk_family([inst, inst.args[mf.ptr]], set(), family, 0)

@@ -134,5 +134,14 @@ int main(void) {
   for (int q = 0; q < NP / 2; q++) { ad[q] = dk[kprobe[q]]; ad[NP / 2 + q] = df[fprobe[q]]; }
   hunt_check_vec("grad", ad, fd, NP);
 #endif
+#ifdef MODE_BATCHREV
+  double dk[NK] = {0}, df[NF] = {0}, dk2[NK] = {0}, df2[NF] = {0};
+  __enzyme_autodiff_void((void *)compliance, enzyme_width, 2, enzyme_dup, k, dk, dk2, enzyme_dup, f, df, df2,
+                         enzyme_const, NG);
+  for (int q = 0; q < NP / 2; q++) { ad[q] = dk[kprobe[q]]; ad[NP / 2 + q] = df[fprobe[q]]; }
+  hunt_check_vec("grad", ad, fd, NP);
+  for (int q = 0; q < NP / 2; q++) { ad[q] = dk2[kprobe[q]]; ad[NP / 2 + q] = df2[fprobe[q]]; }
+  hunt_check_vec("grad_lane2", ad, fd, NP);
+#endif
   return hunt_finish();
 }

@@ -145,5 +145,16 @@ int main(void) {
   for (int q = 0; q < NP; q++) ad[q] = *shad[q];
   hunt_check_vec("grad", ad, fd, NP);
 #endif
+#ifdef MODE_BATCHREV
+  double dxy2[2 * NN] = {0}, dkappa2[NE] = {0};
+  Mesh dmesh2 = {NN, NE, dxy2, tri, fixed};
+  double *shad2[NP] = {&dkappa2[0], &dkappa2[13], &dkappa2[41], &dxy2[2 * 7], &dxy2[2 * 14 + 1], &dxy2[2 * 22]};
+  __enzyme_autodiff_void((void *)fem_compliance, enzyme_width, 2, enzyme_dup, &mesh, &dmesh, &dmesh2, enzyme_dup,
+                         kappa, dkappa, dkappa2);
+  for (int q = 0; q < NP; q++) ad[q] = *shad[q];
+  hunt_check_vec("grad", ad, fd, NP);
+  for (int q = 0; q < NP; q++) ad[q] = *shad2[q];
+  hunt_check_vec("grad_lane2", ad, fd, NP);
+#endif
   return hunt_finish();
 }

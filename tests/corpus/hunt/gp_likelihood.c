@@ -98,5 +98,15 @@ int main(void) {
   for (int q = 0; q < NP; q++) ad[q] = *shad[q];
   hunt_check_vec("grad", ad, fd, NP);
 #endif
+#ifdef MODE_BATCHREV
+  double dtheta2[3] = {0}, dX2[N] = {0};
+  double *shad2[NP] = {&dtheta2[0], &dtheta2[1], &dtheta2[2], &dX2[0], &dX2[5], &dX2[11]};
+  __enzyme_autodiff_void((void *)gp_nll, enzyme_width, 2, enzyme_dup, theta, dtheta, dtheta2, enzyme_dup, X, dX, dX2,
+                         enzyme_const, Y, enzyme_const, N);
+  for (int q = 0; q < NP; q++) ad[q] = *shad[q];
+  hunt_check_vec("grad", ad, fd, NP);
+  for (int q = 0; q < NP; q++) ad[q] = *shad2[q];
+  hunt_check_vec("grad_lane2", ad, fd, NP);
+#endif
   return hunt_finish();
 }

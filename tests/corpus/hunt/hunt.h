@@ -1,5 +1,6 @@
 /* Shared checking code for the hunt corpus (harness only, never differentiated).
-   Each program is built once per mode: -DMODE_REV, -DMODE_FWD, -DMODE_BATCH or -DMODE_SPLIT.
+   Each program is built once per mode: -DMODE_REV, -DMODE_FWD, -DMODE_BATCH (forward, width 2),
+   -DMODE_BATCHREV (reverse, width 2) or -DMODE_SPLIT.
    Every derivative is printed as "D <name> <index> <value>" so the driver can compare modes with each
    other, and is checked here against central differences. */
 #ifndef HUNT_H
@@ -15,6 +16,7 @@ extern "C" {
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out, enzyme_width;
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
+void __enzyme_autodiff_void(void *, ...);
 #ifdef __cplusplus
 }
 #endif

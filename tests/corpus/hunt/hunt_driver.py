@@ -1,6 +1,6 @@
 """Build every hunt program per mode and optimization level through the pipeline and classify the outcome.
 
-    python3 hunt_driver.py [names...] [--levels 0,1,2,3] [--modes rev,fwd,batch,split] [--out DIR]
+    python3 hunt_driver.py [names...] [--levels 0,1,2,3] [--modes rev,fwd,batch,batchrev,split] [--out DIR]
 
 Outcomes: OK, REFUSED (an EnzymeError while building, message recorded), WRONG (a derivative disagrees with
 central differences or with another mode), CRASH (a Python exception that is not an EnzymeError, invalid IR,
@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODES = ("rev", "fwd", "batch", "split")
+MODES = ("rev", "fwd", "batch", "batchrev", "split")
 SUFFIXES = (".f90", ".c", ".cpp")
 
 
@@ -37,7 +37,7 @@ def programs() -> list[str]:
 
 def modes_of(name: str) -> list[str]:
     text = "".join(p.read_text() for p in sources_of(name))
-    return [m for m in MODES if f"MODE_{m.upper()}" in text]
+    return [m for m in MODES if re.search(rf"\bMODE_{m.upper()}\b", text)]
 
 
 def build_one(name: str, mode: str, level: int, out: Path) -> int:

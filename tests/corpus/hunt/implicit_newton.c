@@ -93,5 +93,20 @@ int main(void) {
   for (int q = 0; q < NP; q++) ad[q] = *shad[q];
   hunt_check_vec("grad", ad, fd, NP);
 #endif
+#ifdef MODE_BATCHREV
+  /* two output weightings at once: lane 1 is the objective's, lane 2 d(ye[1]) alone */
+  double dmu2 = 0, dy02[2] = {0}, dye2[2] = {0.0, 1.0}, fd2[NP];
+  dye[0] = 1.0; dye[1] = 0.3;
+  __enzyme_autodiff_void((void *)vdp_backward_euler, enzyme_width, 2, enzyme_dup, &mu, &dmu, &dmu2, enzyme_dup, y0v,
+                         dy0, dy02, enzyme_dup, ye, dye, dye2, enzyme_const, t_end, enzyme_const, 60, enzyme_const, &st);
+  for (int q = 0; q < NP; q++) ad[q] = *shad[q];
+  hunt_check_vec("grad", ad, fd, NP);
+  double *shad2[NP] = {&dmu2, &dy02[0], &dy02[1]};
+  for (int q = 0; q < NP; q++) {
+    ad[q] = *shad2[q];
+    fd2[q] = HUNT_FD((vdp_backward_euler(&mu, y0v, ye, t_end, 60, &st), ye[1]), *prim[q]);
+  }
+  hunt_check_vec("grad_y1", ad, fd2, NP);
+#endif
   return hunt_finish();
 }

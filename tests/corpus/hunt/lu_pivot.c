@@ -102,5 +102,15 @@ int main(void) {
   for (int q = 0; q < NP; q++) ad[q] = *shad[q];
   hunt_check_vec("grad", ad, fd, NP);
 #endif
+#ifdef MODE_BATCHREV
+  double dA2[N * N] = {0}, db2[N] = {0};
+  double *shad2[NP] = {&dA2[0], &dA2[7], &dA2[N * N - 1], &dA2[3 * N + 1], &db2[0], &db2[4]};
+  __enzyme_autodiff_void((void *)solve_objective, enzyme_width, 2, enzyme_dup, A, dA, dA2, enzyme_dup, b, db, db2,
+                         enzyme_const, w, enzyme_const, N);
+  for (int q = 0; q < NP; q++) ad[q] = *shad[q];
+  hunt_check_vec("grad", ad, fd, NP);
+  for (int q = 0; q < NP; q++) ad[q] = *shad2[q];
+  hunt_check_vec("grad_lane2", ad, fd, NP);
+#endif
   return hunt_finish();
 }

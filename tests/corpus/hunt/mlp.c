@@ -124,5 +124,16 @@ int main(void) {
   for (int q = 0; q < NP; q++) ad[q] = *shad[q];
   hunt_check_vec("grad", ad, fd, NP);
 #endif
+#ifdef MODE_BATCHREV
+  double dparams2[NPAR] = {0}, dX2[BATCH * NIN] = {0};
+  double *shad2[NP] = {&dparams2[pp[0]], &dparams2[pp[1]], &dparams2[pp[2]], &dparams2[pp[3]], &dparams2[pp[4]],
+                       &dparams2[pp[5]], &dX2[1], &dX2[NIN + 2]};
+  __enzyme_autodiff_void((void *)loss, enzyme_width, 2, enzyme_dup, params, dparams, dparams2, enzyme_dup, X, dX, dX2,
+                         enzyme_const, labels, enzyme_const, BATCH, enzyme_const, decay);
+  for (int q = 0; q < NP; q++) ad[q] = *shad[q];
+  hunt_check_vec("grad", ad, fd, NP);
+  for (int q = 0; q < NP; q++) ad[q] = *shad2[q];
+  hunt_check_vec("grad_lane2", ad, fd, NP);
+#endif
   return hunt_finish();
 }

@@ -33,10 +33,10 @@ def main(path: str) -> int:
     for r in records:
         table[r["name"]][(r["mode"], r["outcome"])] += 1
     totals = collections.Counter(r["outcome"] for r in records)
-    print("program                  " + "  ".join(f"{m:>22}" for m in ("rev", "fwd", "batch", "split")))
+    print("program                  " + "  ".join(f"{m:>22}" for m in ("rev", "fwd", "batch", "batchrev", "split")))
     for name in sorted(table):
         cells = []
-        for mode in ("rev", "fwd", "batch", "split"):
+        for mode in ("rev", "fwd", "batch", "batchrev", "split"):
             counts = {o: n for (m, o), n in table[name].items() if m == mode}
             cells.append(" ".join(f"{o}:{n}" for o, n in sorted(counts.items())) or "-")
         print(f"{name:24} " + "  ".join(f"{c:>22}" for c in cells))
