@@ -10,6 +10,7 @@ from ..ir import (Block, BranchInst, CallInst, Constant, ConstantExpr, ConstantF
 from ..ir.cfg import normal_flow_order, reverse_post_order
 from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
+from ..analysis.nonfinite import NonFiniteValues
 from ..rules.inactive import is_known_inactive
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 if TYPE_CHECKING:
@@ -29,6 +30,20 @@ def zero(t: Type) -> Constant:
     if isinstance(t, (VectorType, ArrayType, StructType)):
         return ConstantKeyword(t, "zeroinitializer")
     raise DifferentiationError(f"no zero value of type {t}")
+
+
+def zero_where_seeds_zero(b: "Builder", seeds: list[Value], contribution: Value) -> Value:
+    """``contribution``, or exactly zero where every seed is zero (a strong zero).
+
+    Reverse mode: a value computed and then dropped has zero adjoints, and its partials may be
+    infinite or NaN (a speculated ``1/y`` at ``y == 0``), so ``0 · inf`` must not reach a gradient.
+    """
+    is_zero: Value | None = None
+    for seed in seeds:
+        test = b.fcmp("oeq", seed, zero(seed.type))
+        is_zero = test if is_zero is None else b.binop("and", is_zero, test)
+    assert is_zero is not None
+    return b.select(is_zero, zero(contribution.type), contribution)
 
 
 def carries_float(t: Type) -> bool:
@@ -54,6 +69,14 @@ class ADContext:
     roots: list[Function] = field(default_factory=list)  # the functions the module's requests differentiate
     types: "TypeAnalysis | None" = None  # made on first use (enzyme.ad.copy_types.function_contexts)
     allocators: "set[Function] | None" = None  # made on first use (enzyme.ad.allocators)
+    _nonfinite: NonFiniteValues | None = field(default=None, init=False)
+
+    @property
+    def nonfinite(self) -> NonFiniteValues:
+        """Which values may be infinite or NaN (reverse mode guards their products with zero adjoints)."""
+        if self._nonfinite is None:
+            self._nonfinite = NonFiniteValues(self.module, self.roots)
+        return self._nonfinite
 
 
 def memory_function(name: str) -> "MemoryFunction | None":

@@ -27,15 +27,20 @@ inferred from how the buffer is accessed).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..analysis import DataLayout
 from ..errors import DifferentiationError
 from ..ir import (
     CallInst,
     CastInst,
+    CmpInst,
     Constant,
+    DebugRecord,
     Function,
     GEPInst,
+    Instruction,
     LoadInst,
     Module,
     PhiInst,
@@ -44,9 +49,10 @@ from ..ir import (
     Type,
     Value,
 )
-from ..ir.types import FloatType, PointerType, VectorType
+from ..ir.types import DOUBLE, I8, FloatType, IntType, PointerType, VectorType
 from .common import add_helper_functions, describe, is_inactive_function, memory_function, value_name
 from .memcopy import copy_adjoint_function
+from .tape import TAPE_PUSH
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -149,7 +155,16 @@ class _Unknown(Exception):
         self.why = why
 
 
-def buffer_element_type(inst: CallInst) -> Type | None:
+@dataclass
+class _Family:
+    """What the pointers of one reallocated buffer show about it."""
+
+    types: set[Type] = field(default_factory=set)        # loaded and stored through them
+    indexed_as: set[Type] = field(default_factory=set)   # GEP element types (arrays of them)
+    hidden: list[str] = field(default_factory=list)      # why some accesses are out of sight
+
+
+def buffer_element_type(gen: _Generator, inst: CallInst) -> Type | None:
     """The one floating-point type a reallocated buffer holds, or None when it holds no floats.
 
     The buffer is every pointer connected to the realloc's operand and result
@@ -157,29 +172,68 @@ def buffer_element_type(inst: CallInst) -> Type | None:
     followed into defined callees.  Loads and stores through them give the
     types; a mix of floats with anything else, or an unknown callee, is
     refused (the adjoints could not be moved without knowing where floats are).
+    When the buffer's address is stored in memory, returned or copied with
+    memcpy, accesses happen out of sight of that walk; then the element types
+    it indexes with and type analysis must agree on one float type for every
+    byte (or on no floats at all), else the realloc is refused.
     """
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None
-    seen: set[Value] = set()
-    types: set[Type] = set()
+    if inst.function is not None and inst.function.name == TAPE_PUSH:
+        # Our own tape, differentiated when derivatives are nested: 8-byte slots of doubles, integers and
+        # pointers.  Only double slots carry adjoints (the old block's are still zero when the reverse sweep
+        # adds the new block's back), and reverse sweeps read no pointer or integer shadows from it.
+        return DOUBLE
+    family = _Family()
     try:
-        _walk_family([inst, inst.args[mf.ptr]], seen, types, 0)
+        _walk_family([inst, inst.args[mf.ptr]], set(), family, 0)
     except _Unknown as e:
-        raise DifferentiationError(f"{describe(inst)}: realloc of memory that may hold active values, but {e.why}; "
-                                   "its adjoints cannot be moved safely, not supported in reverse mode yet") from None
-    scalars = {t.element if isinstance(t, VectorType) else t for t in types}
+        raise _refusal(inst, e.why) from None
+    scalars = {t.element if isinstance(t, VectorType) else t for t in family.types}
+    if family.hidden:
+        scalars |= _indexed_and_analysed_types(gen, inst, family)
+        if not scalars:
+            raise _refusal(inst, f"its address is {family.hidden[0]} and what it holds is not known")
     floats = {t for t in scalars if isinstance(t, FloatType)}
     if not floats:
         return None
     if len(scalars) > 1:
-        names = ", ".join(sorted(str(t) for t in scalars))
+        names = ", ".join(sorted({"integer" if isinstance(t, IntType) else str(t) for t in scalars}))
         raise DifferentiationError(f"{describe(inst)}: realloc of a buffer accessed as several types ({names}); "
                                    "its adjoints cannot be moved safely, not supported in reverse mode yet")
     (t,) = floats
     return t
 
 
-def _walk_family(start: list[Value], seen: set[Value], types: set[Type], depth: int) -> None:
+def _refusal(inst: CallInst, why: str) -> DifferentiationError:
+    return DifferentiationError(f"{describe(inst)}: realloc of memory that may hold active values, but {why}; "
+                                "its adjoints cannot be moved safely, not supported in reverse mode yet")
+
+
+def _indexed_and_analysed_types(gen: _Generator, inst: CallInst, family: _Family) -> set[Type]:
+    """Scalar types of the buffer's bytes from the element types it is indexed with and type analysis."""
+    from .copy_types import function_contexts
+    layout = DataLayout.of_module(gen.m)
+    found: set[Type] = set()
+    for t in family.indexed_as:
+        found.update(leaf for _, leaf in layout.scalar_leaves(t, max_offset=4096))
+    mf = memory_function(inst.callee_name or "")
+    assert mf is not None and mf.ptr is not None
+    for info in function_contexts(gen.ctx, gen.fn):
+        for ptr in (inst, inst.args[mf.ptr]):
+            for _, fact in info.pointee_tree(ptr):
+                if fact.is_anything:
+                    raise _refusal(inst, "type analysis finds bytes of several types in it")
+                if fact.is_float:
+                    found.add(FloatType(fact.float_kind))  # type: ignore[arg-type]
+                elif fact.is_pointer:
+                    found.add(PointerType())
+                else:
+                    found.add(I8)  # integer bytes (of some width: only "not a float" matters here)
+    return found
+
+
+def _walk_family(start: list[Value], seen: set[Value], family: _Family, depth: int) -> None:
     work = list(start)
     while work:
         v = work.pop()
@@ -187,7 +241,11 @@ def _walk_family(start: list[Value], seen: set[Value], types: set[Type], depth: 
             continue
         seen.add(v)
         # Upwards: where the pointer comes from (within the buffer).
-        if isinstance(v, (GEPInst, CastInst)):
+        if isinstance(v, GEPInst):
+            work.append(v.operand(0))
+            if not isinstance(v.source_type, IntType):  # i8 GEPs are byte offsets, no type
+                family.indexed_as.add(v.source_type)
+        elif isinstance(v, CastInst):
             work.append(v.operand(0))
         elif isinstance(v, PhiInst):
             work.extend(x for x, _ in v.incoming)
@@ -198,27 +256,34 @@ def _walk_family(start: list[Value], seen: set[Value], types: set[Type], depth: 
             if mf is not None and mf.kind.value == "realloc" and mf.ptr is not None:
                 work.append(v.args[mf.ptr])
         # Downwards: every use of it.
-        for user in v.users:
-            if isinstance(user, (GEPInst, CastInst, PhiInst, SelectInst)):
+        for use in v.uses:
+            user = use.user
+            if isinstance(user, (GEPInst, PhiInst, SelectInst)) or isinstance(user, CastInst) and \
+                    isinstance(user.type, PointerType):
                 work.append(user)
             elif isinstance(user, LoadInst):
-                types.add(user.type)
+                family.types.add(user.type)
             elif isinstance(user, StoreInst):
                 if user.pointer is v:
-                    types.add(user.value.type)
-                # Storing the buffer's address somewhere does not access the buffer.
+                    family.types.add(user.value.type)
+                else:
+                    family.hidden.append("stored in memory")  # loaded back and used elsewhere
             elif isinstance(user, CallInst):
-                _call_use(user, v, seen, types, depth)
+                _call_use(user, v, seen, family, depth)
+            elif isinstance(user, Instruction) and not isinstance(user, (CmpInst, DebugRecord)):
+                family.hidden.append(f"used by `{user.opcode}`")  # returned, made an integer, ...
 
 
-def _call_use(call: CallInst, v: Value, seen: set[Value], types: set[Type], depth: int) -> None:
+def _call_use(call: CallInst, v: Value, seen: set[Value], family: _Family, depth: int) -> None:
     name = call.callee_name or ""
     mf = memory_function(name) if name else None
     if mf is not None:
         if mf.kind.value == "realloc":
             seen.discard(call)  # its result is part of the family
-            _walk_family([call], seen, types, depth)
-        return  # alloc/free/set/copy: the bytes' types come from the accesses
+            _walk_family([call], seen, family, depth)
+        elif mf.kind.value in ("copy", "move"):
+            family.hidden.append(f"copied with {name}")  # the bytes' types come from the other side
+        return  # alloc/free/set: the bytes' types come from the accesses
     if name and (is_inactive_function(name) or name.startswith("llvm.")):
         return
     f = call.called_function
@@ -226,23 +291,23 @@ def _call_use(call: CallInst, v: Value, seen: set[Value], types: set[Type], dept
         raise _Unknown(f"it is passed to {'@' + name if name else 'an indirect call'}, whose accesses are unknown")
     for i, a in enumerate(call.args):
         if a is v and i < len(f.args):
-            _walk_family([f.args[i]], set(), types, depth + 1)
+            _walk_family([f.args[i]], set(), family, depth + 1)
 
 
-def check_realloc(inst: CallInst) -> None:
+def check_realloc(gen: _Generator, inst: CallInst) -> None:
     """Refuse reallocs the reverse sweep cannot handle (before anything is generated)."""
     name = inst.callee_name or ""
     if name != "realloc":
         raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is not "
                                    "supported in reverse mode yet (only C realloc is)")
-    buffer_element_type(inst)
+    buffer_element_type(gen, inst)
 
 
 def augment_realloc(gen: _Generator, inst: CallInst, ni: CallInst, b: Builder) -> None:
     """Replace the cloned realloc ``ni`` by the deferred-free form (see the module doc)."""
     from ..ir import ConstantKeyword
     from ..ir.types import I64, PTR
-    check_realloc(inst)
+    check_realloc(gen, inst)
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None and mf.size is not None
     dp = gen._shadow_or_none(inst.args[mf.ptr])
@@ -265,7 +330,7 @@ def reverse_realloc(gen: _Generator, b: Builder, inst: CallInst) -> None:
     """Move the copied prefix's adjoints back into the old shadow."""
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None
-    t = buffer_element_type(inst)
+    t = buffer_element_type(gen, inst)
     dp = gen._shadow_or_none(inst.args[mf.ptr])
     if t is not None and dp is not None and not isinstance(dp, Constant):
         helper = copy_adjoint_function(gen.m, t, overlapping=False)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
-                  ExtractValueInst, InsertValueInst,
+                  ExtractValueInst, FreezeInst, InsertValueInst,
                   ConstantKeyword,
                   Function, FunctionType, GEPInst, Instruction, LoadInst, PhiInst, ReturnInst, SelectInst,
                   StoreInst, StructType, UnaryOperator, Value)
@@ -32,14 +32,14 @@ from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.cfg import Loop, LoopInfo
 from ..ir.types import I8, I64, PTR, VOID, FloatType, IntType, PointerType, Type, VectorType
-from ..rules import INSTRUCTIONS, lookup
+from ..rules import INSTRUCTIONS, lookup, may_be_nonfinite
 from ..rules.names import proxy_parts
 from ..rules.emit import Emitter
 from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_error, carries_float,
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      underlying_global, unshadowed_store_error, value_name, zero,
-                     zero_fill)
+                     zero_fill, zero_where_seeds_zero)
 from .custom import custom_rules
 from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
                          may_hold_active_bits, moves_whole_floats, only_integer_uses, returned_float_bits,
@@ -937,6 +937,9 @@ class _ReverseGenerator(LaneState):
                 z = zero(d.type)
                 self._add_adjoint(b, inst.operand(1), b.select(c, d, z))
                 self._add_adjoint(b, inst.operand(2), b.select(c, z, d))
+        elif isinstance(inst, FreezeInst):
+            if inst in self.active:  # the identity on the values a derivative exists for
+                self._add_adjoint(b, inst.operand(0), self._take_adjoint(b, inst))
         elif isinstance(inst, ExtractValueInst):
             if inst in self.active:
                 d = self._take_adjoint(b, inst)
@@ -1096,10 +1099,15 @@ class _ReverseGenerator(LaneState):
             rargs = [self._primal(a) if i in need else a for i, a in enumerate(args)]
             result = self._primal(inst) if rule.uses_result else None
             em = self.emitters[inst] = Emitter(self.m, b, rargs, result, inst.type)
+        nonfinite = self.ctx.nonfinite.may_be_nonfinite
         for i, p in enumerate(rule.partials):
             if p is None or i >= len(args) or args[i] not in self.active:
                 continue
-            self._add_adjoint(b, args[i], em.times(p, d, singular=rule.singular))
+            # A value the program computes and then drops (a select's other operand, a branch LLVM made
+            # speculative) has a zero adjoint; where its partial may be infinite (1/y at y == 0), 0·inf
+            # must not put a NaN into the gradient (enzyme/analysis/nonfinite.py).
+            singular = rule.singular or may_be_nonfinite(p, lambda k: nonfinite(args[k]), nonfinite(inst))
+            self._add_adjoint(b, args[i], em.times(p, d, singular=singular))
 
     def _reverse_call(self, b: Builder, inst: CallInst) -> None:
         name = inst.callee_name
@@ -1144,10 +1152,10 @@ class _ReverseGenerator(LaneState):
             return
         if is_complex_call(name):
             if inst in self.active:
-                adjoints = reverse_adjoints(b, name, [self._primal(a) for a in inst.args], self._primal(inst),
-                                            unpack(b, self._take_adjoint(b, inst)))
+                seed = unpack(b, self._take_adjoint(b, inst))
+                adjoints = reverse_adjoints(b, name, [self._primal(a) for a in inst.args], self._primal(inst), seed)
                 for a, d in zip(inst.args, adjoints):
-                    self._add_adjoint(b, a, d)
+                    self._add_adjoint(b, a, zero_where_seeds_zero(b, list(seed), d))  # as in _reverse_rule
             return
         f = inst.called_function
         if f is None or f.is_declaration or self.lane > 0:  # the callee's reverse sweep takes all lanes

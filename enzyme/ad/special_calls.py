@@ -22,7 +22,7 @@ from ..ir.builder import const_fp
 from ..ir.types import StructType, VectorType, scalar_of
 from ..rules import MATH, canonical_name
 from ..rules.emit import Emitter
-from .common import zero
+from .common import zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -51,7 +51,7 @@ def reverse_struct_math_intrinsic(gen: _ReverseGenerator, b: Builder, inst: Call
         em = Emitter(gen.m, b, [gen._primal(x)], b.extractvalue(r, [0]), x.type)
         partial = MATH["frexp"].partials[0]
         assert partial is not None
-        dx = em.times(partial, d0)
+        dx = em.times(partial, d0, singular=True)
     else:
         r = gen._primal(inst)
         d1 = b.extractvalue(d, [1])
@@ -62,6 +62,7 @@ def reverse_struct_math_intrinsic(gen: _ReverseGenerator, b: Builder, inst: Call
                 from ..ir import ConstantExpr
                 pi = ConstantExpr(x.type, "splat", [pi])  # type: ignore[assignment]
             dx = b.fmul(dx, pi)
+        dx = zero_where_seeds_zero(b, [d0, d1], dx)  # sin/cos of a dropped inf are NaN
     gen._add_adjoint(b, x, dx)
 
 

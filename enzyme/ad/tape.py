@@ -21,6 +21,7 @@ from ..ir.builder import Builder, const_int
 from ..ir.types import I8, I64, PTR
 from .common import add_helper_functions
 
+TAPE_PUSH = "__pyenzyme_tape_push"
 #: The values stack, then the stack of deferred frees.
 TAPE_STRUCT = StructType((PTR, I64, I64, PTR, I64, I64))
 _DEFERRED_FREES = 24  # byte offset of the second stack (the helpers' IR spells it out too)
@@ -97,10 +98,10 @@ entry:
 
 def tape_functions(module: Module) -> tuple[Function, Function]:
     """The push and pop helpers, added to ``module`` on first use."""
-    if module.get_function("__pyenzyme_tape_push") is None:
+    if module.get_function(TAPE_PUSH) is None:
         add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\ndeclare void @free(ptr)\n"
                              + _HELPERS)
-    push = module.get_function("__pyenzyme_tape_push")
+    push = module.get_function(TAPE_PUSH)
     pop = module.get_function("__pyenzyme_tape_pop")
     assert push is not None and pop is not None
     return push, pop

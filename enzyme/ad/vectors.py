@@ -39,7 +39,7 @@ from ..ir import (
 from ..ir.builder import const_int
 from ..ir.types import I1, VectorType
 from ..rules.names import intrinsic_base
-from .common import describe, zero
+from .common import describe, zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -160,11 +160,12 @@ def reverse_reduction(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> Non
         dv: Value = zero(vt)
         for i in reversed(range(n)):
             part = prefix[i] if suffix is None else b.fmul(prefix[i], suffix)
-            dv = b.insertelement(dv, b.fmul(part, d), i)
+            dv = b.insertelement(dv, zero_where_seeds_zero(b, [d], b.fmul(part, d)), i)  # see _reverse_rule
             suffix = lanes[i] if suffix is None else b.fmul(lanes[i], suffix)
         gen._add_adjoint(b, v, dv)
         if s in gen.active:
-            gen._add_adjoint(b, s, b.fmul(suffix if suffix is not None else _one(vt), d))
+            ds = b.fmul(suffix if suffix is not None else _one(vt), d)
+            gen._add_adjoint(b, s, zero_where_seeds_zero(b, [d], ds))
     else:
         r = gen._primal(inst)
         pv = gen._primal(v)

@@ -9,6 +9,7 @@ every engine error uses::
 """
 from __future__ import annotations
 
+import re
 import weakref
 
 from ..ir import Function, FunctionPrinter, Instruction, Value
@@ -55,7 +56,7 @@ def instruction_text(inst: Instruction) -> str:
         return inst.opcode
     p = _printer(f)
     try:
-        body = inst.body(p)
+        body = re.sub(r"\s*\n\s*", " ", inst.body(p))  # invoke prints its destinations on a second line
     except (KeyError, ValueError):
         return inst.opcode
     if inst.type.is_void:

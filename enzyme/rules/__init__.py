@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from .dsl import Rule
+from .dsl import Rule, may_be_nonfinite
 from .inactive import inactive_reason, is_known_inactive
 from .instructions import CONVERSIONS, INSTRUCTIONS
 from .math import MATH, NO_RULE_REASON, SPECIAL, canonical_name, is_special, lookup, no_rule_reason
@@ -17,4 +17,4 @@ from .memory import MEMORY, MemoryFunction, MemoryKind, lookup_memory
 
 __all__ = ["CONVERSIONS", "INSTRUCTIONS", "MATH", "MEMORY", "NO_RULE_REASON", "SPECIAL", "MemoryFunction",
            "MemoryKind", "Rule", "canonical_name", "inactive_reason", "is_known_inactive", "is_special",
-           "lookup", "lookup_memory", "no_rule_reason"]
+           "lookup", "lookup_memory", "may_be_nonfinite", "no_rule_reason"]

@@ -14,7 +14,9 @@ tables.  A partial that is a :func:`select` scales its branches, not the
 selected value (``select(c, 1, 0) · dx`` is emitted as ``select(c, dx, 0)``),
 so an operand that min/max does not pick gets exactly zero even when its
 tangent is inf or NaN; ``singular=True`` rules (a partial that is infinite
-where the function is finite, ``sqrt'(0)``) take ``0 · inf`` as 0.
+where the function is finite, ``sqrt'(0)``) take ``0 · inf`` as 0.  Reverse
+mode does the same for any partial that :func:`may_be_nonfinite` (a value
+computed and then dropped has a zero adjoint: docs/nonsmooth.md).
 
 Expressions are typed by the operation's floating-point type; calls
 name the double-precision libm function (``cos``) and are mapped to the
@@ -22,7 +24,8 @@ name the double-precision libm function (``cos``) and are mapped to the
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Number = int | float
@@ -197,6 +200,23 @@ class Rule:
                 seen[id(e)] = e
                 stack.extend(_children(e))
         return list(seen.values())
+
+
+def may_be_nonfinite(e: Expr, arg: Callable[[int], bool], result: bool) -> bool:
+    """Whether partial ``e`` may be infinite or NaN, given which operands (``arg(i)``) and whether the
+    result may be.  Divisions and calls make such values out of finite ones (``1/0``, ``log(0)``);
+    ``fadd``/``fsub``/``fmul``/``fneg`` and selects only pass them on."""
+    if isinstance(e, Arg):
+        return arg(e.index)
+    if isinstance(e, Result):
+        return result
+    if isinstance(e, Const):
+        return not math.isfinite(e.value)
+    if isinstance(e, Call) or isinstance(e, Op) and e.opcode in ("fdiv", "frem"):
+        return True
+    if isinstance(e, Select):
+        return may_be_nonfinite(e.a, arg, result) or may_be_nonfinite(e.b, arg, result)
+    return any(may_be_nonfinite(c, arg, result) for c in _children(e))  # Op; IntArg and Cmp have none
 
 
 def _mentions_result(e: Expr) -> bool:

@@ -1,9 +1,10 @@
 """Reverse mode of vector IR that C's vector extensions do not produce directly.
 
 ``llvm.vector.reduce.fadd``/``fmul`` (ordered and ``reassoc``), shuffles that
-read one lane several times, and insertelement/extractelement at a run-time
-index, written as IR with an ``__enzyme_autodiff`` call, transformed, JIT
-compiled and compared with central differences of the untouched primal.
+read one lane several times, insertelement/extractelement at a run-time
+index, and ``freeze`` (clang -O3 puts it on loaded values), written as IR
+with an ``__enzyme_autodiff`` call, transformed, JIT compiled and compared
+with central differences of the untouched primal.
 (The C programs in programs/vector_ext.c cover clang's vector code.)
 """
 from __future__ import annotations
@@ -62,6 +63,15 @@ BODIES = {
   %c = insertelement <4 x double> %v, double %b, i64 %k
   %d = fmul <4 x double> %c, %v
   %r = call double @llvm.vector.reduce.fadd.v4f64(double 0.0, <4 x double> %d)
+""",
+    "freeze": """
+  %a = extractelement <4 x double> %v, i64 %k
+  %f = freeze double %a
+  %b = fmul double %f, %f
+  %vf = freeze <4 x double> %v
+  %d = fmul <4 x double> %vf, %v
+  %s = call double @llvm.vector.reduce.fadd.v4f64(double 0.0, <4 x double> %d)
+  %r = fadd double %s, %b
 """,
 }
 
