@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..analysis.layout import DataLayout
+from ..analysis.memory_objects import type_has_pointer
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
                   ExtractValueInst, InsertValueInst,
@@ -42,8 +43,8 @@ from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_flo
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
-from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, function_contexts,
-                         may_copy_pointers, points_to_no_floats)
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadows,
+                         function_contexts, may_copy_pointers, points_to_no_floats)
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
 from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
@@ -299,6 +300,26 @@ class _ReverseGenerator(LaneState):
             return isinstance(p.type, PointerType)
         return False
 
+    def _carries_shadowed_pointer(self, v: Value, depth: int = 0) -> bool:
+        """Could the aggregate ``v`` hold a pointer that has a shadow?  (Unknown origins count as yes.)"""
+        if isinstance(v.type, PointerType):
+            return not isinstance(v, ConstantKeyword) and self._shadow_or_none(v) is not None
+        if isinstance(v, Constant):
+            return False
+        if depth > 16:
+            return True
+        if isinstance(v, InsertValueInst):
+            return self._carries_shadowed_pointer(v.operand(0), depth + 1) or \
+                self._carries_shadowed_pointer(v.operand(1), depth + 1)
+        if isinstance(v, (PhiInst, SelectInst)):
+            options = [x for x, _ in v.incoming] if isinstance(v, PhiInst) else v.operands[1:]
+            return any(x is not v and self._carries_shadowed_pointer(x, depth + 1) for x in options)
+        if isinstance(v, ExtractValueInst):
+            return self._carries_shadowed_pointer(v.operand(0), depth + 1)
+        if isinstance(v, LoadInst):
+            return v.pointer in self.shadow
+        return True  # a call's result or an argument: its pointers may point anywhere
+
     def _shadow_or_none(self, p: Value) -> Value | None:
         if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
             return p
@@ -393,6 +414,14 @@ class _ReverseGenerator(LaneState):
             raise DifferentiationError(
                 f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
                 "derivative cannot follow integer bits in reverse mode yet")
+        elif isinstance(inst, ReturnInst) and not self.returns_shadow and inst.value is not None \
+                and type_has_pointer(inst.value.type) and self._carries_shadowed_pointer(inst.value):
+            # Only a returned pointer comes back with its shadow; one inside a returned struct would reach the
+            # caller without it, and derivatives through it would be lost.
+            raise DifferentiationError(
+                f"{describe(inst)}: returns a {inst.value.type} holding a pointer to memory with a shadow; reverse "
+                "mode cannot return that pointer's shadow yet (return the pointer alone, or pass the struct "
+                "through memory)")
         elif isinstance(inst, ReturnInst) and self.returns_shadow and self.lane == 0:  # all lanes at once
             v = inst.value
             assert v is not None
@@ -469,12 +498,16 @@ class _ReverseGenerator(LaneState):
             if src not in self.shadow and may_copy_pointers(function_contexts(self.ctx, self.fn), dst, src,
                                                             copied_element_type(self.fn, [dst, src])):
                 raise constant_pointer_copy_error(inst)
-            if src in self.shadow and self._copy_layout(dst, src, inst.args[mf.size]) is None:
-                raise DifferentiationError(
-                    f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot tell "
-                    "which copied bytes are floating-point data (some are never accessed with a type, or with "
-                    "several), so their adjoints cannot be moved safely; copy the fields one by one with their "
-                    "types")
+            if src in self.shadow:
+                layout = self._copy_layout(dst, src, inst.args[mf.size])
+                if layout is None:
+                    raise DifferentiationError(
+                        f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot "
+                        "tell which copied bytes are floating-point data (some are never accessed with a type, or "
+                        "with several), so their adjoints cannot be moved safely; copy the fields one by one with "
+                        "their types")
+                if layout.pointers:  # copied pointers take their shadows along (float adjoints move back later)
+                    emit_pointer_shadows(b, self.shadow[dst], self.shadow[src], layout.pointers)
             return
         if kind is not None:
             if any(a in self.shadow for a in inst.args):
