@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..analysis.debuginfo import describe
+from ..analysis.debuginfo import describe, source_location
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, sign_bit
 from ..errors import DifferentiationError
 from ..ir import (BinaryOperator, CastInst, Constant, Function, Instruction, IntType, LoadInst, PhiInst, ReturnInst,
@@ -96,3 +96,42 @@ def float_bits_error(inst: Instruction, what: str = "integer arithmetic on") -> 
     return DifferentiationError(
         f"{describe(inst)}: {what} the bits of an active floating-point value; only sign-bit operations "
         "(negation, fabs, copysign through the bits) have a derivative. Compute on the floating-point value instead")
+
+
+def untracked_bits_error(inst: Instruction) -> DifferentiationError:
+    """``inst`` makes a float of integer bits read from memory with a shadow that carry no derivative here."""
+    where = describe(inst)
+    if not source_location(inst):  # made by the optimizer: cite the nearest code that has a source line
+        nearby = [*_operand_chain(inst), *(inst.parent.instructions if inst.parent is not None else [])]
+        loc = next((loc for v in nearby if (loc := source_location(v))), None)
+        if loc:
+            where += f" near {loc}"
+    return DifferentiationError(
+        f"{where}: makes a {inst.type} of integer bits read from memory that may hold active "
+        "floating-point values, but type analysis does not know them for float bits (the memory is also accessed "
+        "as an integer: a double array read through a uint64_t pointer is typed \"long\" by TBAA), so their "
+        "derivative would be lost; read the value as a floating-point number or copy it with memcpy")
+
+
+def makes_float_of_untracked_bits(inst: Instruction, tracked: Callable[[Value], bool],
+                                  shadowed: Callable[[Value], bool]) -> bool:
+    """Is ``inst`` a bitcast of an integer to a float whose bits may come from memory with a shadow (whatever
+    type analysis says about that memory), but carry no derivative (``tracked`` is false)?  Integer data in
+    active memory is never reinterpreted as a float except by a type pun, so such bits are float bits whose
+    derivative was not followed."""
+    if not (isinstance(inst, CastInst) and inst.opcode == "bitcast" and isinstance(inst.type, FloatType)):
+        return False
+    v = inst.operands[0]
+    return isinstance(v.type, IntType) and not tracked(v) and \
+        may_hold_active_bits(v, tracked, lambda load: shadowed(load.pointer))
+
+
+def _operand_chain(inst: Instruction, depth: int = 8) -> list[Instruction]:
+    """The instructions ``inst`` is computed from, nearest first (breadth first, ``depth`` levels)."""
+    seen: list[Instruction] = []
+    frontier = [inst]
+    for _ in range(depth):
+        frontier = [op for v in frontier for op in v.operands if isinstance(op, Instruction) and op not in seen]
+        seen += frontier
+    return seen
+

@@ -30,8 +30,9 @@ from .complex_calls import forward_tangent, is_complex_call, pack
 from .copy_types import function_contexts, may_copy_pointers, points_to_no_floats
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
-from .float_bits import (float_bits_error, float_bits_type, is_float_data, is_integer_data, may_hold_active_bits,
-                         returned_float_bits, sign_flip_mask)
+from .float_bits import (float_bits_error, float_bits_type, is_float_data, is_integer_data,
+                         makes_float_of_untracked_bits, may_hold_active_bits, returned_float_bits, sign_flip_mask,
+                         untracked_bits_error)
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
@@ -263,6 +264,9 @@ class _ForwardGenerator:
                 self.tan[inst] = b.gep(I8, self._t(origin, inst), [offset], name=value_name(inst, "'"))
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
+            if makes_float_of_untracked_bits(inst, lambda v: self.tangent(v) is not None,
+                                             lambda p: self.tangent(p) is not None):
+                raise untracked_bits_error(inst)
             if op != "bitcast" and (ops[0] in self.float_bits or (
                     is_float_data(self.ctx, self.fn, inst) and self._may_hold_active_bits(ops[0]))):
                 raise float_bits_error(inst, "a conversion of")
