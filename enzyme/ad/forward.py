@@ -31,8 +31,8 @@ from .copy_types import function_contexts, may_copy_pointers, points_to_no_float
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
 from .float_bits import (float_bits_error, float_bits_type, is_float_data, is_integer_data,
-                         makes_float_of_untracked_bits, may_hold_active_bits, returned_float_bits, sign_flip_mask,
-                         untracked_bits_error)
+                         makes_float_of_untracked_bits, may_hold_active_bits, passes_untracked_bits,
+                         returned_float_bits, sign_flip_mask, untracked_bits_error)
 from .indirect import forward_dispatcher
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
 
@@ -399,6 +399,8 @@ class _ForwardGenerator:
     # -- calls -----------------------------------------------------------------------
     def _call(self, inst: CallInst, ni: Instruction, b: Builder) -> None:
         assert isinstance(ni, CallInst)
+        if passes_untracked_bits(inst, lambda v: self.tangent(v) is not None, lambda p: self.tangent(p) is not None):
+            raise untracked_bits_error(inst)
         callee = inst.called_function
         name = callee.name if callee is not None else None
         args = inst.args

@@ -39,8 +39,8 @@ from .common import (ADContext, RUNTIME_HINTS, address_origin, callee_unknown_er
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      unshadowed_pointer_store_error, unshadowed_store_error, value_name, zero, zero_fill)
 from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
-                         makes_float_of_untracked_bits, may_hold_active_bits, returned_float_bits, sign_flip_mask,
-                         untracked_bits_error)
+                         makes_float_of_untracked_bits, may_hold_active_bits, passes_untracked_bits,
+                         returned_float_bits, sign_flip_mask, untracked_bits_error)
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .complex_calls import is_complex_call, reverse_adjoints, unpack
 from .indirect import reverse_dispatchers
@@ -964,7 +964,8 @@ class _ReverseGenerator(LaneState):
         if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE and (bits_in or inst in self.float_bits):
             if sign_operation(inst) is None:
                 raise float_bits_error(inst)
-        elif makes_float_of_untracked_bits(inst, lambda v: v in self.float_bits, self._maybe_shadowed):
+        elif makes_float_of_untracked_bits(inst, lambda v: v in self.float_bits, self._maybe_shadowed) or \
+                passes_untracked_bits(inst, lambda v: v in self.float_bits, self._maybe_shadowed):
             raise untracked_bits_error(inst)
         elif isinstance(inst, (LoadInst, StoreInst, PhiInst, SelectInst)) \
                 or (isinstance(inst, CastInst) and inst.opcode == "bitcast"):

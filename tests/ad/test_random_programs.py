@@ -18,8 +18,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "random"))
 from generate import MAY_REFUSE, program  # noqa: E402
-from randprog import kinks  # noqa: E402
+from randprog import bits, harness, kinks  # noqa: E402
 from randprog.grammar import Gen  # noqa: E402
+from randprog.harness import Program  # noqa: E402
 from randprog.runner import check_program, check_refusal  # noqa: E402
 
 FUNCTIONS = 12
@@ -68,3 +69,18 @@ def test_kink_functions_are_smooth_around_their_kink() -> None:
         body = kinks.kink(Gen(random.Random(seed)), 0)
         (returned,) = [line for line in body.splitlines() if line.strip().startswith("return ")]
         assert not nonsmooth.search(returned), f"seed {seed}: non-smooth code around the kink: {returned}"
+
+
+def test_one_sided_check_catches_a_derivative_from_neither_side() -> None:
+    """The kink check can fail: relu(x) - relu(-x) is x, but any one convention for the tie of fmax at 0 gives
+    0 or 2 there (two kinks resolved on opposite sides: why generated kink functions have only one)."""
+    body = "return fmax(x[0], 0.0) - fmax(-x[0], 0.0) + x[2];"
+    source = "\n".join([*harness.HEADERS, bits.PRELUDE,
+                        f"__attribute__((noinline)) double f0(const double *x, int n) {{ {body} }}",
+                        harness.COMMON, harness.KINKS, harness.main(['KINK_CHECK("f0", f0, 1, 1e-12);']), ""])
+    result = check_program(0, 1, "kinks", 0, lambda *_: Program(source, ("kink",)))
+    (fn,) = result.functions
+    assert fn.outcome == "checked" and fn.checks > 0
+    assert any("neither one-sided derivative" in m and " x0 " in m for m in fn.mismatches), fn.mismatches
+    assert not any(" x2 " in m for m in fn.mismatches), fn.mismatches
+

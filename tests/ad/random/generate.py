@@ -22,20 +22,17 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from randprog import bits, classic, harness, kinks, structs  # noqa: E402
 from randprog.grammar import Gen  # noqa: E402
+from randprog.harness import Program  # noqa: E402
 
 Kind = Callable[[Gen, int], str]
 
 # Kinds drawn in numbers mode; a kind listed twice is drawn twice as often.
-NUMBER_KINDS: list[tuple[str, Kind]] = [
-    *classic.KINDS.items(), *bits.KINDS.items(), *structs.KINDS.items(), *structs.KINDS.items(),
-    *structs.KINDS.items(),
-]
+NUMBER_KINDS: list[tuple[str, Kind]] = [*classic.KINDS.items(), *bits.KINDS.items(), *list(structs.KINDS.items()) * 3]
 # TODO(annotations): functions annotated __attribute__((enzyme_inactive)) (and the other Enzyme annotations)
 # are being implemented on another branch.  When they land, add a module of kinds here -- an inactive
 # logging/counting helper called on active values, an inactive function returning a constant scale -- whose
@@ -48,12 +45,6 @@ KINK_SHARE = 0.6
 # Kinds whose refusal (with a message matching the pattern) is a known conservative limit, not a failure.
 MAY_REFUSE = {**bits.MAY_REFUSE, **structs.MAY_REFUSE}
 MODES = ("numbers", "kinks")
-
-
-@dataclass(frozen=True)
-class Program:
-    source: str
-    kinds: tuple[str, ...]  # the kind of f0, f1, ...
 
 
 def program(seed: int, count: int, mode: str = "numbers", skip: frozenset[int] = frozenset()) -> Program:
@@ -90,4 +81,5 @@ def program(seed: int, count: int, mode: str = "numbers", skip: frozenset[int] =
 
 
 if __name__ == "__main__":
-    sys.stdout.write(program(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "numbers").source)
+    mode = sys.argv[3] if len(sys.argv) > 3 else "numbers"
+    sys.stdout.write(program(int(sys.argv[1]), int(sys.argv[2]), mode).source)

@@ -1,30 +1,26 @@
-/* PARTLY FIXED.  Found by the random tester: kind bits_memory (numbers mode) and the refusal programs
-   fast_rsqrt/exponent_bump/truncate_low_word reading x[] through `(const uint64_t *)x`, at -O1..-O3.
+/* FIXED: refused now (was silently wrong at -O1..-O3).  Found by the random tester: kind bits_memory
+   (numbers mode) and the refusal programs fast_rsqrt/sqrt_guess/exponent_bump/truncate_low_word reading x[]
+   through `(const uint64_t *)x`.
 
    Root cause: clang tags an i64 load through a `uint64_t *` with the scalar TBAA type "long" (allowed: a
    double read through a uint64_t lvalue is undefined behaviour in ISO C), and enzyme/analysis/tbaa.py takes
-   integer tags as proof the bytes are integers.  The load is then "integer data", nothing is differentiated
-   or refused, and the derivative is dropped (0).  -O0 (no TBAA) and -fno-strict-aliasing are right.
+   integer tags as proof the bytes are integers.  The load is then "integer data": nothing was differentiated
+   or refused, and the derivative was dropped (0).  -O0 (no TBAA) and -fno-strict-aliasing were right.
+   - f1: |x[1]| * x[0] through `xb[1] & ~SIGN`: reverse 0, forward 0 (expected -2).
+   - f2 (below): fast inverse square root on the bits, the double made by a noinline helper: no refusal,
+     reverse 0 and forward 0 (central differences -0.09375); -O0 refused it.
+   - a loop reading the sign through `((const uint64_t *)x)[i]` (variable index) made TBAA type *every*
+     byte of x as "long"; reverse mode then dropped all derivatives of x, even of plain `x[i]` terms.
+   Fix (enzyme/ad/float_bits.py, used by both modes): integer bits that may come from memory with a shadow,
+   whatever type analysis says about it, and that carry no derivative, are refused where they become a float
+   again (a bitcast, or a call to a function that bitcasts its parameter); TypeInfo.pointee_is_integer_only
+   no longer calls memory integer-only when some offset is known to hold something else.  Regressions:
+   tests/ad/test_refusals.py::test_float_made_of_bits_typed_as_integers_is_refused.
+   Not done: differentiating these (sign-bit operations through a uint64_t view work at -O0 and with memcpy,
+   programs/float_bits.c); that needs type analysis to see the request site's `double x[]` (seed the request
+   function's argument trees from its caller) or to distrust scalar integer TBAA tags on shadowed memory.
 
-   Fixed on this branch (regressions: tests/ad/test_refusals.py::
-   test_float_made_of_bits_typed_as_integers_is_refused):
-   - f1 below, |x[1]| * x[0] through `xb[1] & ~SIGN`: was reverse 0 / forward 0 (expected -2); now refused
-     in both modes where the bits become a double again (enzyme/ad/float_bits.makes_float_of_untracked_bits).
-   - a loop reading the sign through `((const uint64_t *)x)[i]` with a variable index made TBAA type *every*
-     byte of x as "long"; TypeInfo.pointee_is_integer_only took that for integer-only memory and reverse mode
-     dropped all derivatives of x, even plain `x[i]` terms (0 instead of 1); now refused in reverse mode,
-     forward mode is right.
-
-   OPEN (f2 below, silently wrong at -O1..-O3): the integer arithmetic happens in the caller on TBAA-"long"
-   bits and a noinline helper makes the double (`double_of_call(u)`): no refusal, reverse 0 and forward 0
-   where central differences give -0.09375 (-O0 refuses, as it should).  The bitcast is in the callee, whose
-   argument is not read from memory there, and the caller's `sub` on the bits is not refused because the
-   load is typed Integer.  Candidate fixes: (a) seed the request function's argument trees from the request
-   site, so the caller's `double x[]` conflicts with the TBAA "long"; (b) refuse integer arithmetic on
-   integers loaded from memory with a shadow whose only integer evidence is a scalar TBAA tag; (c) refuse a
-   call passing such integers to a parameter the callee types as float bits.
-
-   Build: enzyme-cc -O2 tbaa_integer_view_of_doubles.c -lm && ./a.out   (exit status 1 while f2 is wrong) */
+   Build: enzyme-cc -O2 tbaa_integer_view_of_doubles.c -lm   (must fail with a one-line refusal) */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +39,6 @@ int main(void) {
   double x[2] = {2.0, 4.0}, dx[2] = {0, 0}, t[2] = {0, 1};
   __enzyme_autodiff((void *)f2, enzyme_dup, x, dx);
   double fw = __enzyme_fwddiff((void *)f2, enzyme_dup, x, t);
-  printf("f2: reverse d1 %g forward d1 %g: should have been refused\n", dx[1], fw);
+  printf("f2: reverse d1 %g forward d1 %g: should have been refused\n", dx[1], fw);  /* was 0 and 0 */
   return 1;
 }

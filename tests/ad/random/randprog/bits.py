@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from .grammar import X, Gen
+from .grammar import Gen, X
 
 PRELUDE = r"""
 #include <stdint.h>
@@ -88,18 +88,19 @@ def bits_memory(g: Gen, i: int) -> str:
 def bits_copy(g: Gen, i: int) -> str:
     """Doubles copied as 64-bit integers (memcpy, loops over integer views, unions), some signs changed."""
     if g.rng.random() < 0.5:
-        m, source = 6, f"double w[6];\n  for (int i = 0; i < 6; i++) w[i] = {g.expr(2, ['x[i % 4]', 'x[(i + 1) % 4]'])};"
+        fill = g.expr(2, ["x[i % 4]", "x[(i + 1) % 4]"])
+        m, source = 6, f"double w[6];\n  for (int i = 0; i < 6; i++) w[i] = {fill};"
     else:
         m, source = 4, "const double *w = x;"
     to_ints = g.choice((f"uint64_t t[{m}]; memcpy(t, w, sizeof t);",
                         f"uint64_t t[{m}]; for (int i = 0; i < {m}; i++) t[i] = bits_of(w[i]);",
-                        f"uint64_t t[{m}]; const uint64_t *wb = (const uint64_t *)w; "
-                        f"for (int i = 0; i < {m}; i++) t[i] = wb[i];"))
+                        (f"uint64_t t[{m}]; const uint64_t *wb = (const uint64_t *)w; "
+                         f"for (int i = 0; i < {m}; i++) t[i] = wb[i];")))
     change = g.choice(("", f"for (int i = 0; i + 1 < {m}; i += 2) t[i] = {sign_op(g, 't[i]', 't[i + 1]')};"))
     back = g.choice((f"double z[{m}]; memcpy(z, t, sizeof z);",
                      f"double z[{m}]; for (int i = 0; i < {m}; i++) z[i] = double_of(t[i]);",
-                     f"union {{ uint64_t u[{m}]; double d[{m}]; }} zu; for (int i = 0; i < {m}; i++) zu.u[i] = t[i]; "
-                     "double *z = zu.d;"))
+                     (f"union {{ uint64_t u[{m}]; double d[{m}]; }} zu; "
+                      f"for (int i = 0; i < {m}; i++) zu.u[i] = t[i]; double *z = zu.d;")))
     return (f"{source}\n  {to_ints}\n  {change}\n  {back}\n"
             f"  double s = 0;\n  for (int i = 0; i < {m}; i++) s += {g.uses(2, ['z[i]', 'x[i % 4]'], 'z[i]')};\n"
             "  return s;")

@@ -5,7 +5,7 @@ Each generator takes the program's :class:`Gen` and the function's index and ret
 """
 from __future__ import annotations
 
-from .grammar import X, Gen
+from .grammar import Gen, X
 
 
 def plain(g: Gen, i: int) -> str:

@@ -8,6 +8,16 @@ mode multiplies the infinite partial by a zero tangent, reverse mode never forms
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Program:
+    """A generated C program and the kind of each of its functions f0, f1, ..."""
+
+    source: str
+    kinds: tuple[str, ...]
+
 COMMON = r"""
 struct pair { double a, b; };
 static int checks = 0, mismatches = 0, before = 0;
@@ -109,4 +119,5 @@ HEADERS = ("#include <math.h>", "#include <stdio.h>", "#include <stdlib.h>", "#i
 
 def main(calls: list[str]) -> str:
     body = "\n".join(f"  {c}" for c in calls)
-    return f"int main(void) {{\n{body}\n  printf(mismatches ? \"BAD\\n\" : \"ALL OK\\n\");\n  return mismatches != 0;\n}}"
+    report = 'printf(mismatches ? "BAD\\n" : "ALL OK\\n");'
+    return f"int main(void) {{\n{body}\n  {report}\n  return mismatches != 0;\n}}"

@@ -40,7 +40,7 @@ to O(h^2); a wrong side is off by O(1), far outside the 1e-6 tolerance.
 """
 from __future__ import annotations
 
-from .grammar import X, Gen
+from .grammar import Gen, X
 
 PAIRS = ((0, 1), (1, 0), (2, 3), (3, 2))  # x[i] == x[j] at both points
 ZEROS = (0, 1)  # x[z] is a (signed) zero at both points

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,8 +20,12 @@ from enzyme.errors import CompileError, DifferentiationError
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
 from .bits import refusal_program
+from .harness import Program
 
 RUN_TIMEOUT_S = 120
+
+# program(seed, count, mode, skip): the functions in skip are defined but not checked.
+Generator = Callable[[int, int, str, frozenset[int]], Program]
 
 
 @dataclass
@@ -59,7 +64,7 @@ def one_line(error: Exception) -> str:
     return text.splitlines()[0][:400] if text else type(error).__name__
 
 
-def check_program(seed: int, count: int, mode: str, opt_level: int, generate) -> ProgramResult:  # type: ignore[no-untyped-def]
+def check_program(seed: int, count: int, mode: str, opt_level: int, generate: Generator) -> ProgramResult:
     """Generate (with ``generate(seed, count, mode, skip)``), differentiate, build and run one program."""
     with tempfile.TemporaryDirectory(prefix="enzyme-random-") as tmp:
         work = Path(tmp)
@@ -104,8 +109,8 @@ def check_program(seed: int, count: int, mode: str, opt_level: int, generate) ->
             parse_output(stdout, results)
             if not crashed:
                 return ProgramResult(seed, mode, opt_level, results)
-            begun = re.findall(r"^BEGIN f(\d+)$", stdout, re.M)
-            done = re.findall(r"^DONE f(\d+) ", stdout, re.M)
+            begun = re.findall(r"^BEGIN f(\d+)$", stdout, re.MULTILINE)
+            done = re.findall(r"^DONE f(\d+) ", stdout, re.MULTILINE)
             if not begun or begun[-1] in done:
                 return ProgramResult(seed, mode, opt_level, results, f"run: {status} outside any check")
             i = int(begun[-1])
@@ -125,9 +130,8 @@ def parse_output(stdout: str, results: list[FunctionResult]) -> None:
     for line in stdout.splitlines():
         if m := re.match(r"DONE f(\d+) (\d+) (\d+)$", line):
             results[int(m[1])].checks = int(m[2])
-        elif m := re.match(r"MISMATCH f(\d+) ", line):
-            if line not in results[int(m[1])].mismatches:
-                results[int(m[1])].mismatches.append(line)
+        elif (m := re.match(r"MISMATCH f(\d+) ", line)) and line not in results[int(m[1])].mismatches:
+            results[int(m[1])].mismatches.append(line)
 
 
 @dataclass

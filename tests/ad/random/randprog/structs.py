@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .grammar import X, Gen
+from .grammar import Gen, X
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ def layout(g: Gen, i: int) -> tuple[str, list[Field]]:
         fields.append(Field("double a[2]", ("a[0]", "a[1]"), f"S.a[0] = {g.expr(1, X)}; S.a[1] = {g.expr(1, X)};"))
     if g.rng.random() < 0.5:
         k = g.rng.randrange(4)
-        fields.append(Field("const double *p", (f"p[0]",), f"S.p = &x[{k}];"))
+        fields.append(Field("const double *p", ("p[0]",), f"S.p = &x[{k}];"))
     nested = ""
     if g.rng.random() < 0.4:
         nested = f"struct in{i} {{ char t; double v; short m; }};\n"
