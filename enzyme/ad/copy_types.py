@@ -7,18 +7,24 @@ When the function itself does not access the memory with one float type
 its fields), the interprocedural type analysis usually knows from the callers
 (``{[0]:double, [8]:double}``).  Every byte must be accounted for: a byte no
 analysis can type may hold a float that is only ever copied, and skipping it
-would lose its derivative, so such copies stay refused.
+would lose its derivative, so such copies stay refused -- unless the declared
+type of the stack object the copy reads or writes (the whole object, a field,
+or an element of an array of structs) says the byte is padding or a lone
+``char``/``bool`` field, whose stores type analysis leaves untyped on purpose
+(a one-byte access may be part of a byte-wise copy of anything).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, Argument, ArrayType, CallInst, Function, Instruction, StructType, Value)
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType,
+                  StructType, Type, Value)
 from ..ir.builder import const_int
-from ..ir.types import I8, I64, PTR, FloatType
+from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from .common import zero
 
 if TYPE_CHECKING:
@@ -56,9 +62,10 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     their facts about both pointers are merged.  ``accessed`` is the one float
     type the function itself loads and stores through these objects, if any:
     it types a copy of unknown length when no analysis fact contradicts it
-    (``memcpy(dst, src, n * sizeof(double))`` then ``dst[0]``).  Padding of a
-    stack object's struct type (the usual other end of a struct copy) needs no
-    fact; ``primal_functions`` are the functions whose calls pass such objects.
+    (``memcpy(dst, src, n * sizeof(double))`` then ``dst[0]``).  Padding and
+    lone char fields of a stack object's declared type (the usual other end of
+    a struct copy) need no fact; ``primal_functions`` are the functions whose
+    calls pass such objects.
     """
     facts: dict[int, ConcreteType] = {}
     for info in infos:
@@ -83,25 +90,23 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
     if nbytes is None or nbytes > MAX_UNROLLED_BYTES or -1 in facts:
         return None
-    return _leaves(facts, nbytes, layout, _padding((dst, src), layout, primal_functions))
+    return _leaves(facts, nbytes, layout, _padding((dst, src), nbytes, layout, primal_functions))
 
 
-def _padding(pointers: tuple[Value | None, ...], layout: DataLayout, callers: set[Function],
+def _padding(pointers: tuple[Value | None, ...], nbytes: int, layout: DataLayout, callers: set[Function],
              depth: int = 0) -> set[int]:
-    """Bytes that are padding of the struct type of a stack object one of ``pointers`` points to the start of.
+    """Bytes of the copy that the declared type of a stack object one of ``pointers`` points into says hold no
+    float: padding, and lone ``char``/``bool`` fields (one byte cannot hold a float, and a union holding a
+    float is laid out as a type with a float-sized member there).  Bytes of ``char`` arrays stay unknown (a
+    char buffer may hold anything).
 
     Pointer arguments are followed to the actual arguments of every call site
     in ``callers`` (the primal functions; calls in generated derivatives do not
-    count), a few levels deep; bytes that are padding at all of them count.
+    count), a few levels deep; bytes that hold no float at all of them count.
     """
     pad: set[int] = set()
     for ptr in pointers:
-        if isinstance(ptr, AllocaInst) and isinstance(ptr.allocated_type, (StructType, ArrayType)):
-            t = ptr.allocated_type
-            data: set[int] = set()
-            for off, leaf in layout.scalar_leaves(t):
-                data.update(range(off, off + layout.store_size(leaf)))
-            pad |= set(range(layout.alloc_size(t))) - data
+        pad |= _declared_non_float(ptr, nbytes, layout)
     args = [p for p in pointers if isinstance(p, Argument) and isinstance(p.function, Function)]
     if not args or depth >= 3:
         return pad
@@ -114,9 +119,94 @@ def _padding(pointers: tuple[Value | None, ...], layout: DataLayout, callers: se
     common: set[int] | None = None
     for call in calls:
         actual = tuple(call.args[p.index] if p in args and p.function is fn else None for p in pointers)
-        here = _padding(actual, layout, callers, depth + 1)
+        here = _padding(actual, nbytes, layout, callers, depth + 1)
         common = here if common is None else common & here
     return pad | (common or set())
+
+
+def _declared_non_float(ptr: Value | None, nbytes: int, layout: DataLayout) -> set[int]:
+    """The bytes [0, nbytes) after ``ptr`` that hold no float by the declared type of the stack object it
+    points into: at a constant offset into the object, or at a variable index into an array (GEPs from an
+    ``alloca``), where the element's layout repeats."""
+    position = _position_in_stack_object(ptr, layout)
+    if position is None:
+        return set()
+    obj, offset, strides = position
+    t = obj.allocated_type
+    if strides:  # a variable element of (nested) arrays: the layout repeats with the element's size
+        g = 0
+        for stride in strides:
+            g = math.gcd(g, stride)
+        while isinstance(t, ArrayType) and g % layout.alloc_size(t.element) != 0:
+            t = t.element
+        if not isinstance(t, ArrayType):
+            return set()
+        t = t.element
+    size = layout.alloc_size(t)
+    if size == 0 or size > MAX_UNROLLED_BYTES:
+        return set()
+    none = _bytes_without_floats(t, layout)
+    if strides:
+        return {o for o in range(nbytes) if (offset + o) % size in none}
+    return {o for o in range(nbytes) if offset + o in none}
+
+
+def _position_in_stack_object(ptr: Value | None, layout: DataLayout) -> tuple[AllocaInst, int, list[int]] | None:
+    """``ptr`` as (aggregate stack object, constant byte offset, strides of the variable indices)."""
+    offset, strides = 0, []
+    while isinstance(ptr, GEPInst):
+        step = _gep_steps(ptr, layout)
+        if step is None:
+            return None
+        offset, strides, ptr = offset + step[0], strides + step[1], ptr.pointer
+    if isinstance(ptr, AllocaInst) and isinstance(ptr.allocated_type, (StructType, ArrayType)) and offset >= 0:
+        return ptr, offset, strides
+    return None
+
+
+def _gep_steps(gep: GEPInst, layout: DataLayout) -> tuple[int, list[int]] | None:
+    """The constant byte offset and the variable-index strides of one GEP (None: not understood)."""
+    offset, strides = 0, []
+    t = gep.source_type
+    for n, idx in enumerate(gep.indices):
+        if n > 0 and isinstance(t, StructType):
+            if not isinstance(idx, ConstantInt):
+                return None
+            off, t = layout.element_offset(t, idx.value)
+            offset += off
+            continue
+        if n > 0:
+            if not isinstance(t, (ArrayType, VectorType)):
+                return None
+            t = t.element
+        step = layout.alloc_size(t)
+        if isinstance(idx, ConstantInt):
+            offset += step * idx.value
+        else:
+            strides.append(step)
+    return offset, strides
+
+
+def _bytes_without_floats(t: Type, layout: DataLayout) -> set[int]:
+    """Offsets in ``t`` that are padding or a lone one-byte integer (a field, not an element of a char array)."""
+    data: set[int] = set()
+    lone: set[int] = set()
+
+    def walk(u: Type, base: int, array_element: bool) -> None:
+        if isinstance(u, StructType):
+            for off, e in zip(layout.struct_layout(u).offsets, u.elements):
+                walk(e, base + off, False)
+        elif isinstance(u, (ArrayType, VectorType)):
+            step = layout.alloc_size(u.element)
+            for i in range(u.count):
+                walk(u.element, base + i * step, True)
+        else:
+            data.update(range(base, base + layout.store_size(u)))
+            if not array_element and isinstance(u, IntType) and u.bits <= 8:
+                lone.add(base)
+
+    walk(t, 0, False)
+    return (set(range(layout.alloc_size(t))) - data) | lone
 
 
 def _leaves(facts: dict[int, ConcreteType], nbytes: int, layout: DataLayout, padding: set[int]) -> CopyLayout | None:

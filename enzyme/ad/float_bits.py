@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..analysis.debuginfo import describe
+from ..analysis.debuginfo import describe, source_location
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
 from ..errors import DifferentiationError
 from ..ir import (BinaryOperator, BranchInst, CallInst, CastInst, CmpInst, Constant, FreezeInst, Function, GEPInst,
@@ -167,3 +167,61 @@ def float_bits_error(inst: Instruction, what: str = "integer arithmetic on") -> 
     return DifferentiationError(
         f"{describe(inst)}: {what} the bits of an active floating-point value; only sign-bit operations "
         "(negation, fabs, copysign through the bits) have a derivative. Compute on the floating-point value instead")
+
+
+def untracked_bits_error(inst: Instruction) -> DifferentiationError:
+    """``inst`` makes a float of integer bits read from memory with a shadow that carry no derivative here (or
+    passes them to a function that does)."""
+    where = describe(inst)
+    if not source_location(inst):  # made by the optimizer: cite the nearest code that has a source line
+        nearby = [*_operand_chain(inst), *(inst.parent.instructions if inst.parent is not None else [])]
+        loc = next((loc for v in nearby if (loc := source_location(v))), None)
+        if loc:
+            where += f" near {loc}"
+    bits = "integer bits read from memory that may hold active floating-point values"
+    callee = inst.called_function if isinstance(inst, CallInst) else None
+    what = f"passes {bits} to @{callee.name}, which makes a float of them" if callee is not None \
+        else f"makes a {inst.type} of {bits}"
+    return DifferentiationError(
+        f"{where}: {what}, but type analysis does not know them for float bits (the memory is also accessed as an "
+        "integer: a double array read through a uint64_t pointer is typed \"long\" by TBAA), so their derivative "
+        "would be lost; read the value as a floating-point number or copy it with memcpy")
+
+
+def makes_float_of_untracked_bits(inst: Instruction, tracked: Callable[[Value], bool],
+                                  shadowed: Callable[[Value], bool]) -> bool:
+    """Is ``inst`` a bitcast of an integer to a float whose bits may come from memory with a shadow (whatever
+    type analysis says about that memory), but carry no derivative (``tracked`` is false)?  Integer data in
+    active memory is never reinterpreted as a float except by a type pun, so such bits are float bits whose
+    derivative was not followed."""
+    if not (isinstance(inst, CastInst) and inst.opcode == "bitcast" and isinstance(inst.type, FloatType)):
+        return False
+    v = inst.operands[0]
+    return isinstance(v.type, IntType) and not tracked(v) and \
+        may_hold_active_bits(v, tracked, lambda load: shadowed(load.pointer))
+
+
+def passes_untracked_bits(inst: Instruction, tracked: Callable[[Value], bool],
+                          shadowed: Callable[[Value], bool]) -> bool:
+    """Does the call ``inst`` pass such untracked bits to a parameter its callee makes a float of?"""
+    callee = inst.called_function if isinstance(inst, CallInst) else None
+    if callee is None or callee.is_declaration:
+        return False
+    for a, formal in zip(inst.args, callee.args):
+        if isinstance(a.type, IntType) and not tracked(a) and \
+                may_hold_active_bits(a, tracked, lambda load: shadowed(load.pointer)) and \
+                any(isinstance(u.user, CastInst) and u.user.opcode == "bitcast" and isinstance(u.user.type, FloatType)
+                    for u in formal.uses):
+            return True
+    return False
+
+
+def _operand_chain(inst: Instruction, depth: int = 8) -> list[Instruction]:
+    """The instructions ``inst`` is computed from, nearest first (breadth first, ``depth`` levels)."""
+    seen: list[Instruction] = []
+    frontier = [inst]
+    for _ in range(depth):
+        frontier = [op for v in frontier for op in v.operands if isinstance(op, Instruction) and op not in seen]
+        seen += frontier
+    return seen
+

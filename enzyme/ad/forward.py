@@ -34,8 +34,8 @@ from .copy_types import function_contexts, may_copy_pointers, points_to_no_float
 from .memcopy import copied_element_type
 from .custom import custom_rules, is_float
 from .float_bits import (float_bits_error, float_bits_type, float_granule, is_float_data, is_integer_data,
-                         may_hold_active_bits, moves_whole_floats, only_integer_uses, returns_float_data,
-                         sign_flip_mask)
+                         makes_float_of_untracked_bits, may_hold_active_bits, moves_whole_floats, only_integer_uses,
+                         passes_untracked_bits, returns_float_data, sign_flip_mask, untracked_bits_error)
 from .indirect import forward_dispatcher
 from .integer_addresses import AddressDisplacements
 from .special_calls import forward_struct_math_intrinsic, is_struct_math_intrinsic
@@ -284,6 +284,9 @@ class _ForwardGenerator:
                 self.tan[inst] = s
         elif isinstance(inst, CastInst):
             t = self.tangent(ops[0])
+            if makes_float_of_untracked_bits(inst, lambda v: self.tangent(v) is not None,
+                                             lambda p: self.tangent(p) is not None):
+                raise untracked_bits_error(inst)
             # sitofp/uitofp read the bits as an integer: a step function, derivative zero.
             if op not in ("bitcast", "sitofp", "uitofp") and (ops[0] in self.float_bits or (
                     is_float_data(self.ctx, self.fn, inst) and self._may_hold_active_bits(ops[0]))):
@@ -460,6 +463,8 @@ class _ForwardGenerator:
     # -- calls -----------------------------------------------------------------------
     def _call(self, inst: CallInst, ni: Instruction, b: Builder) -> None:
         assert isinstance(ni, CallInst)
+        if passes_untracked_bits(inst, lambda v: self.tangent(v) is not None, lambda p: self.tangent(p) is not None):
+            raise untracked_bits_error(inst)
         callee = inst.called_function
         name = callee.name if callee is not None else None
         args = inst.args

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..analysis.layout import DataLayout
+from ..analysis.memory_objects import type_has_pointer
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
                   ExtractValueInst, FreezeInst, InsertValueInst,
@@ -42,8 +43,9 @@ from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_e
                      zero_fill, zero_where_seeds_zero)
 from .custom import custom_rules
 from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
-                         may_hold_active_bits, moves_whole_floats, only_integer_uses, returned_float_bits,
-                         sign_flip_mask)
+                         makes_float_of_untracked_bits, may_hold_active_bits, moves_whole_floats,
+                         only_integer_uses, passes_untracked_bits, returned_float_bits, sign_flip_mask,
+                         untracked_bits_error)
 from .grad_logging import log_gradient
 from .custom_calls import augment_custom_call, custom_gradient, is_custom_inactive, reverse_custom_call
 from .aggregate_shadows import holds_pointers, null_shadow_error, pointer_paths
@@ -331,6 +333,25 @@ class _ReverseGenerator(LaneState):
             o, t = self.layout.element_offset(t, i)
             off += o
         return off
+    def _carries_shadowed_pointer(self, v: Value, depth: int = 0) -> bool:
+        """Could the aggregate ``v`` hold a pointer that has a shadow?  (Unknown origins count as yes.)"""
+        if isinstance(v.type, PointerType):
+            return not isinstance(v, ConstantKeyword) and self._shadow_or_none(v) is not None
+        if isinstance(v, Constant):
+            return False
+        if depth > 16:
+            return True
+        if isinstance(v, InsertValueInst):
+            return self._carries_shadowed_pointer(v.operand(0), depth + 1) or \
+                self._carries_shadowed_pointer(v.operand(1), depth + 1)
+        if isinstance(v, (PhiInst, SelectInst)):
+            options = [x for x, _ in v.incoming] if isinstance(v, PhiInst) else v.operands[1:]
+            return any(x is not v and self._carries_shadowed_pointer(x, depth + 1) for x in options)
+        if isinstance(v, ExtractValueInst):
+            return self._carries_shadowed_pointer(v.operand(0), depth + 1)
+        if isinstance(v, LoadInst):
+            return v.pointer in self.shadow
+        return True  # a call's result or an argument: its pointers may point anywhere
 
     def _shadow_or_none(self, p: Value) -> Value | None:
         if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
@@ -435,6 +456,14 @@ class _ReverseGenerator(LaneState):
             raise DifferentiationError(
                 f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
                 "derivative cannot follow integer bits in reverse mode yet")
+        elif isinstance(inst, ReturnInst) and not self.returns_shadow and inst.value is not None \
+                and type_has_pointer(inst.value.type) and self._carries_shadowed_pointer(inst.value):
+            # Only a returned pointer comes back with its shadow; one inside a returned struct would reach the
+            # caller without it, and derivatives through it would be lost.
+            raise DifferentiationError(
+                f"{describe(inst)}: returns a {inst.value.type} holding a pointer to memory with a shadow; reverse "
+                "mode cannot return that pointer's shadow yet (return the pointer alone, or pass the struct "
+                "through memory)")
         elif isinstance(inst, ReturnInst) and self.returns_shadow and self.lane == 0:  # all lanes at once
             v = inst.value
             assert v is not None
@@ -995,6 +1024,9 @@ class _ReverseGenerator(LaneState):
         if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE and (bits_in or inst in self.float_bits):
             if sign_operation(inst) is None and not only_integer_uses(self.ctx, self.fn, inst):
                 raise float_bits_error(inst)
+        elif makes_float_of_untracked_bits(inst, lambda v: v in self.float_bits, self._maybe_shadowed) or \
+                passes_untracked_bits(inst, lambda v: v in self.float_bits, self._maybe_shadowed):
+            raise untracked_bits_error(inst)
         elif isinstance(inst, (LoadInst, StoreInst, PhiInst, SelectInst)) \
                 or (isinstance(inst, CastInst) and inst.opcode == "bitcast"):
             return  # copies of the bits

@@ -19,7 +19,7 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
 from ..ir.types import ArrayType, FloatType, PointerType, VectorType
 from . import known_functions as known
 from .layout import DataLayout
-from .sign_bits import constant_bits, is_sign_mask
+from .sign_bits import constant_bits, is_sign_mask, sign_operation
 from .tbaa import access_tree
 from .type_offsets import (gep_backward, gep_forward, gep_offset, global_seed, globals_in,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
@@ -371,6 +371,11 @@ class Solver:
             self.set_top(inst, ta)
         elif isinstance(a, ConstantInt) and tb is not None and (tb.is_float or tb.is_pointer):
             self.set_top(inst, tb)
+        elif (sign := sign_operation(inst)) is not None and sign.source is not None:
+            # (a & ~SIGN) | (b & SIGN), a ^ (b & SIGN): the magnitude source's bits with another sign.
+            ts = self.tree(sign.source).top()
+            if ts is not None and ts.is_float:
+                self.set_top(inst, ts)
         self._sign_bits_backward(inst)
         for x in (a, b):
             if isinstance(inst.operand(1 - inst.operands.index(x)), ConstantInt) and op in ("and", "or", "xor"):

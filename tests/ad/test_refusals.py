@@ -243,6 +243,24 @@ def test_memcpy_of_mixed_memory_is_refused(tmp_path: Path, opt_level: int) -> No
     refused(tmp_path, MIXED_MEMCPY, opt_level, r"type analysis cannot tell which copied bytes")
 
 
+STRUCT_WITH_POINTER_RETURNED = """
+struct view { double w; const double *p; };
+__attribute__((noinline)) static struct view pick(const double *x) { struct view v = {3.0 * x[0], x + 1}; return v; }
+double f(const double *x) { struct view v = pick(x); return v.w * v.p[0]; }
+void g(double *x, double *dx) { __enzyme_autodiff((void *)f, enzyme_dup, x, dx); }
+"""
+
+
+@LEVELS
+def test_struct_holding_a_pointer_returned_by_value_in_reverse(tmp_path: Path, opt_level: int) -> None:
+    """Reverse mode returns the shadow of a returned pointer, not of one inside a returned struct: the caller
+    would lose the derivatives through it (it used to, silently: 0 instead of 6).  Forward mode follows it
+    (programs/struct_copies_pointers.c); copies through memory take pointer shadows along."""
+    message = refused(tmp_path, STRUCT_WITH_POINTER_RETURNED, opt_level,
+                      r"returns a \{ double, ptr \} holding a pointer to memory with a shadow")
+    assert "@pick" in message
+
+
 BIT_TRICK = """
 /* The next double after x, computed on its bits: integer code on the bits of x. */
 double bits_abs(double x) { uint64_t u; memcpy(&u, &x, 8); u += 1; double r; memcpy(&r, &u, 8); return r * x; }
@@ -300,6 +318,39 @@ def test_float_inside_an_integer_in_reverse(tmp_path: Path, opt_level: int) -> N
     """A {float, int} struct passed by value is one i64; forward mode follows the float (programs/float_bits.c),
     reverse mode refuses instead of dropping its adjoint."""
     refused(tmp_path, SMALL_STRUCT, opt_level, r"inside a wider integer .*reverse mode not yet")
+# A double array read through a uint64_t pointer: clang's TBAA calls those loads "long", so type analysis takes
+# the bytes for integers and the derivative through the bits was dropped (0 instead of the derivative, found by
+# tests/ad/random).  Making a float of such bits is now refused; copying them with memcpy works
+# (programs/float_bits.c).  At -O0 there is no TBAA: the first case is differentiated, the others refused as
+# integer arithmetic on float bits.
+INTEGER_VIEWS = {
+    "fabs_of_an_element": (("double f(const double *p, int n) { const uint64_t *pb = (const uint64_t *)p; "
+                            "uint64_t u = pb[1] & 0x7fffffffffffffffull; double y; memcpy(&y, &u, 8); "
+                            "return y * p[0]; }"), ("reverse", "forward")),
+    "sign_in_a_loop": (("double f(const double *p, int n) { double s = 0; for (int i = 0; i < n; i++) { "
+                        "uint64_t u; memcpy(&u, &p[i], 8); u = (u & 0x7fffffffffffffffull) | "
+                        "(((const uint64_t *)p)[(i + 1) % n] & (1ull << 63)); double y; memcpy(&y, &u, 8); "
+                        "s = p[i] + 0.5 * y; } return s; }"), ("reverse",)),
+    "rsqrt_through_a_helper": (("__attribute__((noinline)) static double double_of(uint64_t u) { double v; "
+                                "memcpy(&v, &u, 8); return v; } double f(const double *p, int n) { "
+                                "uint64_t u = ((const uint64_t *)p)[1]; u = 0x5fe6eb50c7b537a9ull - (u >> 1); "
+                                "return double_of(u) * p[0]; }"), ("reverse", "forward")),
+}
+VIEW_REQUESTS = {
+    "reverse": "void g(double *p, double *dp, int n) { __enzyme_autodiff((void *)f, enzyme_dup, p, dp, "
+               "enzyme_const, n); }",
+    "forward": "double g(double *p, double *dp, int n) { return __enzyme_fwddiff((void *)f, enzyme_dup, p, dp, "
+               "enzyme_const, n); }",
+}
+
+
+@pytest.mark.parametrize("opt_level", [1, 2])
+@pytest.mark.parametrize(("case", "mode"), [(c, m) for c, (_, modes) in INTEGER_VIEWS.items() for m in modes])
+def test_float_made_of_bits_typed_as_integers_is_refused(tmp_path: Path, opt_level: int, case: str,
+                                                        mode: str) -> None:
+    body = f"{INTEGER_VIEWS[case][0]}\n{VIEW_REQUESTS[mode]}"
+    refused(tmp_path, body, opt_level,
+            r"in @f.*(makes a double of|passes) integer bits read from memory that may hold active")
 
 
 @LEVELS

@@ -30,3 +30,26 @@ define double @f(ptr %p) {
 ; CHECK: %c = load i64, ptr %r: {[-1]:Float@double}
 ; CHECK: %sgn = and i64 %b, -9223372036854775808: {[-1]:Float@double}
 ; CHECK: %low = and i64 %c, -4294967296: {[-1]:Float@double}
+
+; The result of copysign or a sign flip by another value's sign, both operands non-constant, holds the
+; magnitude source's float bits: typed forwards even though nothing after it says so (a helper returning the
+; bits as an integer; the caller made them into a double).
+; ANALYZE(FWD): types g
+
+define i64 @g(ptr %p) {
+  %d = load double, ptr %p
+  %q = getelementptr inbounds i8, ptr %p, i64 8
+  %e = load double, ptr %q
+  %a = bitcast double %d to i64
+  %b = bitcast double %e to i64
+  %mag = and i64 %a, 9223372036854775807
+  %sgn = and i64 %b, -9223372036854775808
+  %cs = or i64 %mag, %sgn
+  %flip = xor i64 %cs, %sgn
+  ret i64 %flip
+}
+
+; FWD-LABEL: @g
+; FWD: %cs = or i64 %mag, %sgn: {[-1]:Float@double}
+; FWD: %flip = xor i64 %cs, %sgn: {[-1]:Float@double}
+; FWD: return: {[-1]:Float@double}
