@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..analysis.layout import DataLayout
-from ..analysis.memory_objects import type_has_pointer
 from ..errors import DifferentiationError
 from ..ir import (AllocaInst, Argument, ArrayType, BinaryOperator, Block, CallInst, CastInst, Constant, ConstantInt,
                   ExtractValueInst, FreezeInst, InsertValueInst,
@@ -333,26 +332,6 @@ class _ReverseGenerator(LaneState):
             o, t = self.layout.element_offset(t, i)
             off += o
         return off
-    def _carries_shadowed_pointer(self, v: Value, depth: int = 0) -> bool:
-        """Could the aggregate ``v`` hold a pointer that has a shadow?  (Unknown origins count as yes.)"""
-        if isinstance(v.type, PointerType):
-            return not isinstance(v, ConstantKeyword) and self._shadow_or_none(v) is not None
-        if isinstance(v, Constant):
-            return False
-        if depth > 16:
-            return True
-        if isinstance(v, InsertValueInst):
-            return self._carries_shadowed_pointer(v.operand(0), depth + 1) or \
-                self._carries_shadowed_pointer(v.operand(1), depth + 1)
-        if isinstance(v, (PhiInst, SelectInst)):
-            options = [x for x, _ in v.incoming] if isinstance(v, PhiInst) else v.operands[1:]
-            return any(x is not v and self._carries_shadowed_pointer(x, depth + 1) for x in options)
-        if isinstance(v, ExtractValueInst):
-            return self._carries_shadowed_pointer(v.operand(0), depth + 1)
-        if isinstance(v, LoadInst):
-            return v.pointer in self.shadow
-        return True  # a call's result or an argument: its pointers may point anywhere
-
     def _shadow_or_none(self, p: Value) -> Value | None:
         if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
             return p
@@ -456,14 +435,6 @@ class _ReverseGenerator(LaneState):
             raise DifferentiationError(
                 f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
                 "derivative cannot follow integer bits in reverse mode yet")
-        elif isinstance(inst, ReturnInst) and not self.returns_shadow and inst.value is not None \
-                and type_has_pointer(inst.value.type) and self._carries_shadowed_pointer(inst.value):
-            # Only a returned pointer comes back with its shadow; one inside a returned struct would reach the
-            # caller without it, and derivatives through it would be lost.
-            raise DifferentiationError(
-                f"{describe(inst)}: returns a {inst.value.type} holding a pointer to memory with a shadow; reverse "
-                "mode cannot return that pointer's shadow yet (return the pointer alone, or pass the struct "
-                "through memory)")
         elif isinstance(inst, ReturnInst) and self.returns_shadow and self.lane == 0:  # all lanes at once
             v = inst.value
             assert v is not None

@@ -243,24 +243,6 @@ def test_memcpy_of_mixed_memory_is_refused(tmp_path: Path, opt_level: int) -> No
     refused(tmp_path, MIXED_MEMCPY, opt_level, r"type analysis cannot tell which copied bytes")
 
 
-STRUCT_WITH_POINTER_RETURNED = """
-struct view { double w; const double *p; };
-__attribute__((noinline)) static struct view pick(const double *x) { struct view v = {3.0 * x[0], x + 1}; return v; }
-double f(const double *x) { struct view v = pick(x); return v.w * v.p[0]; }
-void g(double *x, double *dx) { __enzyme_autodiff((void *)f, enzyme_dup, x, dx); }
-"""
-
-
-@LEVELS
-def test_struct_holding_a_pointer_returned_by_value_in_reverse(tmp_path: Path, opt_level: int) -> None:
-    """Reverse mode returns the shadow of a returned pointer, not of one inside a returned struct: the caller
-    would lose the derivatives through it (it used to, silently: 0 instead of 6).  Forward mode follows it
-    (programs/struct_copies_pointers.c); copies through memory take pointer shadows along."""
-    message = refused(tmp_path, STRUCT_WITH_POINTER_RETURNED, opt_level,
-                      r"returns a \{ double, ptr \} holding a pointer to memory with a shadow")
-    assert "@pick" in message
-
-
 BIT_TRICK = """
 /* The next double after x, computed on its bits: integer code on the bits of x. */
 double bits_abs(double x) { uint64_t u; memcpy(&u, &x, 8); u += 1; double r; memcpy(&r, &u, 8); return r * x; }

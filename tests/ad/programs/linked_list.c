@@ -14,8 +14,9 @@ double build_and_walk(const double *x, int n) {
 }
 double irreducible(double x, int k) {
   double s = x;
+  int i = 0;  /* declared before the jump: jumping past a for-loop's own initialisation leaves i undefined */
   if (k & 1) goto inside;
-  for (int i = 0; i < 4; i++) {
+  for (i = 0; i < 4; i++) {
     s = s * 1.1;
   inside:
     s = sin(s) + x;
