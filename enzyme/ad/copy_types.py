@@ -153,7 +153,7 @@ def _declared_non_float(ptr: Value | None, nbytes: int, layout: DataLayout) -> s
 
 def _position_in_stack_object(ptr: Value | None, layout: DataLayout) -> tuple[AllocaInst, int, list[int]] | None:
     """``ptr`` as (aggregate stack object, constant byte offset, strides of the variable indices)."""
-    offset, strides = 0, []
+    offset, strides = 0, list[int]()
     while isinstance(ptr, GEPInst):
         step = _gep_steps(ptr, layout)
         if step is None:

@@ -204,7 +204,9 @@ def makes_float_of_untracked_bits(inst: Instruction, tracked: Callable[[Value], 
 def passes_untracked_bits(inst: Instruction, tracked: Callable[[Value], bool],
                           shadowed: Callable[[Value], bool]) -> bool:
     """Does the call ``inst`` pass such untracked bits to a parameter its callee makes a float of?"""
-    callee = inst.called_function if isinstance(inst, CallInst) else None
+    if not isinstance(inst, CallInst):
+        return False
+    callee = inst.called_function
     if callee is None or callee.is_declaration:
         return False
     for a, formal in zip(inst.args, callee.args):

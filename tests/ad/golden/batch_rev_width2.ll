@@ -104,65 +104,75 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[E_ADJ0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = fmul double %[[TMP6]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load double, ptr %[[E_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP18]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = select i1 %[[TMP20]], double 0.000000e+00, double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fadd double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X0_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[E_ADJ1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fmul double %[[TMP6]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = load double, ptr %[[D_OUT0]], align 8
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fmul double %[[TMP6]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP24]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = fadd double %[[TMP28]], %[[TMP27]]
+; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X0_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = load double, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT0]], align 8
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load double, ptr %[[D_OUT1]], align 8
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = fadd double %[[TMP31]], %[[TMP30]]
+; CHECK-NEXT:   store double %[[TMP32]], ptr %[[M_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = load double, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT1]], align 8
-; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ1]], align 8
 ; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fadd double %[[TMP37]], %[[TMP36]]
-; CHECK-NEXT:   store double %[[TMP38]], ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP39]]
-; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = fadd double %[[TMP41]], %[[TMP40]]
-; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP39]]
-; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ1]], align 8
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[M_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ0]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP36]]
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP36]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP37]]
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X0_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP36]]
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP42]]
+; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = fadd double %[[TMP44]], %[[TMP43]]
-; CHECK-NEXT:   store double %[[TMP45]], ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP48:\"?[-$.\w']+\"?]] = fadd double %[[TMP47]], %[[TMP46]]
-; CHECK-NEXT:   store double %[[TMP48]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP49:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP50:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   store double %[[TMP45]], ptr %[[X1_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ1]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP46]]
+; CHECK-NEXT:   %[[TMP48:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP46]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP49:\"?[-$.\w']+\"?]] = select i1 %[[TMP48]], double 0.000000e+00, double %[[TMP47]]
+; CHECK-NEXT:   %[[TMP50:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ1]], align 8
 ; CHECK-NEXT:   %[[TMP51:\"?[-$.\w']+\"?]] = fadd double %[[TMP50]], %[[TMP49]]
-; CHECK-NEXT:   store double %[[TMP51]], ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP52:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ0]], align 8
+; CHECK-NEXT:   store double %[[TMP51]], ptr %[[X0_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP52:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP46]]
+; CHECK-NEXT:   %[[TMP53:\"?[-$.\w']+\"?]] = select i1 %[[TMP48]], double 0.000000e+00, double %[[TMP52]]
+; CHECK-NEXT:   %[[TMP54:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP55:\"?[-$.\w']+\"?]] = fadd double %[[TMP54]], %[[TMP53]]
+; CHECK-NEXT:   store double %[[TMP55]], ptr %[[X1_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP56:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ0]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP57:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP58:\"?[-$.\w']+\"?]] = fadd double %[[TMP57]], %[[TMP56]]
+; CHECK-NEXT:   store double %[[TMP58]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP59:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ1]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP60:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP61:\"?[-$.\w']+\"?]] = fadd double %[[TMP60]], %[[TMP59]]
+; CHECK-NEXT:   store double %[[TMP61]], ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP62:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP53:\"?[-$.\w']+\"?]] = load double, ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP54:\"?[-$.\w']+\"?]] = fadd double %[[TMP53]], %[[TMP52]]
-; CHECK-NEXT:   store double %[[TMP54]], ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP55:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP63:\"?[-$.\w']+\"?]] = load double, ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP64:\"?[-$.\w']+\"?]] = fadd double %[[TMP63]], %[[TMP62]]
+; CHECK-NEXT:   store double %[[TMP64]], ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP65:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP56:\"?[-$.\w']+\"?]] = load double, ptr %[[D_X1]], align 8
-; CHECK-NEXT:   %[[TMP57:\"?[-$.\w']+\"?]] = fadd double %[[TMP56]], %[[TMP55]]
-; CHECK-NEXT:   store double %[[TMP57]], ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP66:\"?[-$.\w']+\"?]] = load double, ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP67:\"?[-$.\w']+\"?]] = fadd double %[[TMP66]], %[[TMP65]]
+; CHECK-NEXT:   store double %[[TMP67]], ptr %[[D_X1]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

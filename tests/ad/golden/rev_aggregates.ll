@@ -74,58 +74,61 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP8:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = fmul double %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = fadd double %[[TMP10]], %[[TMP9]]
-; CHECK-NEXT:   store double %[[TMP11]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP9]]
+; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fadd double %[[TMP12]], %[[TMP11]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fmul double %[[TMP5]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = insertvalue { double, double } zeroinitializer, double %[[TMP15]], 1
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP17]], 0
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP16]], 0
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP18]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP17]], double %[[TMP20]], 0
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP21]], 1
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP16]], 1
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = fadd double %[[TMP22]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP21]], double %[[TMP24]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP25]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = insertvalue { double, double } zeroinitializer, double %[[TMP18]], 1
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP20]], 0
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP19]], 0
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fadd double %[[TMP21]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP20]], double %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP24]], 1
+; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP19]], 1
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = fadd double %[[TMP25]], %[[TMP26]]
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP24]], double %[[TMP27]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP28]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = insertvalue { double, double } zeroinitializer, double %[[TMP26]], 0
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP28]], 0
-; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP27]], 0
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = fadd double %[[TMP29]], %[[TMP30]]
-; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP28]], double %[[TMP31]], 0
-; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP32]], 1
-; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP27]], 1
-; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fadd double %[[TMP33]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP32]], double %[[TMP35]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP36]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = insertvalue { double, double } zeroinitializer, double %[[TMP29]], 0
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP31]], 0
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP30]], 0
+; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = fadd double %[[TMP32]], %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP31]], double %[[TMP34]], 0
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP35]], 1
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP30]], 1
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fadd double %[[TMP36]], %[[TMP37]]
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP35]], double %[[TMP38]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP39]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load { double, double }, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP37]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP38]], 0
-; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP38]], 1
-; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP40]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP41]], 0
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = fadd double %[[TMP43]], %[[TMP42]]
-; CHECK-NEXT:   store double %[[TMP44]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP44]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = extractvalue { double, double } %[[TMP41]], 1
+; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = fadd double %[[TMP46]], %[[TMP45]]
+; CHECK-NEXT:   store double %[[TMP47]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP45]], 0
-; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP46]], double %[[TMP47]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP48]]
+; CHECK-NEXT:   %[[TMP48:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP49:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP48]], 0
+; CHECK-NEXT:   %[[TMP50:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP51:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP49]], double %[[TMP50]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP51]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @augmented_pair(
@@ -202,21 +205,24 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fmul double %[[Y]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = fadd double %[[TMP36]], %[[TMP35]]
-; CHECK-NEXT:   store double %[[TMP37]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = fadd double %[[TMP39]], %[[TMP38]]
-; CHECK-NEXT:   store double %[[TMP40]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP34]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = select i1 %[[TMP36]], double 0.000000e+00, double %[[TMP35]]
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = fadd double %[[TMP38]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP34]]
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = select i1 %[[TMP36]], double 0.000000e+00, double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = fadd double %[[TMP42]], %[[TMP41]]
+; CHECK-NEXT:   store double %[[TMP43]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP41]], 0
-; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP42]], double %[[TMP43]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP44]]
+; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP44]], 0
+; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP45]], double %[[TMP46]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP47]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

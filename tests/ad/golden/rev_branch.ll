@@ -135,23 +135,25 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = call double @llvm.cos.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = fmul double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP28]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = select i1 %[[TMP31]], double 0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = fadd double %[[TMP33]], %[[TMP32]]
+; CHECK-NEXT:   store double %[[TMP34]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP33:\"?[-$.\w']+\"?]]
+; CHECK-NEXT:   br label %[[TMP35:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP33]]:
+; CHECK-NEXT: {{^}}[[TMP35]]:
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP34]], 0
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP35]], double %[[TMP36]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP37]]
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP36]], 0
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP37]], double %[[TMP38]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP39]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

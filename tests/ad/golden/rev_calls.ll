@@ -119,19 +119,22 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   %[[TMP4:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP5:\"?[-$.\w']+\"?]] = fmul double %[[A]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP6:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP7:\"?[-$.\w']+\"?]] = fadd double %[[TMP6]], %[[TMP5]]
-; CHECK-NEXT:   store double %[[TMP7]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP8:\"?[-$.\w']+\"?]] = fmul double %[[A]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = fadd double %[[TMP9]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP10]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP6:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP4]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP7:\"?[-$.\w']+\"?]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP8:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = fadd double %[[TMP8]], %[[TMP7]]
+; CHECK-NEXT:   store double %[[TMP9]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = fmul double %[[A]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fadd double %[[TMP12]], %[[TMP11]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP11]], 0
-; CHECK-NEXT:   ret { double } %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP14]], 0
+; CHECK-NEXT:   ret { double } %[[TMP15]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented_scale(
@@ -169,24 +172,27 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   %[[TMP7:\"?[-$.\w']+\"?]] = load double, ptr %[[W_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[W_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP8:\"?[-$.\w']+\"?]] = fmul double %[[K]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = fadd double %[[TMP9]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP10]], ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = load double, ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP7]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = load double, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fadd double %[[TMP11]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP12]], ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = load double, ptr %[[K_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[D_P]], align 8
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load double, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = fadd double %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   store double %[[TMP19]], ptr %[[D_P]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP17]], 0
-; CHECK-NEXT:   ret { double } %[[TMP18]]
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP20]], 0
+; CHECK-NEXT:   ret { double } %[[TMP21]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

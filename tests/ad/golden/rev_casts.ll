@@ -72,33 +72,36 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = load double, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fmul double %[[B]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fmul double %[[TMP5]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = fadd double %[[TMP15]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fmul double %[[TMP5]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = load double, ptr %[[AD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[AD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load double, ptr %[[AD_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = load double, ptr %[[AD_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = fadd double %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP24]], ptr %[[AD_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load double, ptr %[[AD_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[AD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fptrunc double %[[TMP22]] to float
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fadd float %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store float %[[TMP25]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = fptrunc double %[[TMP25]] to float
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = fadd float %[[TMP27]], %[[TMP26]]
+; CHECK-NEXT:   store float %[[TMP28]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = insertvalue { float, double } undef, float %[[TMP26]], 0
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = insertvalue { float, double } %[[TMP27]], double %[[TMP28]], 1
-; CHECK-NEXT:   ret { float, double } %[[TMP29]]
+; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = insertvalue { float, double } undef, float %[[TMP29]], 0
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = insertvalue { float, double } %[[TMP30]], double %[[TMP31]], 1
+; CHECK-NEXT:   ret { float, double } %[[TMP32]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @diffef(

@@ -81,34 +81,36 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = call double @llvm.cos.f64(double %[[TMP4]])
 ; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fmul double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_Y]], align 8
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X1_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fmul double %[[TMP2]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = fadd double %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP24]], ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP21]]
 ; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = fadd double %[[TMP26]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[X1_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[X0_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -53,33 +53,36 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP6:\"?[-$.\w']+\"?]] = fdiv double 1.000000e+00, %[[Y]]
 ; CHECK-NEXT:   %[[TMP7:\"?[-$.\w']+\"?]] = fmul double %[[TMP6]], %[[TMP5]]
-; CHECK-NEXT:   %[[TMP8:\"?[-$.\w']+\"?]] = load double, ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = fdiv double %[[TMP3]], %[[Y]]
-; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = fneg double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fdiv double %[[TMP11]], %[[Y]]
-; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fmul double %[[TMP12]], %[[TMP5]]
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP5]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = load double, ptr %[[D_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = fadd double %[[TMP10]], %[[TMP9]]
+; CHECK-NEXT:   store double %[[TMP11]], ptr %[[D_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fdiv double %[[TMP3]], %[[Y]]
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fneg double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fdiv double %[[TMP13]], %[[Y]]
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fmul double %[[TMP14]], %[[TMP5]]
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = fneg double %[[TMP16]]
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[D_ADJ]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fneg double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = fadd double %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP24]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP22]], 0
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP23]], double %[[TMP24]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP25]]
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP25]], 0
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP26]], double %[[TMP27]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP28]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -74,41 +74,49 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[Q_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fdiv float 1.000000e+00, %[[B]]
 ; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fmul float %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = load float, ptr %[[S_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fadd float %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store float %[[TMP15]], ptr %[[S_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = fdiv float %[[TMP4]], %[[B]]
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fneg float %[[TMP16]]
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = fdiv float %[[TMP17]], %[[B]]
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = fmul float %[[TMP18]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = fadd float %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store float %[[TMP21]], ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load float, ptr %[[S_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fcmp oeq float %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load float, ptr %[[S_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fadd float %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store float %[[TMP17]], ptr %[[S_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = fdiv float %[[TMP4]], %[[B]]
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = fneg float %[[TMP18]]
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fdiv float %[[TMP19]], %[[B]]
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = fmul float %[[TMP20]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = fadd float %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store float %[[TMP24]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load float, ptr %[[S_ADJ]], align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[S_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = call float @llvm.cos.f32(float %[[A]])
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = fmul float %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = fadd float %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store float %[[TMP26]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load float, ptr %[[M_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = call float @llvm.cos.f32(float %[[A]])
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = fmul float %[[TMP26]], %[[TMP25]]
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = fcmp oeq float %[[TMP25]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = select i1 %[[TMP28]], float 0.000000e+00, float %[[TMP27]]
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = fadd float %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store float %[[TMP31]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = load float, ptr %[[M_ADJ]], align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[M_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = fmul float %[[B]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = fadd float %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store float %[[TMP30]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = fmul float %[[A]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = fadd float %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store float %[[TMP33]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = fmul float %[[B]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = fcmp oeq float %[[TMP32]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = select i1 %[[TMP34]], float 0.000000e+00, float %[[TMP33]]
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = fadd float %[[TMP36]], %[[TMP35]]
+; CHECK-NEXT:   store float %[[TMP37]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fmul float %[[A]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = select i1 %[[TMP34]], float 0.000000e+00, float %[[TMP38]]
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = fadd float %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store float %[[TMP41]], ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = insertvalue { float, float } undef, float %[[TMP34]], 0
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = insertvalue { float, float } %[[TMP35]], float %[[TMP36]], 1
-; CHECK-NEXT:   ret { float, float } %[[TMP37]]
+; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = insertvalue { float, float } undef, float %[[TMP42]], 0
+; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = insertvalue { float, float } %[[TMP43]], float %[[TMP44]], 1
+; CHECK-NEXT:   ret { float, float } %[[TMP45]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @diffef(

@@ -76,45 +76,50 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP12]])
 ; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fmul double %[[TMP10]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fmul double %[[TMP14]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[FM_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP9]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[FM_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[FM_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fmul double %[[Y]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = load double, ptr %[[MX_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = fadd double %[[TMP26]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[MX_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = load double, ptr %[[MX_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fmul double %[[Y]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP21]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP22]]
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[MX_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = fadd double %[[TMP31]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP32]], ptr %[[MX_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = load double, ptr %[[MX_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[MX_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = fcmp uno double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = fcmp oge double %[[X]], %[[Y]]
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = select i1 %[[TMP30]], double %[[TMP28]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = select i1 %[[TMP29]], double %[[TMP28]], double %[[TMP31]]
-; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = fadd double %[[TMP33]], %[[TMP32]]
-; CHECK-NEXT:   store double %[[TMP34]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP28]]
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP35]]
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fadd double %[[TMP37]], %[[TMP36]]
-; CHECK-NEXT:   store double %[[TMP38]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = fcmp uno double %[[Y]], %[[Y]]
+; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fcmp oge double %[[X]], %[[Y]]
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = select i1 %[[TMP35]], double %[[TMP33]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = select i1 %[[TMP34]], double %[[TMP33]], double %[[TMP36]]
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = fadd double %[[TMP38]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = select i1 %[[TMP35]], double 0.000000e+00, double %[[TMP33]]
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = select i1 %[[TMP34]], double 0.000000e+00, double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = fadd double %[[TMP42]], %[[TMP41]]
+; CHECK-NEXT:   store double %[[TMP43]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP39]], 0
-; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP40]], double %[[TMP41]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP42]]
+; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP44]], 0
+; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP45]], double %[[TMP46]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP47]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -100,55 +100,66 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = load double, ptr %[[EL_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[EL_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = fmul double %[[TMP8]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = fmul double %[[TMP10]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load double, ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[L_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP17]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP18]]
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[E_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fadd double %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[E_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fmul double %[[TMP10]], %[[TMP17]]
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP23]]
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load double, ptr %[[L_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[L_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[L_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fdiv double 1.000000e+00, %[[X]]
-; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = fmul double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = load double, ptr %[[E_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = fdiv double 1.000000e+00, %[[X]]
+; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = fmul double %[[TMP28]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP27]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP29]]
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load double, ptr %[[E_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = fmul double %[[TMP10]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = load double, ptr %[[Q_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = fdiv double 5.000000e-01, %[[TMP6]]
-; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fmul double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP33]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fmul double %[[TMP10]], %[[TMP34]]
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP34]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = select i1 %[[TMP36]], double 0.000000e+00, double %[[TMP35]]
-; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP4]])
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load double, ptr %[[Q_ADJ]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = fdiv double 5.000000e-01, %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = fmul double %[[TMP41]], %[[TMP40]]
-; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = fadd double %[[TMP43]], %[[TMP42]]
-; CHECK-NEXT:   store double %[[TMP44]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = load double, ptr %[[S_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP40]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = select i1 %[[TMP43]], double 0.000000e+00, double %[[TMP42]]
+; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = fadd double %[[TMP45]], %[[TMP44]]
+; CHECK-NEXT:   store double %[[TMP46]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP48:\"?[-$.\w']+\"?]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP4]])
+; CHECK-NEXT:   %[[TMP49:\"?[-$.\w']+\"?]] = fmul double %[[TMP48]], %[[TMP47]]
+; CHECK-NEXT:   %[[TMP50:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP47]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP51:\"?[-$.\w']+\"?]] = select i1 %[[TMP50]], double 0.000000e+00, double %[[TMP49]]
+; CHECK-NEXT:   %[[TMP52:\"?[-$.\w']+\"?]] = load double, ptr %[[S_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP53:\"?[-$.\w']+\"?]] = fadd double %[[TMP52]], %[[TMP51]]
+; CHECK-NEXT:   store double %[[TMP53]], ptr %[[S_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP54:\"?[-$.\w']+\"?]] = load double, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = fmul double %[[TMP46]], %[[TMP45]]
-; CHECK-NEXT:   %[[TMP48:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP49:\"?[-$.\w']+\"?]] = fadd double %[[TMP48]], %[[TMP47]]
-; CHECK-NEXT:   store double %[[TMP49]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP55:\"?[-$.\w']+\"?]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP56:\"?[-$.\w']+\"?]] = fmul double %[[TMP55]], %[[TMP54]]
+; CHECK-NEXT:   %[[TMP57:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP54]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP58:\"?[-$.\w']+\"?]] = select i1 %[[TMP57]], double 0.000000e+00, double %[[TMP56]]
+; CHECK-NEXT:   %[[TMP59:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP60:\"?[-$.\w']+\"?]] = fadd double %[[TMP59]], %[[TMP58]]
+; CHECK-NEXT:   store double %[[TMP60]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP50:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP51:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP50]], 0
-; CHECK-NEXT:   ret { double } %[[TMP51]]
+; CHECK-NEXT:   %[[TMP61:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP62:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP61]], 0
+; CHECK-NEXT:   ret { double } %[[TMP62]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

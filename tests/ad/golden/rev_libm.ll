@@ -161,39 +161,41 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP58:\"?[-$.\w']+\"?]] = fmul double %[[TMP57]], %[[TMP57]]
 ; CHECK-NEXT:   %[[TMP59:\"?[-$.\w']+\"?]] = fdiv double 1.000000e+00, %[[TMP58]]
 ; CHECK-NEXT:   %[[TMP60:\"?[-$.\w']+\"?]] = fmul double %[[TMP59]], %[[TMP56]]
-; CHECK-NEXT:   %[[TMP61:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP62:\"?[-$.\w']+\"?]] = fadd double %[[TMP61]], %[[TMP60]]
-; CHECK-NEXT:   store double %[[TMP62]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP63:\"?[-$.\w']+\"?]] = load double, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP61:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP56]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP62:\"?[-$.\w']+\"?]] = select i1 %[[TMP61]], double 0.000000e+00, double %[[TMP60]]
+; CHECK-NEXT:   %[[TMP63:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP64:\"?[-$.\w']+\"?]] = fadd double %[[TMP63]], %[[TMP62]]
+; CHECK-NEXT:   store double %[[TMP64]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP65:\"?[-$.\w']+\"?]] = load double, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP64:\"?[-$.\w']+\"?]] = fcmp oeq double %[[Y]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP65:\"?[-$.\w']+\"?]] = fsub double %[[Y]], 1.000000e+00
-; CHECK-NEXT:   %[[TMP66:\"?[-$.\w']+\"?]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP65]])
-; CHECK-NEXT:   %[[TMP67:\"?[-$.\w']+\"?]] = fmul double %[[Y]], %[[TMP66]]
-; CHECK-NEXT:   %[[TMP68:\"?[-$.\w']+\"?]] = fmul double %[[TMP67]], %[[TMP63]]
-; CHECK-NEXT:   %[[TMP69:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP63]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP70:\"?[-$.\w']+\"?]] = select i1 %[[TMP69]], double 0.000000e+00, double %[[TMP68]]
-; CHECK-NEXT:   %[[TMP71:\"?[-$.\w']+\"?]] = select i1 %[[TMP64]], double 0.000000e+00, double %[[TMP70]]
-; CHECK-NEXT:   %[[TMP72:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP73:\"?[-$.\w']+\"?]] = fadd double %[[TMP72]], %[[TMP71]]
-; CHECK-NEXT:   store double %[[TMP73]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP74:\"?[-$.\w']+\"?]] = fcmp oeq double %[[X]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP75:\"?[-$.\w']+\"?]] = call double @llvm.log.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP76:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP75]]
-; CHECK-NEXT:   %[[TMP77:\"?[-$.\w']+\"?]] = fmul double %[[TMP76]], %[[TMP63]]
-; CHECK-NEXT:   %[[TMP78:\"?[-$.\w']+\"?]] = select i1 %[[TMP69]], double 0.000000e+00, double %[[TMP77]]
-; CHECK-NEXT:   %[[TMP79:\"?[-$.\w']+\"?]] = select i1 %[[TMP74]], double 0.000000e+00, double %[[TMP78]]
-; CHECK-NEXT:   %[[TMP80:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP81:\"?[-$.\w']+\"?]] = fadd double %[[TMP80]], %[[TMP79]]
-; CHECK-NEXT:   store double %[[TMP81]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP66:\"?[-$.\w']+\"?]] = fcmp oeq double %[[Y]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP67:\"?[-$.\w']+\"?]] = fsub double %[[Y]], 1.000000e+00
+; CHECK-NEXT:   %[[TMP68:\"?[-$.\w']+\"?]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP67]])
+; CHECK-NEXT:   %[[TMP69:\"?[-$.\w']+\"?]] = fmul double %[[Y]], %[[TMP68]]
+; CHECK-NEXT:   %[[TMP70:\"?[-$.\w']+\"?]] = fmul double %[[TMP69]], %[[TMP65]]
+; CHECK-NEXT:   %[[TMP71:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP65]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP72:\"?[-$.\w']+\"?]] = select i1 %[[TMP71]], double 0.000000e+00, double %[[TMP70]]
+; CHECK-NEXT:   %[[TMP73:\"?[-$.\w']+\"?]] = select i1 %[[TMP66]], double 0.000000e+00, double %[[TMP72]]
+; CHECK-NEXT:   %[[TMP74:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP75:\"?[-$.\w']+\"?]] = fadd double %[[TMP74]], %[[TMP73]]
+; CHECK-NEXT:   store double %[[TMP75]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP76:\"?[-$.\w']+\"?]] = fcmp oeq double %[[X]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP77:\"?[-$.\w']+\"?]] = call double @llvm.log.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP78:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP77]]
+; CHECK-NEXT:   %[[TMP79:\"?[-$.\w']+\"?]] = fmul double %[[TMP78]], %[[TMP65]]
+; CHECK-NEXT:   %[[TMP80:\"?[-$.\w']+\"?]] = select i1 %[[TMP71]], double 0.000000e+00, double %[[TMP79]]
+; CHECK-NEXT:   %[[TMP81:\"?[-$.\w']+\"?]] = select i1 %[[TMP76]], double 0.000000e+00, double %[[TMP80]]
+; CHECK-NEXT:   %[[TMP82:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP83:\"?[-$.\w']+\"?]] = fadd double %[[TMP82]], %[[TMP81]]
+; CHECK-NEXT:   store double %[[TMP83]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP82:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP83:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP82]], 0
-; CHECK-NEXT:   %[[TMP84:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP85:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP83]], double %[[TMP84]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP85]]
+; CHECK-NEXT:   %[[TMP84:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP85:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP84]], 0
+; CHECK-NEXT:   %[[TMP86:\"?[-$.\w']+\"?]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP87:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP85]], double %[[TMP86]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP87]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

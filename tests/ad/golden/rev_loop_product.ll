@@ -220,30 +220,32 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = call double @llvm.cos.f64(double %[[TMP19]])
 ; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = fmul double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP29]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = select i1 %[[TMP32]], double 0.000000e+00, double %[[TMP31]]
 ; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load double, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fadd double %[[TMP34]], %[[TMP33]]
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load double, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = fadd double %[[TMP35]], %[[TMP34]]
-; CHECK-NEXT:   store double %[[TMP36]], ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = load double, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fadd double %[[TMP37]], %[[TMP36]]
+; CHECK-NEXT:   store double %[[TMP38]], ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = load double, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = select i1 %[[TMP38]], double %[[TMP37]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = icmp eq i64 %[[TMP11]], 1
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = select i1 %[[TMP40]], double %[[TMP39]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = fadd double %[[TMP42]], %[[TMP41]]
+; CHECK-NEXT:   store double %[[TMP43]], ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP11]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP42:\"?[-$.\w']+\"?]]
+; CHECK-NEXT:   br label %[[TMP44:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP42]]:
+; CHECK-NEXT: {{^}}[[TMP44]]:
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

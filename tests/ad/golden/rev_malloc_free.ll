@@ -97,54 +97,60 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fmul double %[[TMP6]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fmul double %[[TMP8]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = fadd double %[[TMP15]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fmul double %[[TMP8]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP9]], align 8
 ; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   %[[TMP26:\"?[-$.\w']+\"?]] = fadd double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP29:\"?[-$.\w']+\"?]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[SQ_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X1_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:\"?[-$.\w']+\"?]] = load double, ptr %[[X1_ADJ]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP32:\"?[-$.\w']+\"?]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = load double, ptr %[[SQ_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:\"?[-$.\w']+\"?]] = load double, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = load double, ptr %[[SQ_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = fadd double %[[TMP34]], %[[TMP33]]
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[SQ_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = load double, ptr %[[SQ_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP33]]
-; CHECK-NEXT:   %[[TMP35:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:\"?[-$.\w']+\"?]] = fadd double %[[TMP35]], %[[TMP34]]
-; CHECK-NEXT:   store double %[[TMP36]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP33]]
-; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP37:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP36]]
+; CHECK-NEXT:   %[[TMP38:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP36]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP39:\"?[-$.\w']+\"?]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP37]]
+; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP36]]
+; CHECK-NEXT:   %[[TMP43:\"?[-$.\w']+\"?]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP42]]
+; CHECK-NEXT:   %[[TMP44:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:\"?[-$.\w']+\"?]] = fadd double %[[TMP44]], %[[TMP43]]
+; CHECK-NEXT:   store double %[[TMP45]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP40:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP40]], 0
-; CHECK-NEXT:   ret { double } %[[TMP41]]
+; CHECK-NEXT:   %[[TMP46:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP46]], 0
+; CHECK-NEXT:   ret { double } %[[TMP47]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -96,32 +96,35 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fmul double %[[TMP8]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = fadd double %[[TMP15]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP18]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = extractvalue { double } %[[TMP19]], 0
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP21]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = extractvalue { double } %[[TMP22]], 0
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP23:\"?[-$.\w']+\"?]]
+; CHECK-NEXT:   br label %[[TMP26:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP23]]:
+; CHECK-NEXT: {{^}}[[TMP26]]:
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP24]], 0
-; CHECK-NEXT:   ret { double } %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP27]], 0
+; CHECK-NEXT:   ret { double } %[[TMP28]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_p.1(
@@ -187,32 +190,35 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = load double, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = fmul double %[[TMP8]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP14:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP15:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:\"?[-$.\w']+\"?]] = fadd double %[[TMP15]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:\"?[-$.\w']+\"?]] = fmul double %[[X]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP18:\"?[-$.\w']+\"?]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:\"?[-$.\w']+\"?]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP18]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP20:\"?[-$.\w']+\"?]] = extractvalue { double } %[[TMP19]], 0
-; CHECK-NEXT:   %[[TMP21:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:\"?[-$.\w']+\"?]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP21]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP23:\"?[-$.\w']+\"?]] = extractvalue { double } %[[TMP22]], 0
+; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP23:\"?[-$.\w']+\"?]]
+; CHECK-NEXT:   br label %[[TMP26:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP23]]:
+; CHECK-NEXT: {{^}}[[TMP26]]:
 ; CHECK-NEXT:   br label %[[EXIT:\"?[-$.\w']+\"?]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP24:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP24]], 0
-; CHECK-NEXT:   ret { double } %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:\"?[-$.\w']+\"?]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:\"?[-$.\w']+\"?]] = insertvalue { double } undef, double %[[TMP27]], 0
+; CHECK-NEXT:   ret { double } %[[TMP28]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffep(

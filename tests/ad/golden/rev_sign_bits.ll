@@ -211,8 +211,10 @@ define { double, double } @grad(double %x, double %y) {
 ; O2-NEXT:   %[[TMP6:\"?[-$.\w']+\"?]] = fmul double %[[TMP4]], %[[TMP5]]
 ; O2-NEXT:   %[[TMP7:\"?[-$.\w']+\"?]] = fadd double %[[TMP2]], %[[TMP6]]
 ; O2-NEXT:   %[[TMP8:\"?[-$.\w']+\"?]] = fmul double %[[TMP3]], %[[TMP5]]
-; O2-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = fadd double %[[TMP8]], 0.000000e+00
-; O2-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP7]], 0
-; O2-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP10]], double %[[TMP9]], 1
-; O2-NEXT:   ret { double, double } %[[TMP11]]
+; O2-NEXT:   %[[TMP9:\"?[-$.\w']+\"?]] = fcmp oeq double %[[TMP3]], 0.000000e+00
+; O2-NEXT:   %[[TMP10:\"?[-$.\w']+\"?]] = fadd double %[[TMP8]], 0.000000e+00
+; O2-NEXT:   %[[TMP11:\"?[-$.\w']+\"?]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP10]]
+; O2-NEXT:   %[[TMP12:\"?[-$.\w']+\"?]] = insertvalue { double, double } undef, double %[[TMP7]], 0
+; O2-NEXT:   %[[TMP13:\"?[-$.\w']+\"?]] = insertvalue { double, double } %[[TMP12]], double %[[TMP11]], 1
+; O2-NEXT:   ret { double, double } %[[TMP13]]
 ; O2-NEXT: }
