@@ -44,9 +44,10 @@ _LOCAL = re.compile(r"%(\"[^\"]*\"|[-a-zA-Z$._0-9]+)")
 _LABEL = re.compile(r"^(\"[^\"]*\"|[-a-zA-Z$._0-9]+):")
 _PARAMETER = re.compile(r"%(\"[^\"]*\"|[-a-zA-Z$._0-9]+)(?=[,)])")
 _RESULT = re.compile(r"^\s+%(\"[^\"]*\"|[-a-zA-Z$._0-9]+) =")
-# What a bound name may match: an IR name, quoted when it holds a ' (shadows: %"x'").  No
-# parentheses: filecheck 1.0 miscounts groups when a variable's regex holds them.
-_NAME_REGEX = r"\"?[-$.\w']+\"?"
+# What a bound name may match: anything up to a space or comma (plain and quoted names such as
+# the shadows' %"x'"; a following ")" or ":" is given back by backtracking).  No parentheses in
+# it: filecheck 1.0 miscounts groups when a variable's regex holds them.
+_NAME_REGEX = r"[^ ,]+"
 # Numbered references whose numbers depend on the rest of the module.
 _ATTRIBUTE_GROUP = re.compile(r"#\d+\b")
 _METADATA = re.compile(r"!\d+\b")
