@@ -134,13 +134,9 @@ class FunctionTypeInfo:
         return seen and size > 0
 
     def pointee_is_integer_only(self, ptr: Value) -> bool:
-        """Is every byte of the memory ``ptr`` points to known to be an integer?  (An integer pattern for
-        every offset does not say so if some offset is also known to hold something else: a double array
-        read once through a ``uint64_t *`` gets "long" from TBAA everywhere, Float or Anything where it is
-        read as doubles.)"""
-        tree = self.pointee_tree(ptr)
-        t = tree.get((-1,))
-        return t is not None and t.is_integer and all(c.is_integer for path, c in tree if len(path) == 1)
+        """Is every byte of the memory ``ptr`` points to known to be an integer?"""
+        t = self.pointee_tree(ptr).get((-1,))
+        return t is not None and t.is_integer
 
     def raise_on_conflicts(self) -> None:
         """Raise DifferentiationError for the first conflict (how Enzyme's 'Illegal updateAnalysis' ends)."""

@@ -13,8 +13,7 @@
      byte of x as "long"; reverse mode then dropped all derivatives of x, even of plain `x[i]` terms.
    Fix (enzyme/ad/float_bits.py, used by both modes): integer bits that may come from memory with a shadow,
    whatever type analysis says about it, and that carry no derivative, are refused where they become a float
-   again (a bitcast, or a call to a function that bitcasts its parameter); TypeInfo.pointee_is_integer_only
-   no longer calls memory integer-only when some offset is known to hold something else.  Regressions:
+   again (a bitcast, or a call to a function that bitcasts its parameter).  Regressions:
    tests/ad/test_refusals.py::test_float_made_of_bits_typed_as_integers_is_refused.
    Not done: differentiating these (sign-bit operations through a uint64_t view work at -O0 and with memcpy,
    programs/float_bits.c); that needs type analysis to see the request site's `double x[]` (seed the request
