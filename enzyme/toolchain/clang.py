@@ -36,11 +36,11 @@ def optimization_args(level: int) -> list[str]:
     if level == 0:
         return ["-O0", "-Xclang", "-disable-O0-optnone"]
     # Like upstream Enzyme: differentiate scalar code; vectorization and unrolling
-    # happen after AD, in the post-AD O3 pipeline.  (-fno-unroll-loops marks every loop
-    # llvm.loop.unroll.disable, which the post-AD pipeline obeys too: issue 12.  -mllvm
-    # -unroll-max-count=1 leaves no mark but unrolls small constant loops fully, which type analysis of
-    # struct copies does not follow yet, so that change waits.)
-    return [f"-O{level}", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]
+    # happen after AD, in the post-AD O3 pipeline.  Not -fno-unroll-loops: it marks every loop
+    # llvm.loop.unroll.disable, which the post-AD pipeline would obey too.  Unroll counts of 1
+    # (partial and full) keep every loop rolled and leave no mark.
+    return [f"-O{level}", "-fno-vectorize", "-fno-slp-vectorize",
+            "-mllvm", "-unroll-max-count=1", "-mllvm", "-unroll-full-max-count=1"]
 
 
 def clang_args(request: CompileRequest, *, language: str) -> list[str]:
