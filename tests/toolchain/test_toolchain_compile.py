@@ -24,21 +24,24 @@ def test_c_at_O0_stays_optimisable_and_debug_info(tmp_path: Path) -> None:
     assert "!DICompileUnit" in text
 
 
-@pytest.mark.parametrize("opt_level", [1, 2, 3])
+@pytest.mark.parametrize("opt_level", [2, 3])
 def test_pre_ad_flags_leave_loops_rolled_and_unmarked(tmp_path: Path, opt_level: int) -> None:
     """AD sees rolled loops, but nothing may stop the post-AD O3 from unrolling them: -fno-unroll-loops
     marked every loop llvm.loop.unroll.disable, which LLVM obeys in every later pipeline (issue 12).
-    A user's own #pragma nounroll stays."""
+    A user's own #pragma nounroll stays.  (clang -O1 itself marks loops: it does not unroll at -O1.)"""
     text = str(compile_text(tmp_path, "loops.c", """
 double f(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }
 double g(const double *x) { double s = 0; for (int i = 0; i < 4; i++) s += x[i] * x[i]; return s; }
+""", opt_level=opt_level))
+    assert "llvm.loop.unroll.disable" not in text
+    g = text[text.index("define dso_local double @g"):]
+    assert g[:g.index("\n}")].count("fmuladd") == 1  # the constant-count loop is still a loop
+    pragma = str(compile_text(tmp_path, "pragma.c", """
 double h(const double *x, int n) { double s = 0;
 #pragma nounroll
   for (int i = 0; i < n; i++) s += x[i]; return s; }
 """, opt_level=opt_level))
-    assert text.count("llvm.loop.unroll.disable") == 1  # h's pragma only
-    g = text[text.index("define dso_local double @g"):]
-    assert g[:g.index("\n}")].count("fmuladd") == 1  # the constant-count loop is still a loop
+    assert "llvm.loop.unroll.disable" in pragma
 
 
 def test_c_defines_include_dirs_and_flags(tmp_path: Path) -> None:
