@@ -26,6 +26,10 @@ from .common import ADContext
 from .copy_types import function_contexts
 
 
+#: Opcodes that read an integer's bits as a number or a decision, never as a float (derivative zero).
+INTEGER_SINKS = frozenset({"icmp", "br", "switch", "sitofp", "uitofp"})
+
+
 def float_bits_type(ctx: ADContext, fn: Function, v: Value) -> FloatType | None:
     """The float type whose bits the integer ``v`` holds (type analysis, any calling context), or None."""
     t = v.type
@@ -59,8 +63,8 @@ def may_hold_active_bits(v: Value, is_bits: Callable[[Value], bool], from_active
         return from_active_memory(v)
     if isinstance(v, PhiInst):
         ops: Sequence[Value] = [x for x, _ in v.incoming]
-    elif isinstance(v, (BinaryOperator, SelectInst)) or \
-            (isinstance(v, CastInst) and v.opcode in ("trunc", "zext", "sext", "bitcast", "freeze")):
+    elif isinstance(v, (BinaryOperator, SelectInst, FreezeInst)) or \
+            (isinstance(v, CastInst) and v.opcode in ("trunc", "zext", "sext", "bitcast")):
         ops = v.operands
     else:
         return False
@@ -88,7 +92,7 @@ def moves_whole_floats(inst: Instruction, granule: int) -> bool:
     if not isinstance(t, IntType) or t.bits % granule:
         return False
     if op in ("trunc", "zext"):
-        return isinstance(inst.operand(0).type, IntType) and t.bits % granule == 0
+        return isinstance(inst.operand(0).type, IntType)
     if op in ("shl", "lshr"):
         c = constant_bits(inst.operand(1), t.bits)
         return c is not None and c % granule == 0

@@ -41,7 +41,7 @@ from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_e
                      underlying_global, unshadowed_store_error, value_name, zero,
                      zero_fill, zero_where_seeds_zero)
 from .custom import custom_rules
-from .float_bits import (flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
+from .float_bits import (INTEGER_SINKS, flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
                          makes_float_of_untracked_bits, may_hold_active_bits, moves_whole_floats,
                          only_integer_uses, passes_untracked_bits, returned_float_bits, sign_flip_mask,
                          untracked_bits_error)
@@ -244,16 +244,21 @@ class _ReverseGenerator(LaneState):
                     sp = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, self.lane_suffix("'")))
                     self.shadow[inst] = sp
                     ptr_phis.append((inst, self.lane, sp))
+        # Which instructions may carry an adjoint: floats, and integers holding float bits that some float is
+        # made of again (not an isfinite on the bits).  Type analysis is asked once, not per iteration.
+        candidates: list[tuple[Instruction, FloatType | None]] = []
+        for inst, _ in clones:
+            if carries_float(inst.type):
+                candidates.append((inst, None))
+            else:
+                bits = float_bits_type(self.ctx, self.fn, inst)
+                if bits is not None and not only_integer_uses(self.ctx, self.fn, inst):
+                    candidates.append((inst, bits))
         changed = True
         while changed:
             changed = False
-            for inst, _ in clones:
-                if inst in self.active:
-                    continue
-                bits = None if carries_float(inst.type) else float_bits_type(self.ctx, self.fn, inst)
-                if not carries_float(inst.type) and (bits is None or only_integer_uses(self.ctx, self.fn, inst)):
-                    continue  # not float data, or no float is made from it (an isfinite on the bits)
-                if self._depends_on_active(inst):
+            for inst, bits in candidates:
+                if inst not in self.active and self._depends_on_active(inst):
                     self.active.add(inst)
                     if bits is not None:
                         self.float_bits[inst] = bits
@@ -430,7 +435,8 @@ class _ReverseGenerator(LaneState):
         elif isinstance(inst, CallInst):
             self._augment_call(inst, ni, b)
         elif isinstance(inst, CastInst) and inst.opcode == "bitcast" and inst.operand(0) in self.active \
-                and not carries_float(inst.type) and inst not in self.float_bits and not only_integer_uses(self.ctx, self.fn, inst):
+                and not carries_float(inst.type) and inst not in self.float_bits \
+                and not only_integer_uses(self.ctx, self.fn, inst):
             # e.g. bitcast double -> i64: the value's derivative would travel as integer bits.
             raise DifferentiationError(
                 f"{describe(inst)}: reinterprets an active {inst.operand(0).type} value as {inst.type}; its "
@@ -980,7 +986,7 @@ class _ReverseGenerator(LaneState):
     def _check_float_bits(self, inst: Instruction) -> None:
         """Refuse integer operations on active float bits that are not sign-bit operations."""
         bits_in = [v for v in inst.operands if v in self.float_bits]
-        if inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp"):
+        if inst.opcode not in INTEGER_SINKS:
             for v in inst.operands:
                 if v not in self.float_bits and isinstance(v.type, IntType) and is_float_data(self.ctx, self.fn, v) \
                         and float_bits_type(self.ctx, self.fn, v) is None and self._may_hold_active_bits(v):
@@ -990,7 +996,8 @@ class _ReverseGenerator(LaneState):
                         "in reverse mode yet")
         if isinstance(inst, (BinaryOperator, CastInst)) and inst not in self.float_bits and inst.opcode != "bitcast" \
                 and is_float_data(self.ctx, self.fn, inst) and not (inst.opcode in BITWISE and sign_operation(inst)) \
-                and any(self._may_hold_active_bits(v) for v in inst.operands) and not only_integer_uses(self.ctx, self.fn, inst):
+                and any(self._may_hold_active_bits(v) for v in inst.operands) \
+                and not only_integer_uses(self.ctx, self.fn, inst):
             raise float_bits_error(inst)  # e.g. nextafter by adding 1 to the bits of an active double
         if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE and (bits_in or inst in self.float_bits):
             if sign_operation(inst) is None and not only_integer_uses(self.ctx, self.fn, inst):
@@ -1015,7 +1022,7 @@ class _ReverseGenerator(LaneState):
                 f"{describe(inst)}: moves an active floating-point value inside a wider integer (a small struct "
                 "such as {float, int} passed or returned as one integer?); forward mode supports this, reverse "
                 "mode not yet")
-        elif inst in self.float_bits or (bits_in and inst.opcode not in ("icmp", "br", "switch", "sitofp", "uitofp")
+        elif inst in self.float_bits or (bits_in and inst.opcode not in INTEGER_SINKS
                                          and not only_integer_uses(self.ctx, self.fn, inst)):
             raise float_bits_error(inst, "a conversion of" if isinstance(inst, CastInst) else "integer arithmetic on")
 
