@@ -28,23 +28,19 @@ from .custom import adjoint_types, custom_rules, is_float
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
-    from .reverse import _ReverseGenerator
+    from .reverse_state import ReverseState
 
 
-def custom_gradient(gen: _ReverseGenerator, inst: CallInst) -> tuple[Function, Function] | None:
+def _custom_gradient(gen: ReverseState, inst: CallInst) -> tuple[Function, Function] | None:
     return custom_rules(gen.m).gradient(inst.called_function)
 
 
-def is_custom_inactive(gen: _ReverseGenerator, inst: CallInst) -> bool:
-    return custom_rules(gen.m).is_inactive(inst.called_function)
-
-
-def _involved(gen: _ReverseGenerator, inst: CallInst) -> bool:
+def _involved(gen: ReverseState, inst: CallInst) -> bool:
     """Does the call carry any derivative (active float argument or result, or shadowed memory)?"""
     return inst in gen.active or any(a in gen.active or a in gen.shadow for a in inst.args)
 
 
-def _rule_args(gen: _ReverseGenerator, inst: CallInst, values: list[Value],
+def _rule_args(gen: ReverseState, inst: CallInst, values: list[Value],
                shadow_of: Callable[[Value], Value | None]) -> list[Value]:
     out: list[Value] = []
     for a, v in zip(inst.args, values):
@@ -55,10 +51,10 @@ def _rule_args(gen: _ReverseGenerator, inst: CallInst, values: list[Value],
     return out
 
 
-def augment_custom_call(gen: _ReverseGenerator, inst: CallInst, ni: Instruction, b: Builder) -> None:
+def augment_custom_call(gen: ReverseState, inst: CallInst, ni: Instruction, b: Builder) -> None:
     """Call ``foo_aug`` instead of ``foo``; remember its tape pointer for the reverse sweep."""
     assert isinstance(ni, CallInst)
-    pair = custom_gradient(gen, inst)
+    pair = _custom_gradient(gen, inst)
     assert pair is not None
     if not _involved(gen, inst):
         return  # nothing active flows through: the plain call stays
@@ -66,7 +62,7 @@ def augment_custom_call(gen: _ReverseGenerator, inst: CallInst, ni: Instruction,
         raise DifferentiationError(f"{describe(inst)}: @{inst.callee_name} returns a pointer; custom gradients "
                                    "cannot give it a shadow, so its derivative could not be followed")
     aug, _ = pair
-    res = b.call(aug, _rule_args(gen, inst, list(ni.args), gen._shadow_or_none))
+    res = b.call(aug, _rule_args(gen, inst, list(ni.args), gen.shadow_or_none))
     tape: Value
     if inst.type.is_void:
         tape = res
@@ -80,22 +76,22 @@ def augment_custom_call(gen: _ReverseGenerator, inst: CallInst, ni: Instruction,
     ni.erase()
 
 
-def reverse_custom_call(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> None:
+def reverse_custom_call(gen: ReverseState, b: Builder, inst: CallInst) -> None:
     """Call ``foo_rev`` and add the adjoints it returns to the float arguments."""
     tape = gen.custom_tapes.get(inst)
     if tape is None:
         return  # the plain call was kept
-    pair = custom_gradient(gen, inst)
+    pair = _custom_gradient(gen, inst)
     assert pair is not None
     _, rev = pair
     def shadow_in_reverse(a: Value) -> Value | None:
-        s = gen._shadow_or_none(a)
-        return gen._need_aug_value(s) if s is not None else None
+        s = gen.shadow_or_none(a)
+        return gen.available(s) if s is not None else None
 
-    args = _rule_args(gen, inst, [gen._primal(a) for a in inst.args], shadow_in_reverse)
+    args = _rule_args(gen, inst, [gen.primal(a) for a in inst.args], shadow_in_reverse)
     if is_float(inst.type):
-        args.append(gen._take_adjoint(b, inst) if inst in gen.active else zero(inst.type))
-    args.append(gen._need_aug_value(tape))
+        args.append(gen.take_adjoint(b, inst) if inst in gen.active else zero(inst.type))
+    args.append(gen.available(tape))
     res = b.call(rev, args)
     callee = inst.called_function
     assert callee is not None
@@ -103,5 +99,5 @@ def reverse_custom_call(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> N
     k = 0
     for a in inst.args:
         if is_float(a.type):
-            gen._add_adjoint(b, a, res if n == 1 else b.extractvalue(res, [k]))
+            gen.add_adjoint(b, a, res if n == 1 else b.extractvalue(res, [k]))
             k += 1

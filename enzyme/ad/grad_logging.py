@@ -37,7 +37,7 @@ from ..ir.types import DOUBLE, I8, I32, PTR, VOID, FloatType
 from ..rules.names import proxied_function
 
 if TYPE_CHECKING:
-    from .reverse import _ReverseGenerator
+    from .reverse_state import ReverseState
 
 HOOK = "enzymeLogGrad"
 _MANGLED = f"_Z{len(HOOK)}{HOOK}"
@@ -67,7 +67,7 @@ def gradient_hook(module: Module) -> Function | None:
     return hook
 
 
-def log_gradient(gen: _ReverseGenerator, b: Builder, inst: Instruction, grad: Value, operands: Sequence[Value]) -> None:
+def log_gradient(gen: ReverseState, b: Builder, inst: Instruction, grad: Value, operands: Sequence[Value]) -> None:
     """Call the hook (if the module has one) for ``inst`` of the primal, whose adjoint is ``grad``."""
     # Looked up once per differentiation of the module: finding a C++ hook scans every function.
     key = ("gradient-hook",)
@@ -89,9 +89,9 @@ def log_gradient(gen: _ReverseGenerator, b: Builder, inst: Instruction, grad: Va
     buffer = Builder(InsertPoint(gen.rentry, gen.rentry.instructions[0] if gen.rentry.instructions else None)) \
         .alloca(ArrayType(max(len(operands), 1), DOUBLE), name="logged.operands")
     for i, a in enumerate(operands):
-        value = gen._primal(a) if isinstance(a.type, FloatType) else None
+        value = gen.primal(a) if isinstance(a.type, FloatType) else None
         b.store(_widened(b, value) if value is not None else _zero_double(), b.gep(DOUBLE, buffer, [i]))
-    result = _widened(b, gen._primal(inst))
+    result = _widened(b, gen.primal(inst))
     b.call(hook, [result, _widened(b, grad), *strings, *where, const_int(I32, len(operands)), buffer])
 
 

@@ -31,7 +31,7 @@ from .common import ADContext, describe, is_inactive_function
 from .custom import custom_rules
 
 if TYPE_CHECKING:
-    from .reverse import SweepPair
+    from .sweep_pair import SweepPair
 
 
 def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]]:
@@ -121,7 +121,7 @@ def forward_dispatcher(ctx: ADContext, call: CallInst, acts: tuple[str, ...], wi
 def reverse_dispatchers(ctx: ADContext, call: CallInst, acts: tuple[str, ...], width: int,
                         pair_of: Callable[[Function], SweepPair]) -> SweepPair:
     """A SweepPair whose augmented and reverse functions take ``fp`` first and dispatch on it."""
-    from .reverse import SweepPair
+    from .sweep_pair import SweepPair
     cands = candidates(ctx, call)
     key = ("reverse-dispatch", call.function_type, acts, width)
     done = ctx.memo.get(key)

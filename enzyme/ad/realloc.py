@@ -56,7 +56,7 @@ from .tape import TAPE_PUSH
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
-    from .reverse import _ReverseGenerator as _Generator
+    from .reverse_state import ReverseState as _Generator
 
 AUGMENTED_REALLOC = "__pyenzyme_realloc_augmented"
 USABLE_SIZE = "malloc_usable_size"
@@ -310,7 +310,7 @@ def augment_realloc(gen: _Generator, inst: CallInst, ni: CallInst, b: Builder) -
     check_realloc(gen, inst)
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None and mf.size is not None
-    dp = gen._shadow_or_none(inst.args[mf.ptr])
+    dp = gen.shadow_or_none(inst.args[mf.ptr])
     n = ni.args[mf.size]
     if n.type != I64:
         n = b.cast("zext", n, I64)
@@ -331,8 +331,8 @@ def reverse_realloc(gen: _Generator, b: Builder, inst: CallInst) -> None:
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None
     t = buffer_element_type(gen, inst)
-    dp = gen._shadow_or_none(inst.args[mf.ptr])
+    dp = gen.shadow_or_none(inst.args[mf.ptr])
     if t is not None and dp is not None and not isinstance(dp, Constant):
         helper = copy_adjoint_function(gen.m, t, overlapping=False)
-        b.call(helper, [gen._need_aug_value(gen.shadow[inst]), gen._need_aug_value(dp),
-                        gen._need_aug_value(gen.realloc_copied[inst])])
+        b.call(helper, [gen.available(gen.shadow[inst]), gen.available(dp),
+                        gen.available(gen.realloc_copied[inst])])

@@ -26,7 +26,7 @@ from .common import zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
-    from .reverse import _ReverseGenerator
+    from .reverse_state import ReverseState
 
 STRUCT_INTRINSICS = frozenset({"modf", "frexp", "sincos", "sincospi"})
 
@@ -36,24 +36,24 @@ def is_struct_math_intrinsic(name: str) -> bool:
     return name.startswith("llvm.") and canonical_name(name) in STRUCT_INTRINSICS
 
 
-def reverse_struct_math_intrinsic(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> None:
+def reverse_struct_math_intrinsic(gen: ReverseState, b: Builder, inst: CallInst) -> None:
     """Add the struct adjoint of ``inst`` into the adjoint of its operand."""
     x = inst.args[0]
     if inst not in gen.active or x not in gen.active:
         return
     key = canonical_name(inst.callee_name or "")
-    d = gen._take_adjoint(b, inst)
+    d = gen.take_adjoint(b, inst)
     d0 = b.extractvalue(d, [0])
     if key == "modf":
         dx = d0
     elif key == "frexp":
-        r = gen._primal(inst)
-        em = Emitter(gen.m, b, [gen._primal(x)], b.extractvalue(r, [0]), x.type)
+        r = gen.primal(inst)
+        em = Emitter(gen.m, b, [gen.primal(x)], b.extractvalue(r, [0]), x.type)
         partial = MATH["frexp"].partials[0]
         assert partial is not None
         dx = em.times(partial, d0, singular=True)
     else:
-        r = gen._primal(inst)
+        r = gen.primal(inst)
         d1 = b.extractvalue(d, [1])
         dx = b.fsub(b.fmul(d0, b.extractvalue(r, [1])), b.fmul(d1, b.extractvalue(r, [0])))
         if key == "sincospi":
@@ -63,7 +63,7 @@ def reverse_struct_math_intrinsic(gen: _ReverseGenerator, b: Builder, inst: Call
                 pi = ConstantExpr(x.type, "splat", [pi])  # type: ignore[assignment]
             dx = b.fmul(dx, pi)
         dx = zero_where_seeds_zero(b, [d0, d1], dx)  # sin/cos of a dropped inf are NaN
-    gen._add_adjoint(b, x, dx)
+    gen.add_adjoint(b, x, dx)
 
 
 def forward_struct_math_intrinsic(b: Builder, name: str, x: Value, dx: Value, result: Value) -> Value:

@@ -43,7 +43,7 @@ from .common import describe, zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
-    from .reverse import _ReverseGenerator
+    from .reverse_state import ReverseState
 
 REDUCTIONS = frozenset({"vector.reduce.fadd", "vector.reduce.fmul", "vector.reduce.fmax", "vector.reduce.fmin",
                         "vector.reduce.fmaximum", "vector.reduce.fminimum"})
@@ -64,22 +64,22 @@ def _lanes(inst: Instruction, t: VectorType) -> int:
     return t.count
 
 
-def reverse_lane_instruction(gen: _ReverseGenerator, b: Builder, inst: Instruction) -> None:
+def reverse_lane_instruction(gen: ReverseState, b: Builder, inst: Instruction) -> None:
     """Reverse of extractelement / insertelement / shufflevector (see the module doc)."""
     if inst not in gen.active:
         return
-    d = gen._take_adjoint(b, inst)
+    d = gen.take_adjoint(b, inst)
     if isinstance(inst, ExtractElementInst):
         v, idx = inst.operands
         _lanes(inst, v.type)  # type: ignore[arg-type]
-        gen._add_adjoint(b, v, b.insertelement(zero(v.type), d, gen._primal(idx)))
+        gen.add_adjoint(b, v, b.insertelement(zero(v.type), d, gen.primal(idx)))
     elif isinstance(inst, InsertElementInst):
         v, s, idx = inst.operands
-        i = gen._primal(idx)
+        i = gen.primal(idx)
         if s in gen.active:
-            gen._add_adjoint(b, s, b.extractelement(d, i))
+            gen.add_adjoint(b, s, b.extractelement(d, i))
         if v in gen.active:
-            gen._add_adjoint(b, v, b.insertelement(d, zero(s.type), i))
+            gen.add_adjoint(b, v, b.insertelement(d, zero(s.type), i))
     elif isinstance(inst, ShuffleVectorInst):
         _reverse_shuffle(gen, b, inst, d)
 
@@ -106,7 +106,7 @@ def _mask_values(inst: ShuffleVectorInst, count: int) -> list[int]:
     raise DifferentiationError(f"{describe(inst)}: cannot read this shufflevector mask in reverse mode")
 
 
-def _reverse_shuffle(gen: _ReverseGenerator, b: Builder, inst: ShuffleVectorInst, d: Value) -> None:
+def _reverse_shuffle(gen: ReverseState, b: Builder, inst: ShuffleVectorInst, d: Value) -> None:
     a, c = inst.operands
     at = a.type
     assert isinstance(at, VectorType)
@@ -123,7 +123,7 @@ def _reverse_shuffle(gen: _ReverseGenerator, b: Builder, inst: ShuffleVectorInst
             # Lane i of this round's contribution: output lane readers[i][k], or a zero (lane out_n of ``zero``).
             sel = [r[k] if k < len(r) else out_n for r in readers]
             contrib = b.insert(ShuffleVectorInst(d, zero(d.type), _mask_constant(sel), at))
-            gen._add_adjoint(b, src, contrib)
+            gen.add_adjoint(b, src, contrib)
 
 
 def _mask_constant(lanes: list[int]) -> Constant:
@@ -131,12 +131,12 @@ def _mask_constant(lanes: list[int]) -> Constant:
     return ConstantAggregate(VectorType(len(lanes), I32), [const_int(I32, i) for i in lanes])
 
 
-def reverse_reduction(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> None:
+def reverse_reduction(gen: ReverseState, b: Builder, inst: CallInst) -> None:
     """Reverse of the floating-point vector reductions (see the module doc)."""
     if inst not in gen.active:
         return
     base = intrinsic_base(inst.callee_name or "") or ""
-    d = gen._take_adjoint(b, inst)
+    d = gen.take_adjoint(b, inst)
     if base in ("vector.reduce.fadd", "vector.reduce.fmul"):
         s, v = inst.args
     else:
@@ -147,13 +147,13 @@ def reverse_reduction(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> Non
     n = _lanes(inst, vt)
     if base == "vector.reduce.fadd":
         if s is not None:
-            gen._add_adjoint(b, s, d)
-        gen._add_adjoint(b, v, _splat(b, d, vt, n))
+            gen.add_adjoint(b, s, d)
+        gen.add_adjoint(b, v, _splat(b, d, vt, n))
     elif base == "vector.reduce.fmul":
         assert s is not None
-        pv = gen._primal(v)
+        pv = gen.primal(v)
         lanes = [b.extractelement(pv, i) for i in range(n)]
-        prefix: list[Value] = [gen._primal(s)]  # prefix[i] = s·v_0···v_{i-1}
+        prefix: list[Value] = [gen.primal(s)]  # prefix[i] = s·v_0···v_{i-1}
         for i in range(n):
             prefix.append(b.fmul(prefix[-1], lanes[i]))
         suffix: Value | None = None  # v_{i+1}···v_{n-1}
@@ -162,13 +162,13 @@ def reverse_reduction(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> Non
             part = prefix[i] if suffix is None else b.fmul(prefix[i], suffix)
             dv = b.insertelement(dv, zero_where_seeds_zero(b, [d], b.fmul(part, d)), i)  # see _reverse_rule
             suffix = lanes[i] if suffix is None else b.fmul(lanes[i], suffix)
-        gen._add_adjoint(b, v, dv)
+        gen.add_adjoint(b, v, dv)
         if s in gen.active:
             ds = b.fmul(suffix if suffix is not None else _one(vt), d)
-            gen._add_adjoint(b, s, zero_where_seeds_zero(b, [d], ds))
+            gen.add_adjoint(b, s, zero_where_seeds_zero(b, [d], ds))
     else:
-        r = gen._primal(inst)
-        pv = gen._primal(v)
+        r = gen.primal(inst)
+        pv = gen.primal(v)
         found: Value = const_int(I1, 0)
         dv = zero(vt)
         z = zero(vt.element)
@@ -176,7 +176,7 @@ def reverse_reduction(gen: _ReverseGenerator, b: Builder, inst: CallInst) -> Non
             hit = b.binop("and", b.fcmp("oeq", b.extractelement(pv, i), r), b.binop("xor", found, const_int(I1, 1)))
             dv = b.insertelement(dv, b.select(hit, d, z), i)
             found = b.binop("or", found, hit)
-        gen._add_adjoint(b, v, dv)
+        gen.add_adjoint(b, v, dv)
 
 
 def _splat(b: Builder, s: Value, t: VectorType, n: int) -> Value:

@@ -1,6 +1,6 @@
 """Derivative rules as data: per-operand partials in a small expression language.
 
-* :data:`INSTRUCTIONS` / :data:`CONVERSIONS`: float arithmetic and fpext/fptrunc.
+* :data:`INSTRUCTIONS` / :data:`LINEAR_CONVERSIONS`: float arithmetic and fpext/fptrunc.
 * :data:`MATH` and :func:`lookup`: libm functions (every f/l spelling) and LLVM
   math intrinsics; :data:`SPECIAL` (struct/pointer results, handled by the
   engine) and :data:`NO_RULE_REASON` (known, deliberately without a rule).
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from .dsl import Rule, may_be_nonfinite
 from .inactive import inactive_reason, is_known_inactive
-from .instructions import CONVERSIONS, INSTRUCTIONS
+from .instructions import LINEAR_CONVERSIONS, INSTRUCTIONS
 from .math import MATH, NO_RULE_REASON, SPECIAL, canonical_name, is_special, lookup, no_rule_reason
 from .memory import MEMORY, MemoryFunction, MemoryKind, lookup_memory
 
-__all__ = ["CONVERSIONS", "INSTRUCTIONS", "MATH", "MEMORY", "NO_RULE_REASON", "SPECIAL", "MemoryFunction",
+__all__ = ["LINEAR_CONVERSIONS", "INSTRUCTIONS", "MATH", "MEMORY", "NO_RULE_REASON", "SPECIAL", "MemoryFunction",
            "MemoryKind", "Rule", "canonical_name", "inactive_reason", "is_known_inactive", "is_special",
            "lookup", "lookup_memory", "may_be_nonfinite", "no_rule_reason"]

@@ -22,10 +22,7 @@ rule(INSTRUCTIONS, "fdiv", 1.0 / y, -(x / y) / y)
 rule(INSTRUCTIONS, "fneg", -1.0)
 rule(INSTRUCTIONS, "frem", 1.0, -(x / y).call("trunc"))  # as fmod (see math.py)
 
-# Conversions between float types: the derivative is 1, but the tangent changes type with the
-# value.  Forward mode applies the same cast to the tangent (fpext dx); reverse mode applies the
-# opposite one to the adjoint (fptrunc dr for fpext, fpext dr for fptrunc).  Kept apart from
-# INSTRUCTIONS because "partial · tangent" alone would mix two types.
-CONVERSIONS: RuleTable = {}
-rule(CONVERSIONS, "fpext", 1.0)
-rule(CONVERSIONS, "fptrunc", 1.0)
+# Conversions between float types are linear (the derivative is 1) but change the type: forward
+# mode applies the conversion itself to the tangent (fpext dx), reverse mode its transpose to the
+# adjoint (fptrunc dr for fpext).  Conversion -> its transpose.
+LINEAR_CONVERSIONS: dict[str, str] = {"fpext": "fptrunc", "fptrunc": "fpext"}

@@ -22,7 +22,7 @@ from enzyme.ir import (
     print_module,
 )
 from enzyme.ir.builder import Builder
-from enzyme.rules import CONVERSIONS, INSTRUCTIONS, MATH
+from enzyme.rules import INSTRUCTIONS, LINEAR_CONVERSIONS, MATH
 from enzyme.rules.dsl import Const, X, cmp, select
 from enzyme.rules.emit import INTRINSIC_FUNCTIONS, Emitter, function_for
 from enzyme.rules.math import INTRINSICS
@@ -130,10 +130,9 @@ def test_helper_functions_refuse_vectors():
         _emit_partials("lgamma", VectorType(2, DOUBLE))
 
 
-def test_conversions_are_identity_partials():
-    assert set(CONVERSIONS) == {"fpext", "fptrunc"}
-    for r in CONVERSIONS.values():
-        assert r.arity == 1 and isinstance(r.partials[0], Const) and r.partials[0].value == 1.0
+def test_linear_conversions_are_each_others_transposes():
+    assert LINEAR_CONVERSIONS == {"fpext": "fptrunc", "fptrunc": "fpext"}
+    assert all(LINEAR_CONVERSIONS[t] == op for op, t in LINEAR_CONVERSIONS.items())
 
 
 def test_rule_introspection():

@@ -1,0 +1,87 @@
+"""What kind of callee is this?  The one answer every sweep dispatches on.
+
+Forward mode, the augmented sweep and the reverse sweep all ask the same
+question of a call, in the same order, here.  The order matters where a
+callee fits several kinds: a user's declaration wins over the built-in
+tables (``__enzyme_inactivefn`` over a math rule, a registered derivative
+over the body), the built-in tables win over differentiating a body (the
+libm rule of ``sin`` even if its bitcode is linked in).
+
+A handler per kind then writes that kind's forward, augmented and reverse
+code; :func:`classify_call` itself emits nothing and raises nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ..ir import CallInst, Function, Module
+from ..rules import lookup
+from ..rules.dsl import Rule
+from ..rules.memory import MemoryFunction, lookup_memory
+from .common import is_inactive_function, is_inline_asm
+from .complex_calls import is_complex_call
+from .custom import custom_rules
+from .modes import Mode
+from .special_calls import is_struct_math_intrinsic
+from .vectors import is_float_reduction
+
+
+class CallKind(Enum):
+    INDIRECT = "indirect"          # through a function pointer: a dispatcher picks the callee's derivative
+    INLINE_ASM = "inline asm"      # opaque machine code
+    LIFETIME = "lifetime"          # llvm.lifetime.* markers of stack objects
+    INACTIVE = "inactive"          # never carries a derivative (built-in table or the user's declaration)
+    CUSTOM = "custom"              # a derivative the user registered for this mode
+    MEMORY = "memory"              # allocation, free, copy, fill (rules.memory)
+    MATH = "math"                  # a scalar rule (rules.math)
+    STRUCT_MATH = "struct math"    # modf/frexp/sincos-style intrinsics returning several results
+    REDUCTION = "reduction"        # llvm.vector.reduce.* of floats
+    COMPLEX = "complex"            # complex multiply/divide helpers (__muldc3, ...)
+    DEFINED = "defined"            # a function with a body: its derivative is generated
+    UNKNOWN = "unknown"            # a declaration without any rule
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A classified call: its kind and what that kind needs (the callee, its memory roles or rule)."""
+
+    kind: CallKind
+    name: str | None
+    callee: Function | None
+    memory: MemoryFunction | None = None
+    rule: Rule | None = None
+
+
+def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
+    """The kind of ``inst``'s callee for a sweep of ``mode`` (registered derivatives differ per mode)."""
+    callee = inst.called_function
+    name = inst.callee_name
+    if name is None:
+        kind = CallKind.INLINE_ASM if is_inline_asm(inst) else CallKind.INDIRECT
+        return CallSite(kind, None, None)
+    if name.startswith("llvm.lifetime."):
+        return CallSite(CallKind.LIFETIME, name, callee)
+    rules = custom_rules(module)
+    if rules.is_inactive(callee):
+        return CallSite(CallKind.INACTIVE, name, callee)
+    registered = rules.forward(callee) if mode is Mode.FORWARD else rules.gradient(callee)
+    if registered is not None:
+        return CallSite(CallKind.CUSTOM, name, callee)
+    if is_inactive_function(name):
+        return CallSite(CallKind.INACTIVE, name, callee)
+    memory = lookup_memory(name)
+    if memory is not None:
+        return CallSite(CallKind.MEMORY, name, callee, memory=memory)
+    rule = lookup(name)
+    if rule is not None:
+        return CallSite(CallKind.MATH, name, callee, rule=rule)
+    if is_struct_math_intrinsic(name):
+        return CallSite(CallKind.STRUCT_MATH, name, callee)
+    if is_float_reduction(name):
+        return CallSite(CallKind.REDUCTION, name, callee)
+    if is_complex_call(name):
+        return CallSite(CallKind.COMPLEX, name, callee)
+    if callee is not None and not callee.is_declaration:
+        return CallSite(CallKind.DEFINED, name, callee)
+    return CallSite(CallKind.UNKNOWN, name, callee)

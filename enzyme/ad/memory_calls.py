@@ -1,0 +1,138 @@
+"""Memory functions (rules.memory: allocation, free, realloc, copy, move, fill) in reverse mode.
+
+The augmented sweep gives new blocks zeroed shadows, defers frees until
+the reverse sweep is done (it still reads the blocks), and copies pointer
+shadows along with copied pointers; the reverse sweep moves the adjoints
+of copied floats back from the destination to the source and zeroes the
+adjoints of overwritten bytes.  Forward mode's counterparts are in
+forward_calls.py; realloc's are in realloc.py.
+"""
+from __future__ import annotations
+
+from ..errors import DifferentiationError
+from ..ir import CallInst, ConstantInt, Instruction, Value
+from ..ir.builder import Builder
+from ..ir.types import I64
+from ..rules.memory import MemoryFunction
+from ..rules.names import proxy_parts
+from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero_fill
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
+                         function_contexts, may_copy_pointers)
+from .custom import custom_rules
+from .memcopy import copied_element_type, copy_adjoint_function
+from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
+from .reverse_state import ReverseState
+
+
+def augment_memory_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder, mf: MemoryFunction) -> None:
+    """The augmented code of a call of the memory function ``mf``, for the current lane."""
+    name = inst.callee_name or mf.name
+    kind = mf.kind.value
+    if kind in ("alloc", "calloc"):
+        c = ni.clone()
+        s = b.insert(c, value_name(inst, st.lane_suffix("'")))
+        st.shadow[inst] = s
+        # malloc_usable_size knows only malloc's blocks, not those of an allocation_like allocator.
+        if st.zero_usable and custom_rules(st.m).allocation(inst) is None:
+            zero_usable(st.m, b, s)
+        elif kind == "alloc":
+            assert mf.size is not None
+            zero_fill(st.m, b, s, ni.args[mf.size])
+        return
+    if kind == "realloc":
+        st.refuse_batch(inst, "realloc")
+        augment_realloc(st, inst, ni, b)
+        return
+    if kind == "free":
+        # The reverse sweep still reads the block and its shadow, back to where it was allocated
+        # (maybe in a caller): both are freed once the whole reverse sweep is done (tape.py).  A block of
+        # an allocation_like allocator goes back to its own deallocator when the reverse sweep passes its
+        # allocation instead (the deferred frees call free()); one freed elsewhere is left to leak.
+        if st.lane == 0:
+            assert mf.ptr is not None
+            if proxy_parts(name) is None:
+                st.free_after_reverse(b, inst.args[mf.ptr], ni.args[mf.ptr])
+            ni.erase()
+        return
+    if kind == "set":
+        return  # the shadow is zeroed in the reverse sweep
+    if kind in ("copy", "move") and mf.dst is not None and mf.src is not None \
+            and mf.size is not None:
+        dst, src = inst.args[mf.dst], inst.args[mf.src]
+        if dst not in st.shadow and src not in st.shadow:
+            return
+        if dst not in st.shadow:
+            if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
+                return  # into a global declared inactive: the derivative is dropped on purpose
+            raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
+                                       "memory that has no shadow; pass the destination as enzyme_dup")
+        if src not in st.shadow and may_copy_pointers(function_contexts(st.ctx, st.fn), dst, src,
+                                                        copied_element_type(st.fn, [dst, src])):
+            raise constant_pointer_copy_error(inst)
+        layout = copy_layout_of(st, dst, src, inst.args[mf.size]) if src in st.shadow else None
+        if src in st.shadow and layout is None:
+            raise DifferentiationError(
+                f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot tell "
+                "which copied bytes are floating-point data (some are never accessed with a type, or with "
+                "several), so their adjoints cannot be moved safely; copy the fields one by one with their "
+                "types")
+        # Float adjoints move back in the reverse sweep; copied pointers take their shadows now.
+        if layout is not None and layout.no_floats:
+            c = ni.clone()
+            c.set_operand(mf.dst, st.shadow[dst])
+            c.set_operand(mf.src, st.shadow[src])
+            b.insert(c)
+        elif layout is not None and layout.pointers:
+            emit_pointer_shadow_copies(b, st.shadow[dst], st.shadow[src], layout.pointers)
+        return
+    if any(a in st.shadow for a in inst.args):
+        raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is "
+                                   "not supported in reverse mode yet")
+
+
+def reverse_memory_call(st: ReverseState, b: Builder, inst: CallInst, mf: MemoryFunction) -> None:
+    """The reverse of a call of the memory function ``mf``, for the current lane."""
+    name = inst.callee_name or mf.name
+    kind = mf.kind.value
+    if kind in ("alloc", "calloc") and proxy_parts(name) is not None and released_in_function(inst):
+        if st.lane == 0:
+            st.release_custom_allocation(b, inst)
+    elif kind == "realloc":
+        reverse_realloc(st, b, inst)
+    elif kind == "set" and mf.dst is not None and mf.size is not None and inst.args[mf.dst] in st.shadow:
+        # The overwritten bytes' adjoints are consumed: zero them.
+        zero_fill(st.m, b, st.available(st.shadow[inst.args[mf.dst]]),
+                  st.primal(inst.args[mf.size]))
+    elif kind in ("copy", "move") and mf.dst is not None and mf.src is not None and mf.size is not None \
+            and inst.args[mf.dst] in st.shadow:
+        reverse_copy(st, b, inst, kind == "move", inst.args[mf.dst], inst.args[mf.src],
+                           inst.args[mf.size])
+
+
+def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
+                  size: Value) -> None:
+    layout = copy_layout_of(st, dst, src, size) if src in st.shadow else None
+    if layout is not None and layout.element is None and not layout.leaves:
+        return  # no floating-point data was copied (a struct of integers and pointers)
+    sd = st.available(st.shadow[dst])
+    nbytes = st.primal(size)
+    if nbytes.type != I64:
+        nbytes = b.cast("zext", nbytes, I64)
+    if src not in st.shadow:  # constant data was copied: the overwritten adjoints are dropped
+        zero_fill(st.m, b, sd, nbytes)
+        return
+    assert layout is not None  # checked in the augmented sweep
+    ss = st.available(st.shadow[src])
+    if layout.element is None:
+        emit_leaf_adjoints(b, sd, ss, layout.leaves)
+        return
+    helper = copy_adjoint_function(st.m, layout.element, overlapping)
+    b.call(helper, [sd, ss, nbytes])
+
+
+def copy_layout_of(st: ReverseState, dst: Value, src: Value, size: Value) -> CopyLayout | None:
+    """What a copy moves, from type analysis and how this function accesses the memory."""
+    accessed = copied_element_type(st.fn, [dst, src])
+    nbytes = size.value if isinstance(size, ConstantInt) else None
+    infos = function_contexts(st.ctx, st.fn)
+    return copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed)

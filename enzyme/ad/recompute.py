@@ -1,0 +1,207 @@
+"""The recompute-or-tape decision: how a value of the augmented sweep becomes available in the reverse sweep.
+
+A value is recomputed when that is cheap and gives the same value (pure
+operations on available values, induction variables of counted loops,
+loads of memory a top-level function never writes); otherwise it is pushed
+on the tape at the end of its forward block and popped at the start of
+that block's reverse.  Loop counters (loop_plans.py) are pushed at loop
+exits and counted down in the reverse sweep.
+"""
+from __future__ import annotations
+
+from ..ir import (AllocaInst, Argument, Block, CallInst, Constant, Function, GEPInst, Instruction, LoadInst,
+                  PhiInst, StoreInst, Value)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.parser import Placeholder
+from ..ir.types import I64, Type
+from ..rules import lookup
+from .loop_plans import LoopPlan, affine_iv
+
+
+_RECOMPUTABLE = frozenset({
+    "getelementptr", "add", "sub", "mul", "shl", "lshr", "ashr", "and", "or", "xor", "icmp", "fcmp", "select",
+    "trunc", "zext", "sext", "fptrunc", "fpext", "sitofp", "uitofp", "fptosi", "fptoui", "bitcast", "ptrtoint",
+    "inttoptr", "fadd", "fsub", "fmul", "fneg", "extractvalue", "extractelement", "insertelement",
+    "shufflevector", "freeze"})
+
+
+_RECOMPUTABLE_INTRINSICS = ("llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.copysign.", "llvm.minnum.",
+                            "llvm.maxnum.", "llvm.minimum.", "llvm.maximum.", "llvm.smax.", "llvm.smin.",
+                            "llvm.umax.", "llvm.umin.", "llvm.abs.", "llvm.frexp.")
+
+
+def recomputable(inst: Instruction) -> bool:
+    """Pure, cheap instructions that give the same value whenever their operands do."""
+    if isinstance(inst, CallInst):
+        return (inst.callee_name or "").startswith(_RECOMPUTABLE_INTRINSICS)
+    return inst.opcode in _RECOMPUTABLE
+
+
+def never_writes_memory(fn: Function) -> bool:
+    """No stores, atomics or calls that could write memory (math functions and intrinsics aside)."""
+    for inst in fn.instructions():
+        if isinstance(inst, StoreInst) or inst.opcode in ("atomicrmw", "cmpxchg", "fence", "va_arg"):
+            return False
+        if isinstance(inst, CallInst):
+            name = inst.callee_name or ""
+            if not (lookup(name) is not None or name.startswith(("llvm.lifetime.", "llvm.assume", "llvm.dbg."))):
+                return False
+        elif inst.opcode not in _RECOMPUTABLE and not isinstance(inst, (LoadInst, PhiInst, GEPInst, AllocaInst)) \
+                and not inst.is_terminator:
+            return False
+    return True
+
+
+
+
+class Recomputation:
+    """The reverse sweep's access to augmented values (mixed into the reverse state)."""
+
+    fwd: dict[Value, Value]
+    orig_of: dict[Value, Value]
+    aug: Function
+    rev: Function
+    order: list[Block]
+    loops: dict[Block, LoopPlan]
+    rereadable: bool
+    rentry: Block
+    cur_blk: Block
+    cur_ib: Block
+    needs: dict[Value, Value]
+    need_order: list[Value]
+    recomputed: dict[Value, Value]
+    recomputed_shifted: dict[int, dict[Value, Value]]
+
+    def push(self, b: Builder, v: Value) -> None:
+        raise NotImplementedError
+
+    def pop(self, b: Builder, t: Type) -> Value:
+        raise NotImplementedError
+
+    def count_iterations(self) -> None:
+        """Give each counted loop an iteration counter and push its final value at the loop's exits."""
+        for lp in self.loops.values():
+            header = self.fwd[lp.loop.header]
+            latch = self.fwd[lp.latch]
+            hb = Builder(InsertPoint.at_start(header))  # type: ignore[arg-type]
+            k = hb.phi(I64, "iter")
+            nb = Builder(InsertPoint.before_terminator(latch))  # type: ignore[arg-type]
+            k_next = nb.add(k, const_int(I64, 1), "iter.next", flags=["nuw", "nsw"])
+            k.add_incoming(const_int(I64, 0), self.fwd[lp.preheader])  # type: ignore[arg-type]
+            k.add_incoming(k_next, latch)  # type: ignore[arg-type]
+            lp.counter = k
+        # Exit blocks push the counters of every loop they leave, outermost first.
+        for blk in self.order:
+            leaving = self.loops_exited_at(blk)
+            if leaving:
+                xb = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
+                for lp in leaving:
+                    self.push(xb, lp.counter)
+
+    def loops_exited_at(self, blk: Block) -> list[LoopPlan]:
+        out = [lp for lp in self.loops.values() if blk in lp.exits]
+        return sorted(out, key=lambda lp: lp.loop.depth)
+
+    def restore_counters(self, b: Builder, blk: Block) -> None:
+        """At the end of an exit block's reverse: pop the counters (innermost first) into their slots."""
+        for lp in reversed(self.loops_exited_at(blk)):
+            b.store(self.pop(b, I64), self.counter_slot(lp))
+
+    def counter_slot(self, lp: LoopPlan) -> Value:
+        if lp.slot is None:
+            eb = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
+            lp.slot = eb.alloca(I64, name="iter.rev")
+        return lp.slot
+
+    def available(self, av: Value) -> Value:
+        """The augmented value ``av`` made available in the current reverse block.
+
+        Recomputed when that is cheap and gives the same value (pure operations on
+        available values, induction variables of counted loops, loads of memory the
+        function never writes); otherwise pushed on the tape.
+        """
+        got = self.recompute(av, 0)
+        return got if got is not None else self.tape_value(av)
+
+    def tape_value(self, av: Value) -> Value:
+        """``av`` pushed at the end of the current forward block and popped at the start of its reverse."""
+        ph = self.needs.get(av)
+        if ph is None:
+            ph = Placeholder(av.type, None)
+            self.needs[av] = ph
+            self.need_order.append(av)
+        return ph
+
+    def recompute(self, av: Value, depth: int, shift: tuple[LoopPlan, Value] | None = None) -> Value | None:
+        """``av`` rebuilt in the current reverse block, or None.
+
+        With ``shift = (loop, k)``, ``av`` is rebuilt as it was in iteration ``k``
+        of that loop (for values carried from the previous iteration).
+        """
+        if isinstance(av, Constant):
+            return av
+        if isinstance(av, Argument) and av.function is self.aug:
+            return self.rev.args[av.index]
+        memo = self.recomputed if shift is None else self.recomputed_shifted.setdefault(id(shift[0]), {})
+        got = memo.get(av)
+        if got is not None or depth > 12 or not isinstance(av, Instruction):
+            return got
+        orig = self.orig_of.get(av)
+        if shift is not None and isinstance(orig, Instruction) and orig.parent in shift[0].loop.blocks \
+                and orig.parent is not shift[0].loop.header:
+            return None  # may not have run in the shifted iteration
+        rb = Builder(self.cur_ib)
+        if isinstance(orig, PhiInst):
+            got = self.recompute_phi(rb, orig, depth, shift)
+            if got is None:
+                return None
+        elif recomputable(av) or (isinstance(av, LoadInst) and self.rereadable and not av.volatile
+                                    and not av.atomic):
+            # Operands that cannot be recomputed come from the tape; at most one, so that
+            # recomputing never pushes more than taping ``av`` itself would.  (Not in a shifted
+            # iteration: the tape holds the current one.)
+            ops: list[Value | None] = [self.recompute(o, depth + 1, shift) for o in av.operands]
+            missing = [i for i, r in enumerate(ops) if r is None]
+            if len(missing) > 1 or (missing and (isinstance(av, LoadInst) or shift is not None)):
+                return None
+            for i in missing:
+                ops[i] = self.tape_value(av.operand(i))
+            it = iter(ops)
+            got = rb.insert(av.clone(lambda _v: next(it)))
+        else:
+            return None
+        memo[av] = got
+        return got
+
+    def recompute_phi(self, rb: Builder, phi: PhiInst, depth: int,
+                       shift: tuple[LoopPlan, Value] | None) -> Value | None:
+        iv = affine_iv(phi, self.loops)
+        if iv is not None:
+            lp, start, step = iv
+            if self.cur_blk not in lp.loop.blocks:
+                return None
+            s0 = self.recompute(self.fwd.get(start, start), depth + 1, shift)
+            if s0 is None:
+                return None
+            k = shift[1] if shift is not None and shift[0] is lp else rb.load(I64, self.counter_slot(lp))
+            if phi.type != I64:
+                k = rb.cast("trunc", k, phi.type)
+            return rb.add(s0, rb.mul(k, const_int(phi.type, step)))
+        # A value carried from the previous iteration (a load reused by the next one, say):
+        # iteration 0 takes the preheader's value, iteration k the latch's value of k - 1.
+        lp = self.loops.get(phi.parent) if phi.parent is not None else None
+        if lp is None or shift is not None or self.cur_blk not in lp.loop.blocks:
+            return None
+        k = rb.load(I64, self.counter_slot(lp))
+        first = rb.icmp("eq", k, const_int(I64, 0))
+        prev_k = rb.select(first, const_int(I64, 0), rb.sub(k, const_int(I64, 1)))
+        initial = self.recompute(self.fwd.get(phi.value_for(lp.preheader), phi.value_for(lp.preheader)), depth + 1)
+        latch_v = phi.value_for(lp.latch)
+        previous = self.recompute(self.fwd.get(latch_v, latch_v), depth + 1, (lp, prev_k))
+        if initial is None or previous is None:
+            return None
+        return rb.select(first, initial, previous)
+
+    def primal(self, v: Value) -> Value:
+        """The primal value ``v`` (of the original function) in the reverse sweep."""
+        return self.available(self.fwd.get(v, v))

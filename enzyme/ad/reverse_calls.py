@@ -1,0 +1,157 @@
+"""Calls in reverse mode: the augmented and reverse code of each call kind, side by side.
+
+:func:`classify_call` (call_kinds.py) says what a callee is; the two
+dispatchers below send each kind to its handler.  Calls of functions with a
+body (directly or through a pointer) call the callee's own sweeps, once for
+all batch lanes; the other kinds run per lane.
+"""
+from __future__ import annotations
+
+from ..errors import DifferentiationError
+from ..ir import CallInst, Instruction, Value
+from ..ir.builder import Builder
+from .call_kinds import CallKind, classify_call
+from .common import RUNTIME_HINTS, callee_unknown_error, describe, no_rule_error, value_name, zero, zero_where_seeds_zero
+from .complex_calls import reverse_adjoints, unpack
+from .custom_calls import augment_custom_call, reverse_custom_call
+from .memory_calls import augment_memory_call, reverse_memory_call
+from .modes import Activities, Activity, Mode
+from .reverse_insts import reverse_rule
+from .reverse_lanes import unpack as unpack_lanes
+from .reverse_state import ReverseState
+from .special_calls import reverse_struct_math_intrinsic
+from .sweep_pair import SweepPair
+from .vectors import reverse_reduction
+
+
+def _involved(st: ReverseState, inst: CallInst) -> bool:
+    return inst in st.active or any(a in st.active or a in st.shadow for a in inst.args)
+
+
+def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) -> None:
+    """The augmented code of a call, for the current lane (``b`` inserts after the clone ``ni``)."""
+    assert isinstance(ni, CallInst)
+    site = classify_call(st.m, inst, Mode.AUGMENTED)
+    kind, name = site.kind, site.name
+    if kind is CallKind.INLINE_ASM:
+        if _involved(st, inst):
+            raise callee_unknown_error(inst)
+    elif kind is CallKind.INDIRECT:
+        if _involved(st, inst) and st.lane == 0:  # the callee's sweeps take all lanes at once
+            acts = st.call_activities(inst)
+            if acts is not None:
+                augment_through(st, inst, ni, b, st.indirect_pair(inst, acts), acts, [ni.callee])
+    elif kind is CallKind.LIFETIME:
+        if st.lane == 0:
+            ni.erase()  # the stack object it marks now lives on the heap (augment.py)
+    elif kind is CallKind.CUSTOM:
+        if _involved(st, inst):
+            st.refuse_batch(inst, f"the registered gradient of @{name}")
+        augment_custom_call(st, inst, ni, b)
+    elif kind is CallKind.MEMORY:
+        assert site.memory is not None
+        augment_memory_call(st, inst, ni, b, site.memory)
+    elif kind is CallKind.DEFINED:
+        assert site.callee is not None
+        acts = st.call_activities(inst)
+        if acts is not None and st.lane == 0:  # the callee's sweeps take all lanes at once
+            augment_through(st, inst, ni, b, st.sweeps_of(site.callee, acts), acts, [])
+    elif kind is CallKind.UNKNOWN:
+        assert name is not None
+        _refuse_unknown(st, inst, name)
+    # INACTIVE, MATH, STRUCT_MATH, REDUCTION, COMPLEX: the primal call stays; adjoints come in reverse.
+
+
+def _refuse_unknown(st: ReverseState, inst: CallInst, name: str) -> None:
+    if inst in st.active or any(a in st.active for a in inst.args):
+        raise no_rule_error(inst, name)
+    # An unseen function given memory that may hold active values could read or overwrite it
+    # (qsort permutes it, a library routine scales it): ignoring the call would lose derivatives.
+    shadowed = [i for i, a in enumerate(inst.args) if a in st.shadow]
+    if shadowed and (name.startswith("llvm.va_") or name in RUNTIME_HINTS):
+        raise no_rule_error(inst, name)
+    if shadowed:
+        raise DifferentiationError(
+            f"{describe(inst)}: @{name} has no body to differentiate and no derivative rule, and argument "
+            f"{shadowed[0] + 1} points to memory that may hold active values; compile @{name} with the program "
+            "(so its bitcode is linked in), add a rule (enzyme.rules), or mark it inactive if it never reads or "
+            "writes floating-point data there")
+
+
+def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
+    """The reverse of a call, for the current lane."""
+    site = classify_call(st.m, inst, Mode.REVERSE)
+    kind = site.kind
+    if kind is CallKind.INDIRECT:
+        acts = st.call_activities(inst) if st.lane == 0 else None
+        if acts is not None:
+            reverse_through(st, b, inst, st.indirect_pair(inst, acts), acts, [st.primal(inst.callee)])
+    elif kind is CallKind.CUSTOM:
+        reverse_custom_call(st, b, inst)
+    elif kind is CallKind.MEMORY:
+        assert site.memory is not None
+        reverse_memory_call(st, b, inst, site.memory)
+    elif kind is CallKind.MATH:
+        assert site.rule is not None
+        if inst in st.active:
+            reverse_rule(st, b, inst, site.rule, inst.args)
+    elif kind is CallKind.STRUCT_MATH:
+        reverse_struct_math_intrinsic(st, b, inst)
+    elif kind is CallKind.REDUCTION:
+        reverse_reduction(st, b, inst)
+    elif kind is CallKind.COMPLEX:
+        if inst in st.active:
+            assert site.name is not None
+            seed = unpack(b, st.take_adjoint(b, inst))
+            adjoints = reverse_adjoints(b, site.name, [st.primal(a) for a in inst.args], st.primal(inst), seed)
+            for a, d in zip(inst.args, adjoints):
+                st.add_adjoint(b, a, zero_where_seeds_zero(b, list(seed), d))  # as in reverse_rule
+    elif kind is CallKind.DEFINED:
+        assert site.callee is not None
+        acts = st.call_activities(inst) if st.lane == 0 else None  # the callee's sweep takes all lanes
+        if acts is not None:
+            reverse_through(st, b, inst, st.sweeps_of(site.callee, acts), acts, [])
+    # INLINE_ASM, LIFETIME, INACTIVE, UNKNOWN: refused in the augmented sweep where they matter.
+
+
+def augment_through(st: ReverseState, inst: CallInst, ni: CallInst, b: Builder, pair: SweepPair,
+                    acts: Activities, lead: list[Value]) -> None:
+    """Replace the clone ``ni`` of a call by a call of the callee's augmented sweep (``lead``: dispatch args)."""
+    args: list[Value] = []
+    for a, na, act in zip(inst.args, ni.args, acts):
+        args.append(na)
+        if act is Activity.DUP:
+            args += [lane[a] for lane in st.shadows]
+    call = b.call(pair.augmented, [*lead, *args, st.aug_tape])
+    primal: Value = call
+    if pair.returns_shadow:
+        primal = b.extractvalue(call, [0])
+        for j, lane_shadow in enumerate(unpack_lanes(b, call, [1], st.width)):
+            lane_shadow.name = value_name(inst, "'" if st.width == 1 else f"'{j}")
+            st.shadows[j][inst] = lane_shadow
+    if not inst.type.is_void:
+        ni.replace_all_uses_with(primal)
+        primal.name = ni.name
+    st.fwd[inst] = primal
+    ni.erase()
+
+
+def reverse_through(st: ReverseState, b: Builder, inst: CallInst, pair: SweepPair, acts: Activities,
+                    lead: list[Value]) -> None:
+    """Call the callee's reverse sweep and add the returned adjoints (``lead``: dispatch args)."""
+    args: list[Value] = []
+    for a, act in zip(inst.args, acts):
+        args.append(st.primal(a))
+        if act is Activity.DUP:
+            args += [st.available(lane[a]) for lane in st.shadows]
+    if pair.returns_adjoint:
+        assert pair.dret_type is not None
+        args += [st.take_adjoint(b, inst) if inst in st.active else zero(pair.dret_type) for _ in st.lanes()]
+    res = b.call(pair.reverse, [*lead, *args, st.rev_tape])
+    k = 0
+    for a, act in zip(inst.args, acts):
+        if act is Activity.ACTIVE:
+            for j, d in enumerate(unpack_lanes(b, res, [k], st.width)):
+                with st.in_lane(j):
+                    st.add_adjoint(b, a, d)
+            k += 1

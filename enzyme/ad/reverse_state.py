@@ -1,0 +1,219 @@
+"""The state of one reverse-mode differentiation, apart from the walk that fills it.
+
+``ReverseState`` holds what the augmented and reverse sweeps of one
+function share: the augmented value of each primal value (``fwd``), the
+shadows and adjoint slots of each lane (reverse_lanes.py), which values are
+active, the tape, and the recompute-or-tape decision (recompute.py).  Its
+public methods are what instruction and call handlers (augment.py,
+augment_calls.py, reverse_insts.py, reverse_calls.py and the call-family
+modules) use; they never see the generator that walks the blocks
+(reverse.py).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..analysis.layout import DataLayout
+from ..errors import DifferentiationError
+from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantKeyword, ExtractValueInst, Function,
+                  FunctionType, GEPInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, StructType,
+                  Value)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
+from .aggregate_shadows import holds_pointers, null_shadow_error
+from .allocators import is_allocator_call
+from .common import ADContext, address_origins, carries_float, describe, value_name, zero
+from .copy_types import function_contexts, points_to_no_floats
+from .custom import custom_rules
+from .indirect import reverse_dispatchers
+from .integer_addresses import AddressDisplacements
+from .modes import Activities, Activity
+from .recompute import Recomputation
+from .reverse_lanes import LaneState
+from .sweep_pair import SweepPair
+from .tape import defer_free, slot_size, tape_functions
+
+#: How the state gets the sweeps of a callee (the generator of reverse.py, for other functions).
+SweepsOf = Callable[[Function, Activities], SweepPair]
+
+
+def is_fp(t: Type) -> bool:
+    return isinstance(t, FloatType) or (isinstance(t, VectorType) and isinstance(t.element, FloatType))
+
+
+def fadd_deep(b: Builder, a: Value, d: Value) -> Value:
+    """``a + d`` for floats, float vectors, and structs/arrays of them (integer and pointer fields kept)."""
+    t = a.type
+    if isinstance(t, (StructType, ArrayType)):
+        elements = t.elements if isinstance(t, StructType) else (t.element,) * t.count
+        for i, et in enumerate(elements):
+            if carries_float(et):
+                a = b.insertvalue(a, fadd_deep(b, b.extractvalue(a, [i]), b.extractvalue(d, [i])), [i])
+        return a
+    return b.fadd(a, d)
+
+
+class ReverseState(LaneState, Recomputation):
+    """Maps and services of one function's augmented and reverse sweeps (see the module docstring)."""
+
+    # Set by the generator (reverse.py) as it builds the sweeps.
+    drets: list[Value]
+    aug_tape: Value
+    rev_tape: Value
+    returns_shadow: bool
+    return_bits: FloatType | None
+    displacements: list[AddressDisplacements]
+    zero_usable: bool  # shadows of heap blocks a realloc may copy are zeroed over their usable size (realloc.py)
+
+    def __init__(self, ctx: ADContext, fn: Function, activities: Activities, sweeps_of: SweepsOf,
+                 top_level: bool = False, width: int = 1) -> None:
+        if fn.is_declaration:
+            raise DifferentiationError(f"@{fn.name} has no body to differentiate")
+        self._init_lanes(width)  # shadows and adjoint slots, per lane (reverse_lanes.py)
+        self.top_level = top_level
+        self.ctx = ctx
+        self.m = ctx.module
+        self.fn = fn
+        self.acts = activities
+        self.sweeps_of = sweeps_of
+        self.push_fn, self.pop_fn = tape_functions(self.m)
+        self.fwd: dict[Value, Value] = {}      # primal -> augmented value
+        self.active: set[Value] = set()        # primal float values that carry adjoints
+        self.float_bits: dict[Value, FloatType] = {}  # active integers holding float bits -> their adjoint type
+        self.receives_active: dict[Value, bool] = {}  # allocas: may active data be stored into them?
+        self.alloca_bytes: dict[Value, Value] = {}  # alloca -> its size in bytes (augmented)
+        self.layout = DataLayout.of_module(ctx.module)
+        self.realloc_copied: dict[Value, Value] = {}  # realloc -> shadow bytes it copied (augmented)
+        self.custom_tapes: dict[Value, Value] = {}  # call with a custom gradient -> its rule's tape (augmented)
+
+    def maybe_shadowed(self, p: Value) -> bool:
+        """Conservative pre-pass check: could ``p`` point to memory with a shadow?"""
+        if p in self.shadow:
+            return True
+        if isinstance(p, CastInst) and p.opcode == "inttoptr":
+            return bool(address_origins(p.operand(0), self.maybe_shadowed))
+        if isinstance(p, (GEPInst, CastInst, ExtractValueInst)):
+            return self.maybe_shadowed(p.operand(0))
+        if isinstance(p, InsertValueInst):
+            return self.maybe_shadowed(p.operand(0)) or self.maybe_shadowed(p.operand(1))
+        if isinstance(p, (AllocaInst, LoadInst, PhiInst, SelectInst, CallInst)):
+            return holds_pointers(p.type)
+        return False
+
+    def shadow_or_null(self, inst: Instruction, v: Value) -> Value:
+        """The shadow of ``v`` (a pointer or a struct holding pointers), else null shadows where that loses
+        nothing; refused where it would lose derivatives."""
+        s = self.shadow.get(v)
+        if s is not None:
+            return s
+        error = null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+        if error is not None:
+            raise error
+        return zero(v.type)
+
+    def offset_of(self, t: Type, path: tuple[int, ...]) -> int:
+        """Byte offset of the element at ``path`` inside an aggregate of type ``t``."""
+        off = 0
+        for i in path:
+            o, t = self.layout.element_offset(t, i)
+            off += o
+        return off
+
+    def shadow_or_none(self, p: Value) -> Value | None:
+        if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
+            return p
+        return self.shadow.get(p)
+
+    def heap_alloc(self, b: Builder, nbytes: Value, align: int, name: str | None) -> Value:
+        if align <= 16:
+            malloc = self.m.declare_function("malloc", FunctionType(PTR, (I64,)))
+            return b.call(malloc, [nbytes], name=name)
+        aligned = self.m.declare_function("aligned_alloc", FunctionType(PTR, (I64, I64)))
+        rounded = b.binop("and", b.add(nbytes, const_int(I64, align - 1)), const_int(I64, -align))
+        return b.call(aligned, [const_int(I64, align), rounded], name=name)
+
+    def adjoint_type(self, v: Value) -> Type:
+        """The type of ``v``'s adjoint: its own, or the float whose bits an integer holds."""
+        return self.float_bits.get(v, v.type)
+
+    def adjoint_slot(self, v: Value) -> Value:
+        s = self.adj_slot.get(v)
+        if s is None:
+            t = self.adjoint_type(v)
+            b = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
+            s = b.alloca(t, name=value_name(v, self.lane_suffix(".adj")))
+            b.store(zero(t), s)
+            self.adj_slot[v] = s
+        return s
+
+    def add_adjoint(self, b: Builder, v: Value, d: Value) -> None:
+        if v not in self.active:
+            return
+        s = self.adjoint_slot(v)
+        b.store(fadd_deep(b, b.load(self.adjoint_type(v), s), d), s)
+
+    def load_adjoint(self, b: Builder, v: Value) -> Value:
+        return b.load(self.adjoint_type(v), self.adjoint_slot(v))
+
+    def take_adjoint(self, b: Builder, v: Value) -> Value:
+        """Read the adjoint of ``v`` and reset it (each loop iteration starts from zero)."""
+        t = self.adjoint_type(v)
+        s = self.adjoint_slot(v)
+        d = b.load(t, s)
+        b.store(zero(t), s)
+        return d
+
+    def push(self, b: Builder, v: Value) -> None:
+        slot = b.call(self.push_fn, [self.aug_tape, const_int(I64, slot_size(v.type, self.layout))])
+        b.store(v, slot, 8)  # slots are 8-byte aligned: vectors must not assume their ABI alignment
+
+    def pop(self, b: Builder, t: Type) -> Value:
+        slot = b.call(self.pop_fn, [self.rev_tape, const_int(I64, slot_size(t, self.layout))])
+        return b.load(t, slot, align=8)
+
+    def free_after_reverse(self, b: Builder, block: Value, primal: Value) -> None:
+        """Free ``primal`` (the augmented ``block``) and its shadows (all lanes) after the reverse sweep."""
+        defer_free(self.m, b, self.aug_tape, primal)
+        for lane in self.shadows:
+            if block in lane:
+                defer_free(self.m, b, self.aug_tape, lane[block])
+
+    def release_custom_allocation(self, b: Builder, inst: CallInst) -> None:
+        """An allocation_like block and its shadows (all lanes) go back to the user's deallocator."""
+        spec = custom_rules(self.m).allocation(inst)
+        assert spec is not None
+        allocator_args = inst.args
+
+        def allocator_arg(k: int) -> Value:
+            return self.primal(allocator_args[k])
+
+        for lane in self.shadows:
+            b.call(spec.deallocator, spec.release_args(self.available(lane[inst]), allocator_arg))
+        b.call(spec.deallocator, spec.release_args(self.primal(inst), allocator_arg))
+
+    def free_both(self, b: Builder, inst: Instruction) -> None:
+        """Free a stack object moved to the heap, and its shadows (all lanes), once the reverse sweep has passed it."""
+        free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
+        for lane in self.shadows:
+            b.call(free, [self.available(lane[inst])])
+        b.call(free, [self.primal(inst)])
+
+    def call_activities(self, inst: CallInst) -> Activities | None:
+        """The activities of a call's arguments for the callee's sweeps; None if nothing is active."""
+        acts = []
+        for a in inst.args:
+            if holds_pointers(a.type) and a in self.shadow:
+                if a in self.active:
+                    raise DifferentiationError(f"{describe(inst)}: passes a {a.type} mixing pointers and active "
+                                               "floating-point values by value; not supported in reverse mode yet")
+                acts.append(Activity.DUP)
+            elif (is_fp(a.type) or a in self.float_bits) and a in self.active:
+                acts.append(Activity.ACTIVE)
+            else:
+                acts.append(Activity.CONST)
+        if all(x is Activity.CONST for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst):
+            return None
+        return tuple(acts)
+
+    def indirect_pair(self, inst: CallInst, acts: Activities) -> SweepPair:
+        return reverse_dispatchers(self.ctx, inst, acts, self.width, lambda g: self.sweeps_of(g, acts))
