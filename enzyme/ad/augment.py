@@ -22,7 +22,7 @@ from .common import carries_float, describe, underlying_global, unshadowed_store
 from .copy_types import function_contexts
 from .custom import custom_rules
 from .float_bits import only_integer_uses
-from .reverse_lanes import pack
+from .lanes import pack
 from .reverse_state import ReverseState
 
 AugmentFn = Callable[[ReverseState, Instruction, Instruction, Builder], None]

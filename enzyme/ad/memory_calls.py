@@ -1,30 +1,84 @@
-"""Memory functions (rules.memory: allocation, free, realloc, copy, move, fill) in reverse mode.
+"""Memory functions (rules.memory: allocation, free, realloc, copy, move, fill) in every mode.
 
-The augmented sweep gives new blocks zeroed shadows, defers frees until
+Forward mode performs the same operation on the shadows (a copy copies the
+tangents, a new block gets a zeroed shadow block).  In reverse mode the augmented sweep gives new blocks zeroed shadows, defers frees until
 the reverse sweep is done (it still reads the blocks), and copies pointer
 shadows along with copied pointers; the reverse sweep moves the adjoints
 of copied floats back from the destination to the source and zeroes the
-adjoints of overwritten bytes.  Forward mode's counterparts are in
-forward_calls.py; realloc's are in realloc.py.
+adjoints of overwritten bytes.  realloc's reverse mode is realloc.py's.
 """
 from __future__ import annotations
 
 from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantInt, Instruction, Value
 from ..ir.builder import Builder
-from ..ir.types import I64
+from ..ir.types import I64, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
-from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero_fill
+from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers)
 from .custom import custom_rules
 from .memcopy import copied_element_type, copy_adjoint_function
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
+from .forward_state import ForwardState
 from .reverse_state import ReverseState
 
 
-def augment_memory_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder, mf: MemoryFunction) -> None:
+def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder, mf: MemoryFunction) -> None:
+    """Tangent (shadow) code of a call of the memory function ``mf``, for the current lane."""
+    args, nargs = inst.args, ni.args
+    kind = mf.kind.value
+    if kind in ("copy", "move", "set"):
+        assert mf.dst is not None
+        sd = st.tangent(args[mf.dst])
+        if sd is None:
+            if mf.src is not None and st.tangent(args[mf.src]) is not None \
+                    and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])):
+                raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
+                                           "shadow; pass the destination as enzyme_dup")
+            return
+        c = ni.clone()
+        c.set_operand(mf.dst, sd)
+        if mf.src is not None:
+            ss = st.tangent(args[mf.src])
+            if ss is None and may_copy_pointers(function_contexts(st.ctx, st.fn), args[mf.dst], args[mf.src],
+                                                copied_element_type(st.fn, [args[mf.dst], args[mf.src]])):
+                raise constant_pointer_copy_error(inst)
+            if ss is None:  # copying constant data: the destination's tangent becomes zero
+                assert mf.size is not None
+                zero_fill(st.ctx.module, b, sd, nargs[mf.size])
+                return
+            c.set_operand(mf.src, ss)
+        elif mf.value is not None:
+            c.set_operand(mf.value, zero(args[mf.value].type))
+        _record_returned_shadow(st, inst, b.insert(c), mf)
+    elif kind in ("alloc", "calloc", "realloc"):
+        c = ni.clone()
+        if kind == "realloc":
+            assert mf.ptr is not None
+            c.set_operand(mf.ptr, st.t(args[mf.ptr]))
+        s = b.insert(c, value_name(inst, "'"))
+        st.tan[inst] = s
+        if kind == "alloc":  # zero the shadow so untouched bytes have zero tangent
+            assert mf.size is not None
+            zero_fill(st.ctx.module, b, s, nargs[mf.size])
+    elif kind == "free":
+        assert mf.ptr is not None
+        shadow = st.tangent(args[mf.ptr])
+        if shadow is not None:
+            c = ni.clone()
+            c.set_operand(mf.ptr, shadow)
+            b.insert(c)
+
+
+def _record_returned_shadow(st: ForwardState, inst: CallInst, shadow_call: Instruction, mf: MemoryFunction) -> None:
+    """libc memcpy/memset return their destination: the shadow call returns the shadow's."""
+    if mf.returns.value in ("dst", "dst_end") and isinstance(inst.type, PointerType):
+        st.tan[inst] = shadow_call
+
+
+def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Builder, mf: MemoryFunction) -> None:
     """The augmented code of a call of the memory function ``mf``, for the current lane."""
     name = inst.callee_name or mf.name
     kind = mf.kind.value

@@ -96,6 +96,7 @@ class Recomputation:
             if leaving:
                 xb = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
                 for lp in leaving:
+                    assert lp.counter is not None
                     self.push(xb, lp.counter)
 
     def loops_exited_at(self, blk: Block) -> list[LoopPlan]:
@@ -164,9 +165,8 @@ class Recomputation:
             missing = [i for i, r in enumerate(ops) if r is None]
             if len(missing) > 1 or (missing and (isinstance(av, LoadInst) or shift is not None)):
                 return None
-            for i in missing:
-                ops[i] = self.tape_value(av.operand(i))
-            it = iter(ops)
+            available = [r if r is not None else self.tape_value(av.operand(i)) for i, r in enumerate(ops)]
+            it = iter(available)
             got = rb.insert(av.clone(lambda _v: next(it)))
         else:
             return None
@@ -189,15 +189,15 @@ class Recomputation:
             return rb.add(s0, rb.mul(k, const_int(phi.type, step)))
         # A value carried from the previous iteration (a load reused by the next one, say):
         # iteration 0 takes the preheader's value, iteration k the latch's value of k - 1.
-        lp = self.loops.get(phi.parent) if phi.parent is not None else None
-        if lp is None or shift is not None or self.cur_blk not in lp.loop.blocks:
+        header = self.loops.get(phi.parent) if phi.parent is not None else None
+        if header is None or shift is not None or self.cur_blk not in header.loop.blocks:
             return None
-        k = rb.load(I64, self.counter_slot(lp))
+        k = rb.load(I64, self.counter_slot(header))
         first = rb.icmp("eq", k, const_int(I64, 0))
         prev_k = rb.select(first, const_int(I64, 0), rb.sub(k, const_int(I64, 1)))
-        initial = self.recompute(self.fwd.get(phi.value_for(lp.preheader), phi.value_for(lp.preheader)), depth + 1)
-        latch_v = phi.value_for(lp.latch)
-        previous = self.recompute(self.fwd.get(latch_v, latch_v), depth + 1, (lp, prev_k))
+        initial = self.recompute(self.fwd.get(phi.value_for(header.preheader), phi.value_for(header.preheader)), depth + 1)
+        latch_v = phi.value_for(header.latch)
+        previous = self.recompute(self.fwd.get(latch_v, latch_v), depth + 1, (header, prev_k))
         if initial is None or previous is None:
             return None
         return rb.select(first, initial, previous)

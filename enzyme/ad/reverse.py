@@ -39,7 +39,7 @@ from .recompute import never_writes_memory
 from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
 from .reverse_insts import handler_for, reverse_instruction
-from .reverse_lanes import batched, pack
+from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape
@@ -99,7 +99,7 @@ def sweeps(ctx: ADContext, fn: Function, activities: tuple[str, ...], *, top_lev
     ``top_level`` sweeps run back to back (from ``diffe<f>``), so nothing can
     write memory between them and the reverse sweep may re-read memory the
     function never writes instead of taping it.  Batch width W: see
-    reverse_lanes.py for what changes in the signatures.
+    lanes.py for what changes in the signatures.
     """
     acts = activities_of(activities)
     key = _sweeps_key(fn, acts, top_level, width)
@@ -145,7 +145,7 @@ class _ReverseGenerator(ReverseState):
         aug = Function(m.unique_name(f"augmented{tag}_{fn.name}"), FunctionType(aug_ret, (*params, PTR)),
                        arg_names=[*names, "tape"], prefix="internal")
         ndret = w if self.returns_adjoint else 0
-        rparams = [*params] + [self.dret_type] * ndret + [PTR]
+        rparams = [*params] + ([self.dret_type] * ndret if self.dret_type is not None else []) + [PTR]
         rnames = [*names] + (["dret"] if w == 1 else [f"dret{j}" for j in range(w)])[:ndret] + ["tape"]
         rev = Function(m.unique_name(f"reverse{tag}_{fn.name}"),
                        FunctionType(StructType(self.out_types) if self.out_types else VOID, tuple(rparams)),

@@ -17,7 +17,7 @@ from .custom_calls import augment_custom_call, reverse_custom_call
 from .memory_calls import augment_memory_call, reverse_memory_call
 from .modes import Activities, Activity, Mode
 from .reverse_insts import reverse_rule
-from .reverse_lanes import unpack as unpack_lanes
+from .lanes import unpack as unpack_lanes
 from .reverse_state import ReverseState
 from .special_calls import reverse_struct_math_intrinsic
 from .sweep_pair import SweepPair

@@ -2,7 +2,7 @@
 
 ``ReverseState`` holds what the augmented and reverse sweeps of one
 function share: the augmented value of each primal value (``fwd``), the
-shadows and adjoint slots of each lane (reverse_lanes.py), which values are
+shadows and adjoint slots of each lane (lanes.py), which values are
 active, the tape, and the recompute-or-tape decision (recompute.py).  Its
 public methods are what instruction and call handlers (augment.py,
 augment_calls.py, reverse_insts.py, reverse_calls.py and the call-family
@@ -29,7 +29,7 @@ from .indirect import reverse_dispatchers
 from .integer_addresses import AddressDisplacements
 from .modes import Activities, Activity
 from .recompute import Recomputation
-from .reverse_lanes import LaneState
+from .lanes import LaneState
 from .sweep_pair import SweepPair
 from .tape import defer_free, slot_size, tape_functions
 
@@ -69,7 +69,8 @@ class ReverseState(LaneState, Recomputation):
                  top_level: bool = False, width: int = 1) -> None:
         if fn.is_declaration:
             raise DifferentiationError(f"@{fn.name} has no body to differentiate")
-        self._init_lanes(width)  # shadows and adjoint slots, per lane (reverse_lanes.py)
+        self._init_lanes(width)  # shadows per lane (lanes.py)
+        self.adj_slots: list[dict[Value, Value]] = [{} for _ in range(width)]  # primal value -> adjoint alloca
         self.top_level = top_level
         self.ctx = ctx
         self.m = ctx.module
@@ -85,6 +86,11 @@ class ReverseState(LaneState, Recomputation):
         self.layout = DataLayout.of_module(ctx.module)
         self.realloc_copied: dict[Value, Value] = {}  # realloc -> shadow bytes it copied (augmented)
         self.custom_tapes: dict[Value, Value] = {}  # call with a custom gradient -> its rule's tape (augmented)
+
+    @property
+    def adj_slot(self) -> dict[Value, Value]:
+        """The current lane's adjoint allocas (in the reverse function)."""
+        return self.adj_slots[self.lane]
 
     def maybe_shadowed(self, p: Value) -> bool:
         """Conservative pre-pass check: could ``p`` point to memory with a shadow?"""

@@ -1,4 +1,4 @@
-"""Reverse mode of the vector instructions and reductions.
+"""Forward and reverse mode of the vector instructions and reductions.
 
 Element-wise vector arithmetic, loads, stores, selects and casts go through
 the generic paths of reverse.py (adjoints are vectors like their values).
@@ -16,6 +16,10 @@ Here are the instructions that move values between lanes:
   suffix products (no division, so zero lanes are fine), ``ds += Π v · dr``;
 * ``llvm.vector.reduce.fmax/fmin/fmaximum/fminimum(v)``: the derivative goes to
   the first lane equal to the result.
+
+Forward mode: ``reduce.fadd`` is linear (the tangent is ``reduce.fadd(ds, dv)``),
+``reduce.fmul`` follows the product rule along the chain, and the selecting
+reductions take the tangent of the lane they pick, as above.
 
 Scalable vectors (``<vscale x 2 x double>``) have no fixed lane count and are refused.
 """
@@ -39,10 +43,11 @@ from ..ir import (
 from ..ir.builder import const_int
 from ..ir.types import I1, VectorType
 from ..rules.names import intrinsic_base
-from .common import describe, zero, zero_where_seeds_zero
+from .common import describe, value_name, zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
+    from .forward_state import ForwardState
     from .reverse_state import ReverseState
 
 REDUCTIONS = frozenset({"vector.reduce.fadd", "vector.reduce.fmul", "vector.reduce.fmax", "vector.reduce.fmin",
@@ -58,9 +63,9 @@ def is_float_reduction(name: str) -> bool:
     return intrinsic_base(name) in REDUCTIONS
 
 
-def _lanes(inst: Instruction, t: VectorType) -> int:
+def _lanes(inst: Instruction, t: VectorType, mode: str = "reverse") -> int:
     if t.scalable:
-        raise DifferentiationError(f"{describe(inst)}: scalable vectors are not supported in reverse mode yet")
+        raise DifferentiationError(f"{describe(inst)}: scalable vectors are not supported in {mode} mode yet")
     return t.count
 
 
@@ -189,3 +194,36 @@ def _splat(b: Builder, s: Value, t: VectorType, n: int) -> Value:
 def _one(t: VectorType) -> Value:
     from ..ir.builder import const_fp
     return const_fp(t.element, 1.0)
+
+
+def forward_reduction(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder) -> None:
+    """Tangent of a floating-point vector reduction in the current lane (see the module doc)."""
+    base = intrinsic_base(inst.callee_name or "") or ""
+    if all(st.tangent(a) is None for a in inst.args):
+        return
+    if base == "vector.reduce.fadd":
+        c = ni.clone()
+        c.set_operand(0, st.t(inst.args[0]))
+        c.set_operand(1, st.t(inst.args[1]))
+        st.tan[inst] = b.insert(c, value_name(inst, "'"))
+        return
+    vec = inst.args[-1]
+    vt = vec.type
+    assert isinstance(vt, VectorType)
+    n = _lanes(inst, vt, "forward")
+    dvec = st.t(vec)
+    if base == "vector.reduce.fmul":
+        p, dp = ni.args[0], st.t(inst.args[0])
+        for i in range(n):
+            x, dx = b.extractelement(ni.args[1], i), b.extractelement(dvec, i)
+            dp = b.fadd(b.fmul(dp, x), b.fmul(p, dx))
+            p = b.fmul(p, x)
+        dp.name = value_name(inst, "'")
+        st.tan[inst] = dp
+        return
+    t: Value = zero(vt.element)  # the first lane equal to the result, as in reverse mode
+    for i in reversed(range(n)):
+        hit = b.fcmp("oeq", b.extractelement(ni.args[0], i), ni)
+        t = b.select(hit, b.extractelement(dvec, i), t)
+    t.name = value_name(inst, "'")
+    st.tan[inst] = t

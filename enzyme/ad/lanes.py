@@ -1,17 +1,21 @@
-"""Batch (vector) reverse mode: the per-direction state of the reverse generator.
+"""Batch (vector) mode: the per-direction state shared by forward and reverse mode.
 
-With batch width W the reverse sweep carries W adjoint directions at once,
-mirroring batch forward mode (forward.py): every pointer has W shadows and
-every active value W adjoint slots, one per *lane*.  The generator's
-handlers are written for one lane (``shadow`` and ``adj_slot`` are the
-current lane's maps) and run once per lane; primal values (recomputed or
-taped, so the tape holds them once) and partial derivatives are shared by
-the lanes, and a few things happen once for all lanes at lane 0: calls to
-the sweeps of callees, freeing a primal allocation, rewriting a cloned
-primal instruction.
+With batch width W a derivative carries W directions at once, one per
+*lane*: in forward mode every value has W tangents (pointers W shadows), in
+reverse mode every pointer has W shadows and every active value W adjoint
+slots.  Handlers are written for one lane (``shadow`` is the current lane's
+map; in reverse mode ``adj_slot`` too) and run once per lane; primal values
+and partial derivatives are shared by the lanes (emitted once, in
+``emitters`` and ``sign_masks``), and a few things happen once for all
+lanes at lane 0: calls to the derivatives of callees, freeing a primal
+allocation, rewriting a cloned primal instruction.  Handler tables declare
+which of their handlers run once (augment.py, reverse_insts.py,
+forward_insts.py).
 
 Signatures at width W > 1 (width 1 is unchanged):
 
+* ``fwddiffe<W>_<f>(args with W shadows per dup argument)`` returning
+  ``{T, [W x T]}`` for a float (or pointer) result;
 * ``augmented<W>_<f>(args with W shadows per dup argument, tape)``, returning
   ``{T, [W x T]}`` (primal pointer and its W shadows) for a pointer result;
 * ``reverse<W>_<f>(args with W shadows, [W drets], tape)`` returning, for the
@@ -34,15 +38,14 @@ from .common import describe
 
 
 class LaneState:
-    """Per-lane shadows and adjoint slots, and helpers to visit the lanes."""
+    """Per-lane shadows (tangents in forward mode), and helpers to visit the lanes."""
 
     width: int
 
     def _init_lanes(self, width: int) -> None:
         self.width = width
         self.lane = 0
-        self.shadows: list[dict[Value, Value]] = [{} for _ in range(width)]   # primal pointer -> shadow
-        self.adj_slots: list[dict[Value, Value]] = [{} for _ in range(width)]  # primal value -> adjoint alloca
+        self.shadows: list[dict[Value, Value]] = [{} for _ in range(width)]   # primal value -> shadow/tangent
         self.emitters: dict[Instruction, Emitter] = {}  # partials emitted once in the reverse sweep, shared
         self.sign_masks: dict[Instruction, Value] = {}  # sign-bit operations on float bits, shared likewise
 
@@ -50,11 +53,6 @@ class LaneState:
     def shadow(self) -> dict[Value, Value]:
         """The current lane's shadows (augmented values)."""
         return self.shadows[self.lane]
-
-    @property
-    def adj_slot(self) -> dict[Value, Value]:
-        """The current lane's adjoint allocas (in the reverse function)."""
-        return self.adj_slots[self.lane]
 
     def lanes(self) -> Iterator[int]:
         """Visit every lane (the current lane follows), then go back to the lane we were in."""

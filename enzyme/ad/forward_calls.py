@@ -1,0 +1,118 @@
+"""Calls in forward mode: each call kind's tangent code.
+
+:func:`classify_call` (call_kinds.py) says what a callee is.  Math rules,
+reductions, complex and struct-returning math run per batch lane; calls of
+functions with a body (directly, through a pointer, or through a
+registered forward derivative) call the callee's derivative once for all
+lanes and replace the primal call.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..ir import CallInst, Function, Instruction, IntType, Value
+from ..ir.builder import Builder
+from .allocators import is_allocator_call
+from .call_kinds import CallKind, classify_call
+from .common import callee_unknown_error, carries_float, no_rule_error, value_name
+from .complex_calls import forward_tangent, pack
+from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_error
+from .forward_insts import apply_rule, has_tangent
+from .forward_state import ForwardState
+from .indirect import forward_dispatcher
+from .memory_calls import forward_memory_call
+from .modes import Activities, Activity, Mode
+from .special_calls import forward_struct_math_intrinsic
+from .vectors import forward_reduction
+
+
+def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) -> None:
+    """The tangent code of a call for the current lane (``b`` inserts after the clone ``ni``)."""
+    assert isinstance(ni, CallInst)
+    if passes_untracked_bits(inst, lambda v: st.tangent(v) is not None, lambda p: st.tangent(p) is not None):
+        raise untracked_bits_error(inst)
+    site = classify_call(st.ctx.module, inst, Mode.FORWARD)
+    kind, name, args = site.kind, site.name, inst.args
+    active = any(st.tangent(a) is not None for a in args)
+    active_somewhere = any(lane.get(a) is not None for lane in st.shadows for a in args)
+    if kind in (CallKind.LIFETIME, CallKind.INACTIVE):
+        return
+    if kind is CallKind.CUSTOM:
+        if active_somewhere:  # else the tangent is zero: no need to run the rule
+            registered = site.callee
+            assert registered is not None
+            _call_derivative(st, inst, ni, b, lambda acts: st.derivative_of(registered, acts), [])
+        return
+    if any(a in st.float_bits for a in args) and (site.callee is None or site.callee.is_declaration):
+        raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
+    if kind in (CallKind.INDIRECT, CallKind.INLINE_ASM):
+        if active_somewhere or carries_float(inst.type):
+            if kind is CallKind.INLINE_ASM:
+                raise callee_unknown_error(inst)
+
+            def dispatcher(acts: Activities) -> Function:
+                return forward_dispatcher(st.ctx, inst, acts, st.width, lambda g: st.derivative_of(g, acts))
+            _call_derivative(st, inst, ni, b, dispatcher, [ni.callee])
+    elif kind is CallKind.REDUCTION:
+        forward_reduction(st, inst, ni, b)
+    elif kind is CallKind.COMPLEX:
+        if active:
+            assert name is not None
+            re, im = forward_tangent(b, name, ni.args, [st.t(a) for a in args], ni)
+            st.tan[inst] = pack(b, ni, re, im)
+    elif kind is CallKind.STRUCT_MATH:
+        if active:
+            assert name is not None
+            st.tan[inst] = forward_struct_math_intrinsic(b, name, ni.args[0], st.t(args[0]), ni)
+    elif kind is CallKind.MEMORY:
+        assert site.memory is not None
+        forward_memory_call(st, inst, ni, b, site.memory)
+    elif kind is CallKind.MATH:
+        assert site.rule is not None
+        apply_rule(st, inst, ni, site.rule, args, b)
+    elif kind is CallKind.DEFINED:
+        assert site.callee is not None
+        callee = site.callee
+        _call_derivative(st, inst, ni, b, lambda acts: st.derivative_of(callee, acts), [])
+    elif active or carries_float(inst.type):
+        assert name is not None
+        raise no_rule_error(inst, name)
+
+
+def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
+                     derivative: Callable[[Activities], Function], lead: list[Value]) -> None:
+    """Call the callee's derivative (``lead``: dispatch args), once for all lanes, in place of the call."""
+    if st.lane != 0:
+        return
+    acts = []
+    call_args: list[Value] = []
+    for a, na in zip(inst.args, ni.args):
+        lanes = [st.shadows[j].get(a) for j in range(st.width)]
+        if any(t is not None for t in lanes) and (has_tangent(a.type) or a in st.float_bits):
+            acts.append(Activity.DUP)
+            call_args += [na, *st.all_lanes(a)]
+        else:
+            acts.append(Activity.CONST)
+            call_args.append(na)
+    if all(x is Activity.CONST for x in acts) and not carries_float(inst.type) \
+            and not is_allocator_call(st.ctx, inst):
+        return
+    d = derivative(tuple(acts))
+    call = b.call(d, [*lead, *call_args])
+    if d.return_type != inst.type:  # {primal, tangent}
+        if isinstance(inst.type, IntType):
+            st.mark_bits(inst)  # a bits_of(double) helper
+        primal = b.extractvalue(call, [0])
+        if st.width == 1:
+            st.tan[inst] = b.extractvalue(call, [1], value_name(inst, "'"))
+        else:
+            for j in range(st.width):
+                st.shadows[j][inst] = b.extractvalue(call, [1, j], value_name(inst, f"'{j}"))
+        ni.replace_all_uses_with(primal)
+        primal.name = ni.name
+        st.vmap[inst] = primal
+    elif not inst.type.is_void:
+        ni.replace_all_uses_with(call)
+        call.name = ni.name
+        st.vmap[inst] = call
+    ni.erase()
