@@ -200,36 +200,6 @@ def unshadowed_store_error(inst: Instruction, pointer: Value) -> Differentiation
         "activity once it exists")
 
 
-def add_helper_functions(module: Module, text: str) -> None:
-    """Parse LLVM IR ``text`` and move its definitions into ``module``.
-
-    Calls to declarations in ``text`` are rebound to ``module``'s declarations
-    of the same name (declared there if missing).
-    """
-    from ..ir import parse_module
-    helpers = parse_module(text)
-    defined = [f for f in helpers.functions if not f.is_declaration]
-    for f in defined:
-        for inst in f.instructions():
-            for use in inst.operand_uses:
-                v = use.value
-                if isinstance(v, Function) and v not in defined:
-                    inst.set_operand(use.index, module.declare_function(v.name or "", v.function_type))
-    for f in defined:
-        f.module = None
-        del helpers.globals[f.name or ""]
-        module.add(f)
-    # Constants the helpers use (message strings): moved too, or the module's own of the same name reused.
-    for g in [g for g in helpers.globals.values() if isinstance(g, GlobalVariable)]:
-        existing = module.globals.get(g.name or "")
-        if existing is not None:
-            g.replace_all_uses_with(existing)
-            continue
-        g.module = None
-        del helpers.globals[g.name or ""]
-        module.add(g)
-
-
 def primal_and_shadow_params(fn: Function, activities: tuple[str, ...],
                              width: int = 1) -> tuple[list[Type], list[str | None]]:
     """Parameter types and names of a derivative: each primal argument, then ``width`` shadows if it is dup."""

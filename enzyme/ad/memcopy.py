@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..analysis.layout import DataLayout
 from ..ir import CastInst, Function, GEPInst, LoadInst, Module, StoreInst, Type, Value
-from .common import add_helper_functions
+from ..ir.splice import add_helper_functions
 from ..ir.types import FloatType
 
 _HELPER = """
