@@ -55,7 +55,7 @@ from .integer_addresses import AddressDisplacements
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints,
                          emit_pointer_shadow_copies, function_contexts,
                          may_copy_pointers, points_to_no_floats)
-from .memcopy import copied_element_type, copy_adjoint_function
+from .memcopy import copied_element_type, copy_adjoint_function, record_returned_shadow
 from .realloc import augment_realloc, module_reallocs, released_in_function, reverse_realloc, zero_usable
 from .special_calls import is_struct_math_intrinsic, reverse_struct_math_intrinsic
 from .vectors import is_float_reduction, is_vector_lane_instruction, reverse_lane_instruction, reverse_reduction
@@ -502,6 +502,8 @@ class _ReverseGenerator(LaneState):
                     self.free_after_reverse(b, inst.args[mf.ptr], ni.args[mf.ptr])
                 ni.erase()
             return
+        if mf is not None:  # memcpy, mempcpy, memset return (a pointer into) dst: so do their shadows
+            record_returned_shadow(self.shadow, b, mf, inst, ni)
         if kind == "set":
             return  # the shadow is zeroed in the reverse sweep
         if kind in ("copy", "move") and mf is not None and mf.dst is not None and mf.src is not None \
