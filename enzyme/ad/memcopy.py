@@ -101,7 +101,7 @@ def copied_element_type(fn: Function, pointers: list[Value]) -> FloatType | None
     return None
 
 
-def record_returned_shadow(shadow: dict[Value, Value], b: "Builder", mf: MemoryFunction, inst: CallInst,
+def record_returned_shadow(shadow: dict[Value, Value], b: Builder, mf: MemoryFunction, inst: CallInst,
                            primal: CallInst) -> None:
     """The shadow of what a libc memory function returns, from its destination's shadow.
 

@@ -37,6 +37,7 @@ from ..rules.names import proxy_parts
 from ..rules.emit import Emitter
 from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_error, carries_float,
                      check_address_escape, clone_body, constant_pointer_copy_error, describe, differentiable_order,
+                     how_to_add_a_rule,
                      is_inactive_function, is_inline_asm, memory_function, no_rule_error, primal_and_shadow_params,
                      underlying_global, unshadowed_store_error, value_name, zero,
                      zero_fill, zero_where_seeds_zero)
@@ -561,7 +562,7 @@ class _ReverseGenerator(LaneState):
             raise DifferentiationError(
                 f"{describe(inst)}: @{name} has no body to differentiate and no derivative rule, and argument "
                 f"{shadowed[0] + 1} points to memory that may hold active values; compile @{name} with the program "
-                "(so its bitcode is linked in), add a rule (enzyme.rules), or mark it inactive if it never reads or "
+                f"(so its bitcode is linked in), {how_to_add_a_rule(name)} if it never reads or "
                 "writes floating-point data there")
 
     def _augment_through(self, inst: CallInst, ni: CallInst, b: Builder, pair: SweepPair, acts: tuple[str, ...],
