@@ -16,6 +16,7 @@ disagree about what a name is.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..rules import MemoryFunction, MemoryKind, inactive_reason, lookup, lookup_memory
@@ -50,6 +51,7 @@ _SIGNATURES: dict[str, tuple[str, ...]] = {
 }
 
 
+@lru_cache(maxsize=8192)  # asked per call instruction and fixed-point pass; the tables never change
 def call_kind(name: str | None) -> str:
     """``inactive``, ``rule``, ``alloc``, ``calloc``, ``realloc``, ``free``, ``copy``, ``set`` or ``unknown``."""
     if not name:
@@ -65,6 +67,7 @@ def call_kind(name: str | None) -> str:
     return "unknown"
 
 
+@lru_cache(maxsize=8192)
 def memory_function(name: str) -> MemoryFunction | None:
     """The operand roles of a memory function (:func:`enzyme.rules.lookup_memory`), else None."""
     return lookup_memory(name)
