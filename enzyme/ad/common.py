@@ -12,6 +12,7 @@ from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
 from ..analysis.nonfinite import NonFiniteValues
 from ..rules.inactive import is_known_inactive
+from ..rules.math import no_rule_reason
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 if TYPE_CHECKING:
     from ..analysis import TypeAnalysis
@@ -97,7 +98,10 @@ def zero_fill(module: Module, b: "Builder", ptr: Value, size: Value) -> None:
 
 
 def is_inactive_function(name: str) -> bool:
-    """Functions whose calls never carry derivatives (I/O, timers, debug intrinsics, ...)."""
+    """Functions whose calls never carry derivatives (I/O, timers, debug intrinsics, ...).
+
+    The table is :mod:`enzyme.rules.inactive`, which the analyses read too (enzyme.analysis.known_functions).
+    """
     return is_known_inactive(name)
 
 
@@ -198,36 +202,6 @@ def unshadowed_store_error(inst: Instruction, pointer: Value) -> Differentiation
         f"{describe(inst)}: {what} is stored into memory that has no shadow (constant memory), so its "
         "derivative would be lost. Pass that memory as enzyme_dup (Duplicated in Python), or use runtime "
         "activity once it exists")
-
-
-def add_helper_functions(module: Module, text: str) -> None:
-    """Parse LLVM IR ``text`` and move its definitions into ``module``.
-
-    Calls to declarations in ``text`` are rebound to ``module``'s declarations
-    of the same name (declared there if missing).
-    """
-    from ..ir import parse_module
-    helpers = parse_module(text)
-    defined = [f for f in helpers.functions if not f.is_declaration]
-    for f in defined:
-        for inst in f.instructions():
-            for use in inst.operand_uses:
-                v = use.value
-                if isinstance(v, Function) and v not in defined:
-                    inst.set_operand(use.index, module.declare_function(v.name or "", v.function_type))
-    for f in defined:
-        f.module = None
-        del helpers.globals[f.name or ""]
-        module.add(f)
-    # Constants the helpers use (message strings): moved too, or the module's own of the same name reused.
-    for g in [g for g in helpers.globals.values() if isinstance(g, GlobalVariable)]:
-        existing = module.globals.get(g.name or "")
-        if existing is not None:
-            g.replace_all_uses_with(existing)
-            continue
-        g.module = None
-        del helpers.globals[g.name or ""]
-        module.add(g)
 
 
 def primal_and_shadow_params(fn: Function, activities: tuple[str, ...],
@@ -376,6 +350,13 @@ def runtime_hint(name: str) -> str:
     return f"; {hint}" if hint else ""
 
 
+def how_to_add_a_rule(name: str) -> str:
+    """The public ways to give @name a derivative or declare it inactive (for error messages)."""
+    return (f"register a derivative with enzyme.custom_rule(lib, \"{name}\", forward=..., augmented_primal=..., "
+            "reverse=...) from Python or a __enzyme_register_derivative_* / __enzyme_register_gradient_* global in "
+            "C, or mark it inactive (enzyme.custom_rule(..., inactive=True), or a __enzyme_inactivefn_* global)")
+
+
 def no_rule_error(inst: Instruction, name: str) -> DifferentiationError:
     """The refusal of an active call to a function with neither a body nor a derivative rule."""
     if name in RUNTIME_HINTS:
@@ -383,6 +364,10 @@ def no_rule_error(inst: Instruction, name: str) -> DifferentiationError:
     if name.startswith(("llvm.va_start", "llvm.va_copy", "llvm.va_end")):
         return DifferentiationError(
             f"{describe(inst)}: variadic arguments (va_arg) are not differentiated yet; pass the values in an array")
+    reason = no_rule_reason(name)
+    if reason is not None:  # known, deliberately without a rule: say why
+        return DifferentiationError(f"{describe(inst)}: no derivative rule for @{name}: {reason}; "
+                                    f"{how_to_add_a_rule(name)}")
     return DifferentiationError(
-        f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; add a rule "
-        "(enzyme.rules) or, if it does not affect derivatives, mark it inactive")
+        f"{describe(inst)}: no derivative rule for @{name} and no body to differentiate; "
+        f"{how_to_add_a_rule(name)} if it does not affect derivatives")

@@ -162,7 +162,7 @@ def _dispatcher(ctx: ADContext, kind: str, routes: list[tuple[Function, Function
 
 
 def _fail(m: Module, b: Builder, message: str) -> None:
-    from .common import add_helper_functions
+    from ..ir.splice import add_helper_functions
     name = "__pyenzyme_indirect_call_failed"
     if m.get_function(name) is None:
         text = message.replace("\\", "\\5C").replace('"', "\\22")

@@ -7,10 +7,16 @@ memory objects; if that is not one floating-point type the copy is refused.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..analysis.layout import DataLayout
-from ..ir import CastInst, Function, GEPInst, LoadInst, Module, StoreInst, Type, Value
-from .common import add_helper_functions
-from ..ir.types import FloatType
+from ..ir import CallInst, CastInst, Function, GEPInst, LoadInst, Module, StoreInst, Type, Value
+from ..ir.splice import add_helper_functions
+from ..ir.types import I8, I64, FloatType, PointerType
+from ..rules import MemoryFunction, Returns
+
+if TYPE_CHECKING:
+    from ..ir.builder import Builder
 
 _HELPER = """
 define internal void @{name}(ptr %dd, ptr %ds, i64 %nbytes) alwaysinline {{
@@ -94,3 +100,22 @@ def copied_element_type(fn: Function, pointers: list[Value]) -> FloatType | None
             return t
     return None
 
+
+def record_returned_shadow(shadow: dict[Value, Value], b: Builder, mf: MemoryFunction, inst: CallInst,
+                           primal: CallInst) -> None:
+    """The shadow of what a libc memory function returns, from its destination's shadow.
+
+    ``memcpy``/``memset`` return ``dst``, ``mempcpy`` returns ``dst + n``: a caller that keeps writing
+    through the result (packing arrays one after another) writes through its shadow.  ``primal`` is the
+    call as the sweep being built runs it (its size operand is available there).
+    """
+    if mf.dst is None or not isinstance(inst.type, PointerType) or inst.args[mf.dst] not in shadow:
+        return
+    if mf.returns is Returns.DST:
+        shadow[inst] = shadow[inst.args[mf.dst]]
+    elif mf.returns is Returns.DST_END:
+        assert mf.size is not None
+        n = primal.args[mf.size]
+        if n.type != I64:
+            n = b.cast("zext", n, I64)
+        shadow[inst] = b.gep(I8, shadow[inst.args[mf.dst]], [n])

@@ -19,7 +19,7 @@ from .common import constant_pointer_copy_error, describe, underlying_global, va
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers)
 from .custom import custom_rules
-from .memcopy import copied_element_type, copy_adjoint_function
+from .memcopy import copied_element_type, copy_adjoint_function, record_returned_shadow
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .forward_state import ForwardState
 from .reverse_state import ReverseState
@@ -108,6 +108,7 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
                 st.free_after_reverse(b, inst.args[mf.ptr], ni.args[mf.ptr])
             ni.erase()
         return
+    record_returned_shadow(st.shadow, b, mf, inst, ni)  # memcpy, mempcpy, memset return (a pointer into) dst
     if kind == "set":
         return  # the shadow is zeroed in the reverse sweep
     if kind in ("copy", "move") and mf.dst is not None and mf.src is not None \

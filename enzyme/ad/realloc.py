@@ -49,8 +49,9 @@ from ..ir import (
     Type,
     Value,
 )
+from ..ir.splice import add_helper_functions
 from ..ir.types import DOUBLE, I8, FloatType, IntType, PointerType, VectorType
-from .common import add_helper_functions, describe, is_inactive_function, memory_function, value_name
+from .common import describe, is_inactive_function, memory_function, value_name
 from .memcopy import copy_adjoint_function
 from .tape import TAPE_PUSH
 

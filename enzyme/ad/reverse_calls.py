@@ -11,7 +11,8 @@ from ..errors import DifferentiationError
 from ..ir import CallInst, Instruction, Value
 from ..ir.builder import Builder
 from .call_kinds import CallKind, classify_call
-from .common import RUNTIME_HINTS, callee_unknown_error, describe, no_rule_error, value_name, zero, zero_where_seeds_zero
+from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, no_rule_error, value_name, zero,
+                     zero_where_seeds_zero)
 from .complex_calls import reverse_adjoints, unpack
 from .custom_calls import augment_custom_call, reverse_custom_call
 from .memory_calls import augment_memory_call, reverse_memory_call
@@ -74,7 +75,7 @@ def _refuse_unknown(st: ReverseState, inst: CallInst, name: str) -> None:
         raise DifferentiationError(
             f"{describe(inst)}: @{name} has no body to differentiate and no derivative rule, and argument "
             f"{shadowed[0] + 1} points to memory that may hold active values; compile @{name} with the program "
-            "(so its bitcode is linked in), add a rule (enzyme.rules), or mark it inactive if it never reads or "
+            f"(so its bitcode is linked in), {how_to_add_a_rule(name)} if it never reads or "
             "writes floating-point data there")
 
 

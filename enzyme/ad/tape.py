@@ -18,8 +18,8 @@ from __future__ import annotations
 from ..analysis.layout import DataLayout
 from ..ir import Function, Module, StructType, Type, Value
 from ..ir.builder import Builder, const_int
+from ..ir.splice import add_helper_functions
 from ..ir.types import I8, I64, PTR
-from .common import add_helper_functions
 
 TAPE_PUSH = "__pyenzyme_tape_push"
 #: The values stack, then the stack of deferred frees.

@@ -145,14 +145,15 @@ class ActivityResult:
         args = inst.args
         if kind in ("alloc", "calloc", "realloc"):
             return True  # the result was checked: a constant result needs no shadow allocation
-        if kind in ("free", "set"):
-            return not args or self.is_constant_value(args[0])
-        if kind == "copy":
-            if not args or self.is_constant_value(args[0]):
+        mf = known.memory_function(callee.name or "") if callee is not None else None
+        if mf is not None and kind in ("free", "set", "copy"):
+            target = known.memory_operand(args, mf.dst if mf.dst is not None else mf.ptr)
+            if target is None or self.is_constant_value(target):
                 return True
-            n = args[2] if len(args) > 2 else None
-            size = getattr(n, "value", None) if n is not None else None
-            return s.info(inst).is_integer_memory(args[0], size if isinstance(size, int) else 0)
+            if kind != "copy":
+                return False
+            size = getattr(known.memory_operand(args, mf.size), "value", None)
+            return s.info(inst).is_integer_memory(target, size if isinstance(size, int) else 0)
         if any(not self.is_constant_value(a) for a in args):
             return False
         if kind == "rule":
@@ -200,7 +201,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: list[str], ret
         if act == "active" and type_has_pointer(a.type):
             raise UsageError(f"argument {value_name(a)} of @{f.name} is a pointer: mark it dup (enzyme_dup, "
                              f"Duplicated) or const, not active/out")
-    ta = types.analysis if types is not None and types.analysis is not None else TypeAnalysis(module)
+    ta = types.analysis if types is not None and isinstance(types.analysis, TypeAnalysis) else TypeAnalysis(module)
     if types is None:
         # Integer arguments are integers only when const (Enzyme's default for ints); a dup or
         # active integer may be an address or the bits of a float.
@@ -233,8 +234,12 @@ def _const_memory_errors(result: ActivityResult, s: ActivitySolver) -> list[str]
             if isinstance(inst, StoreInst):
                 val, ptr, copy = inst.value, inst.pointer, False
             elif isinstance(inst, CallInst) and inst.called_function is not None and \
-                    known.call_kind(inst.called_function.name) == "copy" and len(inst.args) >= 2:
-                val, ptr, copy = inst.args[1], inst.args[0], True
+                    known.call_kind(inst.called_function.name) == "copy":
+                mf = known.memory_function(inst.called_function.name or "")
+                src, dst = known.memory_operand(inst.args, mf.src if mf else None), known.memory_operand(inst.args, mf.dst if mf else None)
+                if src is None or dst is None:
+                    continue
+                val, ptr, copy = src, dst, True
             else:
                 continue
             targets = s.objs(ptr) & bad
@@ -267,3 +272,4 @@ def _const_memory_errors(result: ActivityResult, s: ActivitySolver) -> list[str]
 def _arg_label(o: MemoryObject) -> str:
     assert o.origin is not None
     return f"memory of argument {value_name(o.origin)}"
+

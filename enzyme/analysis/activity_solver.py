@@ -33,6 +33,7 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
                   OpaqueInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, UnaryOperator, VAArgInst,
                   Value)
 from ..ir.types import Type, VectorType
+from ..rules import Returns
 from . import known_functions as known
 from .call_summaries import ALL_DEPS, MEMORY, return_dependencies
 from .memory_objects import MemoryObject, type_has_pointer
@@ -354,31 +355,8 @@ class ActivitySolver:
                 self.add_pts(inst, [self.unknown])
         elif kind in ("alloc", "calloc"):
             self.add_pts(inst, [self.site_object(inst, "heap")])
-        elif kind == "realloc":
-            new = self.site_object(inst, "heap")
-            self.add_pts(inst, [new])
-            old = self.objs(args[0]) if args else set()
-            for o in old:
-                self.add_contents(new, self.contents[o])
-            if old & self.varied_mem:
-                self.mark_mem(self.varied_mem, [new])
-            if new in self.useful_mem:
-                self.mark_mem(self.useful_mem, old)
-        elif kind == "free":
-            pass
-        elif kind == "copy" and len(args) >= 2:
-            dst, src = self.objs(args[0]), self.objs(args[1])
-            for d in dst:
-                for s in src:
-                    self.add_contents(d, self.contents[s])
-            if src & self.varied_mem:
-                self.mark_mem(self.varied_mem, dst)
-            if dst & self.useful_mem:
-                self.mark_mem(self.useful_mem, src)
-            self.add_pts(inst, dst)
-        elif kind == "set":
-            if args:
-                self.add_pts(inst, self.objs(args[0]))
+        elif kind in ("realloc", "free", "copy", "set"):
+            self.memory_call(inst, kind, args)
         elif kind == "rule":
             self.rule_call(inst, args)
         elif (callee is not None and not callee.is_declaration and not callee.function_type.vararg
@@ -386,6 +364,36 @@ class ActivitySolver:
             self.defined_call(inst, callee, args)
         else:
             self.unknown_call(inst, args + ([inst.callee] if callee is None else []))
+
+    def memory_call(self, inst: CallInst, kind: str, args: list[Value]) -> None:
+        """realloc, free, memcpy/memmove and memset, by the operand roles of the memory table."""
+        callee = inst.called_function
+        mf = known.memory_function(callee.name or "") if callee is not None else None
+        assert mf is not None  # call_kind said it is a memory function
+        dst_arg, src_arg = known.memory_operand(args, mf.dst), known.memory_operand(args, mf.src)
+        dst = self.objs(dst_arg) if dst_arg is not None else set()
+        if kind == "realloc":
+            new = self.site_object(inst, "heap")
+            self.add_pts(inst, [new])
+            ptr = known.memory_operand(args, mf.ptr)
+            old = self.objs(ptr) if ptr is not None else set()
+            for o in old:
+                self.add_contents(new, self.contents[o])
+            if old & self.varied_mem:
+                self.mark_mem(self.varied_mem, [new])
+            if new in self.useful_mem:
+                self.mark_mem(self.useful_mem, old)
+        elif kind == "copy" and src_arg is not None:
+            src = self.objs(src_arg)
+            for d in dst:
+                for s in src:
+                    self.add_contents(d, self.contents[s])
+            if src & self.varied_mem:
+                self.mark_mem(self.varied_mem, dst)
+            if dst & self.useful_mem:
+                self.mark_mem(self.useful_mem, src)
+        if mf.returns in (Returns.DST, Returns.DST_END):  # memcpy returns dst, mempcpy dst + n: same block
+            self.add_pts(inst, dst)
 
     def rule_call(self, inst: CallInst, args: list[Value]) -> None:
         """A function with a derivative rule: arithmetic on its float operands, reading/writing pointees."""

@@ -1,66 +1,18 @@
 """Offsets in type trees: GEPs, loads and stores, aggregates, constants.
 
-The pure functions type analysis is built from: how a GEP moves a pointee
-tree, how a value's tree maps onto the bytes it is stored to (and back), and
-what constants and globals say by themselves.
+The pure functions type analysis is built from: what an IR type alone says
+(:func:`ir_type_tree`), how a GEP moves a pointee tree, and how a value's tree
+maps onto the bytes it is stored to (and back).  Trees of constants and
+globals, which need a function's trees, are in :mod:`enzyme.analysis.type_info`.
 """
 from __future__ import annotations
 
 from math import gcd
-from typing import TYPE_CHECKING
 
-from ..ir import (Constant, ConstantAggregate, ConstantExpr, ConstantFP, ConstantInt, Function, GlobalVariable,
-                  IntType, Type, Value)
-from ..ir.types import ArrayType, FloatType, StructType, VectorType
+from ..ir import ConstantExpr, ConstantInt, GlobalVariable, IntType, Type, Value
+from ..ir.types import ArrayType, FloatType, PointerType, StructType, VectorType
 from .layout import DataLayout
-from .type_tree import INTEGER, MAX_OFFSET, POINTER, ConcreteType, TypeTree
-
-if TYPE_CHECKING:
-    from .type_analysis import FunctionTypeInfo
-
-
-def constant_tree(v: Value, info: "FunctionTypeInfo") -> TypeTree:
-    """Trees of values the solver does not track: constants and constant expressions."""
-    from .type_analysis import ir_type_tree
-    layout = info.layout
-    if isinstance(v, GlobalVariable):
-        return global_seed(v, info)
-    if isinstance(v, Function):
-        return TypeTree({(-1,): POINTER})
-    if isinstance(v, ConstantFP):
-        return ir_type_tree(v.type, layout)
-    if isinstance(v, ConstantInt):
-        return TypeTree({(-1,): INTEGER}) if v.type == IntType(1) else TypeTree()
-    if isinstance(v, ConstantExpr):
-        ops = v.operands
-        if v.opcode == "getelementptr" and ops and v.source_type is not None:
-            base = info.tree(ops[0])
-            const, strides = gep_offset(layout, v.source_type, ops[1:])
-            return gep_forward(base, const, strides)
-        if v.opcode in ("bitcast", "addrspacecast", "ptrtoint", "inttoptr") and ops:
-            return info.tree(ops[0])
-        return TypeTree()
-    if isinstance(v, ConstantAggregate) and isinstance(v.type, (StructType, ArrayType, VectorType)):
-        out = TypeTree()
-        for i, e in enumerate(v.elements):
-            off, _ = layout.element_offset(v.type, i)
-            for p, t in constant_tree(e, info):
-                first = off if p[0] == -1 else off + p[0]
-                out.insert((first, *p[1:]), t)
-        return out
-    if isinstance(v, Constant):
-        return ir_type_tree(v.type, layout) if isinstance(v.type, FloatType) else TypeTree()
-    return TypeTree()
-
-
-def global_seed(g: GlobalVariable, info: "FunctionTypeInfo") -> TypeTree:
-    """A global's tree: a pointer to memory typed by its value type (floats and pointers only)."""
-    t = info.trees.get(g)
-    if t is not None:
-        return t
-    from .type_analysis import ir_type_tree
-    return ir_type_tree(g.value_type, info.layout).under(-1) if g.value_type is not None else TypeTree(
-        {(-1,): POINTER})
+from .type_tree import INTEGER, MAX_OFFSET, POINTER, ConcreteType, TypeTree, float_type
 
 
 def gep_offset(layout, source_type: Type, indices: list[Value]) -> tuple[int, list[int]]:
@@ -220,6 +172,39 @@ def place_value(layout: DataLayout, vt: TypeTree, off: int, ty: Type) -> TypeTre
     return out
 
 # -- calls ------------------------------------------------------------------------------
+
+
+def ir_type_tree(t: Type, layout: DataLayout, *, integers: bool = False) -> TypeTree:
+    """What an IR type alone says about a value: floats, pointers, ``i1`` (all integers with ``integers``)."""
+    tree = TypeTree()
+    if isinstance(t, (FloatType, PointerType, IntType)):
+        ct = _scalar_type(t, integers)
+        if ct is not None:
+            tree.insert((-1,), ct)
+        return tree
+    if isinstance(t, (VectorType, ArrayType)):
+        elem = t.element
+        if isinstance(elem, (FloatType, PointerType, IntType)):
+            ct = _scalar_type(elem, integers)
+            if ct is not None:
+                tree.insert((-1,), ct)
+            return tree
+    if isinstance(t, (VectorType, ArrayType, StructType)):
+        for off, leaf in layout.scalar_leaves(t, max_offset=MAX_OFFSET):
+            ct = _scalar_type(leaf, integers)
+            if ct is not None:
+                tree.insert((off,), ct)
+    return tree
+
+
+def _scalar_type(t: Type, integers: bool) -> ConcreteType | None:
+    if isinstance(t, FloatType):
+        return float_type(t.kind)
+    if isinstance(t, PointerType):
+        return POINTER
+    if isinstance(t, IntType) and (t.bits == 1 or integers):
+        return INTEGER
+    return None
 
 
 def globals_in(v: Value) -> list[GlobalVariable]:

@@ -10,30 +10,27 @@ from __future__ import annotations
 
 from collections import deque
 from math import gcd
-from typing import TYPE_CHECKING
 
 from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst, CastInst, CmpInst, CmpXchgInst,
                   Constant, ConstantExpr, ConstantInt, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
                   GEPInst, GlobalVariable, InsertElementInst, InsertValueInst, Instruction, IntType, LoadInst, PhiInst,
                   ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, Type, Value)
 from ..ir.types import ArrayType, FloatType, PointerType, VectorType
+from ..rules import MemoryFunction, MemoryKind, Returns
 from . import known_functions as known
 from .layout import DataLayout
 from .sign_bits import constant_bits, is_sign_mask, sign_operation
 from .tbaa import access_tree
-from .type_offsets import (gep_backward, gep_forward, gep_offset, global_seed, globals_in,
-                           memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
-                           wild_only)
+from .type_info import CalleeTypes, FunctionTypeInfo, TypeConflict, global_seed
+from .type_offsets import (gep_backward, gep_forward, gep_offset, globals_in, ir_type_tree, memory_to_value,
+                           offset_pointer, outside, place_value, sub_value, value_to_memory, wild_only)
 from .type_tree import ANYTHING, INTEGER, POINTER, TypeTree, float_type
-
-if TYPE_CHECKING:
-    from .type_analysis import FunctionTypeInfo, TypeAnalysis
 
 
 class Solver:
     """Runs the fixed point for one :class:`FunctionTypeInfo`."""
 
-    def __init__(self, ta: "TypeAnalysis", info: "FunctionTypeInfo", arg_trees: list[TypeTree],
+    def __init__(self, ta: CalleeTypes, info: FunctionTypeInfo, arg_trees: list[TypeTree],
                  ret_tree: TypeTree | None = None) -> None:
         self.ta = ta
         self.info = info
@@ -52,7 +49,6 @@ class Solver:
 
     # -- driver ------------------------------------------------------------------
     def run(self) -> None:
-        from .type_analysis import ir_type_tree
         info = self.info
         for a, t in zip(self.f.args, self.arg_trees):
             if a in info.trees:
@@ -87,7 +83,6 @@ class Solver:
             if not self.work and not self.pending_calls:
                 break
         self.current = None
-        from .type_analysis import TypeConflict
         seen = {(c.value, c.path) for c in info.conflicts}
         for v, t in info.trees.items():
             for c in t.hidden_conflicts():
@@ -118,7 +113,6 @@ class Solver:
             cur = self.info.trees[v] = global_seed(v, self.info) if isinstance(v, GlobalVariable) else TypeTree()
         changed, conflicts = cur.join(t)
         if conflicts:
-            from .type_analysis import TypeConflict
             for c in conflicts:
                 self.info.conflicts.append(TypeConflict(v, c.path, c.old, c.new, self.current))
         if not changed:
@@ -235,7 +229,6 @@ class Solver:
         self.update(inst, self.tree(val))
 
     def visit_alloca(self, inst: AllocaInst) -> None:
-        from .type_analysis import ir_type_tree
         self.set_top(inst, POINTER)
         if inst.count is not None and not isinstance(inst.count, Constant):
             self.set_top(inst.count, INTEGER)
@@ -465,26 +458,9 @@ class Solver:
         args = inst.args
         if name is None:
             return
-        kind = known.call_kind(name)
-        if kind == "copy":
-            self._memcpy(inst, args)
-        elif kind == "set":
-            self.set_top(args[0], POINTER)
-            if len(args) > 2 and not isinstance(args[2], Constant):
-                self.set_top(args[2], INTEGER)
-        elif kind in ("alloc", "calloc"):
-            self.set_top(inst, POINTER)
-            for a in args:
-                if isinstance(a.type, IntType) and not isinstance(a, Constant):
-                    self.set_top(a, INTEGER)
-        elif kind == "realloc":
-            self.set_top(inst, POINTER)
-            self.set_top(args[0], POINTER)
-            self.update(inst, self.tree(args[0]))
-            self.update(args[0], self.tree(inst))
-        elif kind == "free":
-            if args:
-                self.set_top(args[0], POINTER)
+        mf = known.memory_function(name)
+        if mf is not None:
+            self._memory_call(inst, mf, args)
         elif known.is_integer_intrinsic(name):
             for v in [inst, *args]:
                 if isinstance(v.type, IntType) and not isinstance(v, Constant):
@@ -494,22 +470,36 @@ class Solver:
         else:
             self._signature(inst, name, args)
 
-    def _memcpy(self, inst: CallInst, args: list[Value]) -> None:
-        dst, src = args[0], args[1]
-        n = args[2] if len(args) > 2 else None
-        self.set_top(dst, POINTER)
-        self.set_top(src, POINTER)
-        if n is not None and not isinstance(n, Constant):
-            self.set_top(n, INTEGER)
-        if isinstance(n, ConstantInt):
-            size = n.value
-            self.update(dst, self.tree(src).pointee().shifted(0, 0, size).under(-1))
-            self.update(src, self.tree(dst).pointee().shifted(0, 0, size).under(-1))
-        else:
-            self.update(dst, self.tree(src).pointee().under(-1))
-            self.update(src, self.tree(dst).pointee().under(-1))
-        if isinstance(inst.type, PointerType):
+    def _memory_call(self, inst: CallInst, mf: MemoryFunction, args: list[Value]) -> None:
+        """memcpy, memset, malloc, free and relatives, by the operand roles of the memory table."""
+        def arg(i: int | None) -> Value | None:
+            return known.memory_operand(args, i)
+
+        for role in (mf.dst, mf.src, mf.ptr):
+            p = arg(role)
+            if p is not None:
+                self.set_top(p, POINTER)
+        for role in (mf.size, mf.count, mf.align, mf.old_size):
+            n = arg(role)
+            if n is not None and isinstance(n.type, IntType) and not isinstance(n, Constant):
+                self.set_top(n, INTEGER)
+        if mf.returns is Returns.BLOCK:
+            self.set_top(inst, POINTER)
+        dst, src, size, ptr = arg(mf.dst), arg(mf.src), arg(mf.size), arg(mf.ptr)
+        if dst is not None and src is not None:  # copy/move: both sides hold the same bytes
+            if isinstance(size, ConstantInt):
+                self.update(dst, self.tree(src).pointee().shifted(0, 0, size.value).under(-1))
+                self.update(src, self.tree(dst).pointee().shifted(0, 0, size.value).under(-1))
+            else:
+                self.update(dst, self.tree(src).pointee().under(-1))
+                self.update(src, self.tree(dst).pointee().under(-1))
+        if dst is not None and mf.returns is Returns.DST:
             self.update(inst, self.tree(dst))
+        elif dst is not None and mf.returns is Returns.DST_END:  # mempcpy: dst + size
+            self.update(inst, offset_pointer(self.tree(dst), size.value if isinstance(size, ConstantInt) else None))
+        if mf.kind is MemoryKind.REALLOC and ptr is not None:  # the new block holds the old one's bytes
+            self.update(inst, self.tree(ptr))
+            self.update(ptr, self.tree(inst))
 
     def _signature(self, inst: CallInst, name: str, args: list[Value]) -> None:
         sig = known.signature(name)

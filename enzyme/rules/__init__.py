@@ -4,8 +4,10 @@
 * :data:`MATH` and :func:`lookup`: libm functions (every f/l spelling) and LLVM
   math intrinsics; :data:`SPECIAL` (struct/pointer results, handled by the
   engine) and :data:`NO_RULE_REASON` (known, deliberately without a rule).
-* :func:`is_known_inactive`: calls that never carry derivatives.
-* :func:`lookup_memory`: memcpy/memset/malloc/free and relatives, as data.
+* :func:`inactive_reason` / :func:`is_known_inactive`: calls that never carry derivatives (the one
+  table the analyses and the engine read).
+* :func:`lookup_memory`: memcpy/memset/malloc/free and relatives, as data (the one table the
+  analyses and the engine read).
 """
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ from .dsl import Rule, may_be_nonfinite
 from .inactive import inactive_reason, is_known_inactive
 from .instructions import LINEAR_CONVERSIONS, INSTRUCTIONS
 from .math import MATH, NO_RULE_REASON, SPECIAL, canonical_name, is_special, lookup, no_rule_reason
-from .memory import MEMORY, MemoryFunction, MemoryKind, lookup_memory
+from .memory import MEMORY, MemoryFunction, MemoryKind, Returns, lookup_memory
 
-__all__ = ["LINEAR_CONVERSIONS", "INSTRUCTIONS", "MATH", "MEMORY", "NO_RULE_REASON", "SPECIAL", "MemoryFunction",
-           "MemoryKind", "Rule", "canonical_name", "inactive_reason", "is_known_inactive", "is_special",
+__all__ = ["INSTRUCTIONS", "LINEAR_CONVERSIONS", "MATH", "MEMORY", "NO_RULE_REASON", "SPECIAL", "MemoryFunction",
+           "MemoryKind", "Returns", "Rule", "canonical_name", "inactive_reason", "is_known_inactive", "is_special",
            "lookup", "lookup_memory", "may_be_nonfinite", "no_rule_reason"]

@@ -168,6 +168,11 @@ class Rule:
         return len(self.partials)
 
     @property
+    def is_zero(self) -> bool:
+        """Is the derivative identically zero (``floor``): a result no derivative flows through?"""
+        return all(p is None for p in self.partials)
+
+    @property
     def uses_result(self) -> bool:
         return any(_mentions_result(p) for p in self.partials if p is not None)
 

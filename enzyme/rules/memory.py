@@ -90,7 +90,8 @@ for _n in ("memset", "__memset_chk"):
     _add(_n, K.SET, dst=0, value=1, size=2, returns=RET.DST)
 for _n in ("bzero", "explicit_bzero"):
     _add(_n, K.SET, dst=0, size=1)
-_add("malloc", K.ALLOC, size=0, returns=RET.BLOCK)
+for _n in ("malloc", "valloc", "pvalloc"):
+    _add(_n, K.ALLOC, size=0, returns=RET.BLOCK)
 _add("aligned_alloc", K.ALLOC, align=0, size=1, returns=RET.BLOCK)
 _add("memalign", K.ALLOC, align=0, size=1, returns=RET.BLOCK)
 _add("calloc", K.CALLOC, count=0, size=1, returns=RET.BLOCK)
@@ -113,7 +114,8 @@ for _n in ("_ZdlPv", "_ZdaPv", "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t"):
 for _n in ("_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t"):
     _add(_n, K.FREE, ptr=0, align=1)
 
-# -- Rust's global allocator shims (see lookup_memory for their mangled names) ----------------------------------------------------------------
+# -- Rust's global allocator shims: rustc 1.95 calls them by v0-mangled names (_RNvCs<hash>_7___rustc12___rust_alloc,
+# see lookup_memory); __rust_alloc_zeroed has no element count (bytes = size).
 _add("__rust_alloc", K.ALLOC, size=0, align=1, returns=RET.BLOCK)
 _add("__rust_alloc_zeroed", K.CALLOC, size=0, align=1, returns=RET.BLOCK)
 _add("__rust_realloc", K.REALLOC, ptr=0, old_size=1, align=2, size=3, returns=RET.BLOCK)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..errors import DifferentiationError
 from ..ir import Function, Module, Type
+from ..ir.splice import add_helper_functions
 from ..ir.types import VectorType
 
 # Σ B₂ₖ/(2k) w²ᵏ in Horner form in w² = 1/z²: B₂/2 = 1/12, B₄/4 = -1/120, B₆/6 = 1/252, B₈/8 = -1/240,
@@ -109,7 +110,6 @@ def is_helper(fn: str) -> bool:
 
 def helper_function(module: Module, fn: str, t: Type) -> Function:
     """The definition of helper ``fn`` for float type ``t``, added to ``module`` on first use."""
-    from ..ad.common import add_helper_functions  # the one way to add IR helpers (ad imports rules, not back)
     tag = _TAGS.get(str(t)) if not isinstance(t, VectorType) else None
     if tag is None:
         raise DifferentiationError(f"a derivative rule needs {fn}() for type {t}, which pyenzyme provides only "

@@ -10,6 +10,7 @@ A program is one of:
 """
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -45,8 +46,9 @@ def discover() -> list[str]:
 PROGRAM_NAMES = discover()
 
 
-def build_and_run(sources: list[Path], opt_level: int, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    module = compile_sources(sources, CompileOptions(opt_level=opt_level, include_dirs=(PROGRAMS,)))
+def build_and_run(sources: list[Path], opt_level: int, tmp_path: Path,
+                  flags: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    module = compile_sources(sources, CompileOptions(opt_level=opt_level, include_dirs=(PROGRAMS,), flags=flags))
     result = transform_module(module, TransformOptions(postopt_level=opt_level), name=sources[0].name)
     bitcode = tmp_path / "prog.bc"
     bitcode.write_bytes(llvm.to_bitcode(result))
@@ -62,6 +64,23 @@ def test_program(program: str, opt_level: int, tmp_path: Path) -> None:
     run = build_and_run(program_sources(program), opt_level, tmp_path)
     mismatches = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("ok "))
     assert run.returncode == 0 and "ALL OK" in run.stdout, f"{program} at -O{opt_level}:\n{mismatches}\n{run.stderr}"
+
+
+# clang lowers bzero, bcopy and mempcpy to llvm.memset/memmove/memcpy; -fno-builtin (freestanding and
+# embedded builds) keeps them calls, which the engine must handle from the memory table.
+LIBRARY_CALLS = ("bzero", "bcopy", "mempcpy")
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+def test_library_memory_calls_not_lowered(opt_level: int, tmp_path: Path) -> None:
+    sources = program_sources("bsd_memory_calls.c")
+    module = compile_sources(sources, CompileOptions(opt_level=opt_level, include_dirs=(PROGRAMS,),
+                                                     flags=("-fno-builtin",)))
+    called = set(re.findall(r"\bcall [^@]*@([\w.]+)\(", str(module)))
+    assert set(LIBRARY_CALLS) <= called, f"the calls were lowered: {sorted(called)}"
+    run = build_and_run(sources, opt_level, tmp_path, flags=("-fno-builtin",))
+    mismatches = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("ok "))
+    assert run.returncode == 0 and "ALL OK" in run.stdout, f"-fno-builtin -O{opt_level}:\n{mismatches}\n{run.stderr}"
 
 
 def test_there_are_programs() -> None:

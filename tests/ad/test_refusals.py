@@ -162,8 +162,46 @@ double besselish(double);
 double f(double x) { return besselish(x) * 2.0; }
 double g(double x) { return __enzyme_autodiff((void *)f, x); }
 """
-    with pytest.raises(DifferentiationError, match=r"no derivative rule for @besselish.*mark it inactive"):
+    with pytest.raises(DifferentiationError, match=r"no derivative rule for @besselish.*mark it inactive") as e:
         differentiate(tmp_path, body)
+    assert_names_extension_points(str(e.value), "besselish")
+
+
+# The public ways to add a rule or declare a function inactive, which every no-rule refusal names.
+EXTENSION_POINTS = ("enzyme.custom_rule(lib, \"{name}\"", "__enzyme_register_derivative_",
+                    "__enzyme_register_gradient_", "__enzyme_inactivefn_", "inactive=True")
+
+
+def assert_names_extension_points(message: str, name: str) -> None:
+    for point in EXTENSION_POINTS:
+        assert point.format(name=name) in message, (point, message)
+    assert "(enzyme.rules)" not in message  # an internal module, not a way for users to add rules
+
+
+@pytest.mark.parametrize("request_call", ["__enzyme_autodiff((void *)f, x, n)",
+                                          "__enzyme_fwddiff((void *)f, x, 1.0, n)"])
+def test_known_function_without_rule_says_why(tmp_path: Path, request_call: str) -> None:
+    # jn(n, x) is known (enzyme.rules.NO_RULE_REASON): the refusal gives the reason, not just "no rule".
+    body = f"""
+#include <math.h>
+double f(double x, int n) {{ return jn(n, x) * x; }}
+double g(double x, int n) {{ return {request_call}; }}
+"""
+    with pytest.raises(DifferentiationError, match=r"no derivative rule for @jn: .*integer order") as e:
+        differentiate(tmp_path, body)
+    assert_names_extension_points(str(e.value), "jn")
+    assert "prog.c:" in str(e.value)
+
+
+def test_unseen_function_given_active_memory_names_extension_points(tmp_path: Path) -> None:
+    body = """
+void smooth_in_place(double *v, int n);
+double f(double *v, int n) { smooth_in_place(v, n); return v[0] * v[1]; }
+double g(double *v, double *dv, int n) { return __enzyme_autodiff((void *)f, enzyme_dup, v, dv, enzyme_const, n); }
+"""
+    with pytest.raises(DifferentiationError, match=r"@smooth_in_place has no body.*argument 1 points to memory") as e:
+        differentiate(tmp_path, body)
+    assert_names_extension_points(str(e.value), "smooth_in_place")
 
 
 def test_forward_mode_missing_function_rule(tmp_path: Path) -> None:

@@ -140,6 +140,29 @@ define double @f(double %x, i64 %n, ptr %dst) {
     assert info.pointee_type(v["dst"], 0) == DOUBLE
 
 
+def test_memory_functions_by_operand_role():
+    """bcopy takes its source first; mempcpy returns dst + n; bzero has no fill byte (the memory table's roles)."""
+    info, v = analyze("""
+declare void @bcopy(ptr, ptr, i64)
+declare ptr @mempcpy(ptr, ptr, i64)
+declare void @bzero(ptr, i64)
+declare ptr @_RNvCsfLfy6EI15iL_7___rustc12___rust_alloc(i64, i64)
+define void @f(ptr %src, ptr %dst, ptr %out, ptr %z, i64 %n) {
+  %x = load double, ptr %src
+  call void @bcopy(ptr %src, ptr %dst, i64 16)
+  %tail = getelementptr inbounds i8, ptr %out, i64 8
+  store ptr %z, ptr %tail
+  %end = call ptr @mempcpy(ptr %out, ptr %src, i64 8)
+  call void @bzero(ptr %z, i64 %n)
+  %r = call ptr @_RNvCsfLfy6EI15iL_7___rustc12___rust_alloc(i64 %n, i64 8)
+  ret void
+}""")
+    assert info.pointee_type(v["dst"], 0) == DOUBLE  # copied from src, not into it
+    assert info.pointee_type(v["out"], 0) == DOUBLE and info.pointee_type(v["end"], 0) == POINTER  # out + 8
+    assert info.is_integer(v["n"]) and info.is_pointer(v["z"])
+    assert info.is_pointer(v["r"])
+
+
 def test_interprocedural_callee_types_flow_back():
     info, v = analyze("""
 define internal double @get(ptr %p, i64 %i) {

@@ -180,6 +180,9 @@ def test_not_known_inactive(name):
     ("__rust_dealloc", MemoryKind.FREE, {"ptr": 0, "size": 1, "align": 2}),
     ("_RNvCsfLfy6EI15iL_7___rustc12___rust_alloc", MemoryKind.ALLOC, {"size": 0}),   # rustc 1.95's spelling
     ("_RNvCsfLfy6EI15iL_7___rustc14___rust_dealloc", MemoryKind.FREE, {"ptr": 0}),
+    ("_RNvCsfLfy6EI15iL_7___rustc19___rust_alloc_zeroed", MemoryKind.CALLOC, {"size": 0, "align": 1}),
+    ("_RNvCsfLfy6EI15iL_7___rustc14___rust_realloc", MemoryKind.REALLOC, {"ptr": 0, "size": 3}),
+    ("valloc", MemoryKind.ALLOC, {"size": 0}), ("pvalloc", MemoryKind.ALLOC, {"size": 0}),
 ])
 def test_memory_table(name, kind, operands):
     f = lookup_memory(name)
