@@ -8,8 +8,8 @@ code gets no derivative instructions.  Pointers carry shadows: memory that
 mirrors the primal memory and holds tangents.
 
 This module walks the blocks; the state is forward_state.py's, the tangent
-code of each instruction class forward_insts.py's and of each call kind
-forward_calls.py's.
+code of each instruction class is found through handlers.py and that of
+each call kind in forward_calls.py.
 """
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ from .common import (ADContext, check_address_escape, clone_body, differentiable
 from .custom import custom_rules, is_float
 from .float_bits import returns_float_data
 from .forward_calls import forward_call
-from .forward_insts import forward_instruction, has_tangent, mark_float_bits
+from .handlers import forward_instruction, mark_float_bits
+from .memory_insts import has_tangent
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
 from .lanes import pack

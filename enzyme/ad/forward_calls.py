@@ -17,7 +17,8 @@ from .call_kinds import CallKind, classify_call
 from .common import callee_unknown_error, carries_float, no_rule_error, value_name
 from .complex_calls import forward_tangent, pack
 from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_error
-from .forward_insts import apply_rule, has_tangent
+from .arith_insts import apply_rule
+from .memory_insts import has_tangent
 from .forward_state import ForwardState
 from .indirect import forward_dispatcher
 from .memory_calls import forward_memory_call

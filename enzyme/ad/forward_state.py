@@ -4,8 +4,8 @@
 tangents of each batch lane (pointers: their shadows; lanes.py) and which
 integers carry float bits.  Tangents are symbolic zeros (absent) until
 something active flows in, so inactive code gets no derivative
-instructions.  Instruction and call handlers (forward_insts.py,
-forward_calls.py and the call-family modules) use its public methods; they
+instructions.  Instruction and call handlers (handlers.py and the family
+modules, forward_calls.py) use its public methods; they
 never see the generator that walks the blocks (forward.py).
 """
 from __future__ import annotations

@@ -9,8 +9,7 @@ and partial derivatives are shared by the lanes (emitted once, in
 ``emitters`` and ``sign_masks``), and a few things happen once for all
 lanes at lane 0: calls to the derivatives of callees, freeing a primal
 allocation, rewriting a cloned primal instruction.  Handler tables declare
-which of their handlers run once (augment.py, reverse_insts.py,
-forward_insts.py).
+which of their handlers run once (handlers.py).
 
 Signatures at width W > 1 (width 1 is unchanged):
 

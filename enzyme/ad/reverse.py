@@ -25,7 +25,6 @@ from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .aggregate_shadows import holds_pointers
-from .augment import AUGMENT
 from .call_kinds import CallKind, classify_call
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
@@ -38,7 +37,7 @@ from .realloc import module_reallocs
 from .recompute import never_writes_memory
 from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
-from .reverse_insts import handler_for, reverse_instruction
+from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp
 from .sweep_pair import SweepPair
@@ -239,15 +238,8 @@ class _ReverseGenerator(ReverseState):
         if isinstance(inst, CallInst):
             for _ in self.lanes():
                 augment_call(self, inst, ni, b)
-            return
-        h = handler_for(AUGMENT, inst)
-        if h is None:
-            return
-        if h.once:
-            h.run(self, inst, ni, b)
-            return
-        for _ in self.lanes():
-            h.run(self, inst, ni, b)
+        else:
+            augment_instruction(self, inst, ni, b)
 
     def depends_on_active(self, inst: Instruction) -> bool:
         """May ``inst`` carry a derivative from an active input (forward direction of activity)?"""

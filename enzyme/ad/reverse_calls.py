@@ -17,7 +17,7 @@ from .complex_calls import reverse_adjoints, unpack
 from .custom_calls import augment_custom_call, reverse_custom_call
 from .memory_calls import augment_memory_call, reverse_memory_call
 from .modes import Activities, Activity, Mode
-from .reverse_insts import reverse_rule
+from .arith_insts import reverse_rule
 from .lanes import unpack as unpack_lanes
 from .reverse_state import ReverseState
 from .special_calls import reverse_struct_math_intrinsic
@@ -44,7 +44,7 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
                 augment_through(st, inst, ni, b, st.indirect_pair(inst, acts), acts, [ni.callee])
     elif kind is CallKind.LIFETIME:
         if st.lane == 0:
-            ni.erase()  # the stack object it marks now lives on the heap (augment.py)
+            ni.erase()  # the stack object it marks now lives on the heap (memory_insts.py)
     elif kind is CallKind.CUSTOM:
         if _involved(st, inst):
             st.refuse_batch(inst, f"the registered gradient of @{name}")

@@ -4,10 +4,9 @@
 function share: the augmented value of each primal value (``fwd``), the
 shadows and adjoint slots of each lane (lanes.py), which values are
 active, the tape, and the recompute-or-tape decision (recompute.py).  Its
-public methods are what instruction and call handlers (augment.py,
-augment_calls.py, reverse_insts.py, reverse_calls.py and the call-family
-modules) use; they never see the generator that walks the blocks
-(reverse.py).
+public methods are what instruction and call handlers (handlers.py and the
+family modules, reverse_calls.py) use; they never see the generator that
+walks the blocks (reverse.py).
 """
 from __future__ import annotations
 

@@ -1,0 +1,182 @@
+"""Memory instructions (load, store, alloca, getelementptr): forward, augmented and reverse code side by side.
+
+Pointers carry shadows: memory that mirrors the primal memory and holds
+tangents (forward mode) or adjoints (reverse mode).  A load of active
+memory loads the tangent, or in reverse adds its adjoint into the shadow;
+a store stores the tangent, or in reverse takes the shadow's adjoint and
+zeroes it.  In reverse mode stack objects move to the heap for the augmented
+sweep, since the reverse sweep still reads them (freed when it passes the
+allocation).
+"""
+from __future__ import annotations
+
+from ..analysis.layout import DataLayout
+from ..errors import DifferentiationError
+from ..ir import AllocaInst, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I8, I64, PointerType, Type
+from .aggregate_shadows import holds_pointers, pointer_paths
+from .common import carries_float, describe, underlying_global, unshadowed_store_error, value_name, zero, zero_fill
+from .copy_types import function_contexts
+from .custom import custom_rules
+from .forward_state import ForwardState
+from .reverse_state import ReverseState, fadd_deep
+
+
+def has_tangent(t: Type) -> bool:
+    """Values of type ``t`` carry a tangent: floats, or a shadow: pointers (and aggregates of them)."""
+    return carries_float(t) or holds_pointers(t)
+
+
+def shadow_name(st: ReverseState, inst: Instruction) -> str | None:
+    return value_name(inst, st.lane_suffix("'"))
+
+
+# -- forward -----------------------------------------------------------------------------------------------------
+
+
+def forward_load(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, LoadInst)
+    s = st.tangent(inst.pointer)
+    if s is not None:
+        st.tan[inst] = b.load(inst.type, s, value_name(inst, "'"), inst.align)
+
+
+def forward_store(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, StoreInst)
+    v, p = inst.value, inst.pointer
+    s = st.tangent(p)
+    if s is not None:
+        st.check_null_shadow(inst, v)
+        b.store(st.t(v), s, inst.align)
+    elif st.tangent(v) is not None and has_tangent(v.type) \
+            and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(p)):
+        # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.
+        raise unshadowed_store_error(inst, p)
+
+
+def forward_address(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, GEPInst)
+    s = st.tangent(inst.pointer)
+    if s is not None:
+        g = ni.clone()
+        g.set_operand(0, s)
+        st.tan[inst] = b.insert(g, value_name(inst, "'"))
+
+
+def forward_alloca(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, AllocaInst)
+    shadow = b.insert(ni.clone(), value_name(inst, "'"))
+    st.tan[inst] = shadow
+    # Zeroed, as upstream does: bytes nothing differentiated writes (an inactive call's output, say) have no
+    # tangent.  LLVM drops the memset where stores overwrite everything anyway.
+    nbytes: Value = const_int(I64, DataLayout.of_module(st.ctx.module).alloc_size(inst.allocated_type))
+    if inst.count is not None:
+        count = ni.operand(0)
+        nbytes = b.mul(count if count.type == I64 else b.cast("zext", count, I64), nbytes)
+    zero_fill(st.ctx.module, b, shadow, nbytes)
+
+
+# -- augmented ----------------------------------------------------------------------------------------------------
+
+
+def augment_load(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, LoadInst)
+    s = st.shadow.get(inst.pointer)
+    if s is not None and holds_pointers(inst.type):
+        st.shadow[inst] = b.load(inst.type, s, shadow_name(st, inst), inst.align)
+
+
+def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, StoreInst)
+    v, p = inst.value, inst.pointer
+    sp = st.shadow.get(p)
+    if isinstance(v.type, PointerType) and sp is not None:
+        b.store(st.shadow_or_null(inst, v), sp, inst.align)
+    elif holds_pointers(v.type) and sp is not None:
+        # A struct holding pointers: their shadows go to their places in the shadow memory (the float
+        # fields' shadow bytes hold adjoints, which the reverse sweep takes care of).
+        sv = st.shadow_or_null(inst, v)
+        for path in pointer_paths(v.type):
+            at = b.gep(I8, sp, [const_int(I64, st.offset_of(v.type, path))])
+            b.store(b.extractvalue(sv, list(path)), at, 1)
+    elif sp is None and (v in st.active or (holds_pointers(v.type) and v in st.shadow)) \
+            and not custom_rules(st.m).is_inactive_global(underlying_global(p)):
+        # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it back
+        # would see constant memory and lose the derivatives through it.  (Not into a global declared
+        # inactive: there the derivative is dropped on purpose.)
+        raise unshadowed_store_error(inst, p)
+    elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
+            and v.pointer in st.shadow and v not in st.float_bits \
+            and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)):
+        raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
+                                   "if it holds floating-point data the derivative would be lost. "
+                                   "Not supported yet in reverse mode")
+
+
+def augment_address(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    """GEPs and pointer casts: the same address computation on the shadow."""
+    s = st.shadow.get(inst.operand(0))
+    if s is not None:
+        g = ni.clone()
+        g.set_operand(0, s)
+        st.shadow[inst] = b.insert(g, shadow_name(st, inst))
+
+
+def augment_alloca(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    # Stack memory would die when the augmented sweep returns, but the reverse sweep still needs it: both
+    # the primal and the shadow live on the heap until the reverse sweep passes the allocation.
+    assert isinstance(inst, AllocaInst)
+    if st.lane == 0:  # the primal moves once
+        nbytes: Value = const_int(I64, st.layout.alloc_size(inst.allocated_type))
+        bb = Builder(InsertPoint.before_inst(ni))
+        if inst.count is not None:
+            cnt = ni.operand(0)
+            if cnt.type != I64:
+                cnt = bb.cast("zext", cnt, I64)
+            nbytes = bb.mul(cnt, nbytes)
+        heap = st.heap_alloc(bb, nbytes, inst.align or 16, inst.name)
+        ni.replace_all_uses_with(heap)
+        st.fwd[inst] = heap
+        ni.erase()
+        st.alloca_bytes[inst] = nbytes
+    nbytes = st.alloca_bytes[inst]
+    shadow = st.heap_alloc(b, nbytes, inst.align or 16, shadow_name(st, inst))
+    zero_fill(st.m, b, shadow, nbytes)
+    st.shadow[inst] = shadow
+
+
+# -- reverse -----------------------------------------------------------------------------------------------------
+
+
+def reverse_load(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    assert isinstance(inst, LoadInst)
+    if inst in st.active and inst.pointer in st.shadow:
+        if holds_pointers(inst.type):
+            raise DifferentiationError(f"{describe(inst)}: loads a {inst.type} mixing pointers and "
+                                       "floating-point values; not supported in reverse mode yet")
+        d = st.take_adjoint(b, inst)
+        sp = st.available(st.shadow[inst.pointer])
+        b.store(fadd_deep(b, b.load(d.type, sp, align=inst.align), d), sp, inst.align)
+
+
+def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    assert isinstance(inst, StoreInst)
+    v, p = inst.value, inst.pointer
+    if p not in st.shadow or isinstance(v.type, PointerType):
+        return
+    sp = st.available(st.shadow[p])
+    if carries_float(v.type) or v in st.float_bits:
+        if holds_pointers(v.type):
+            raise DifferentiationError(f"{describe(inst)}: stores a {v.type} mixing pointers and "
+                                       "floating-point values; not supported in reverse mode yet")
+        t = st.adjoint_type(v)
+        d = b.load(t, sp, align=inst.align)
+        b.store(zero(t), sp, inst.align)
+        st.add_adjoint(b, v, d)
+    else:
+        b.store(zero(v.type), sp, inst.align)
+
+
+def reverse_alloca(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    st.free_both(b, inst)  # the stack object moved to the heap, and its shadows

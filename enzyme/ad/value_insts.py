@@ -1,0 +1,145 @@
+"""Value-moving instructions (select, freeze, extract/insert of aggregates and vectors, shufflevector, ret).
+
+They move values without computing: forward mode performs the same
+operation on the tangents, reverse mode routes the adjoint back to where
+each part came from (vectors.py for the instructions that move values
+between vector lanes).  In the augmented sweep they move pointer shadows.
+Side by side per mode; handlers.py lists which handler each class gets.
+"""
+from __future__ import annotations
+
+from ..errors import DifferentiationError
+from ..ir import ConstantKeyword, ExtractValueInst, InsertValueInst, Instruction, ReturnInst
+from ..ir.builder import Builder, InsertPoint
+from .aggregate_shadows import holds_pointers
+from .common import describe, value_name, zero
+from .forward_state import ForwardState
+from .lanes import pack
+from .memory_insts import has_tangent, shadow_name
+from .reverse_state import ReverseState
+
+
+# -- forward -----------------------------------------------------------------------------------------------------
+
+
+def forward_select(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    ops = inst.operands
+    if has_tangent(inst.type) or ops[1] in st.float_bits or ops[2] in st.float_bits:
+        if st.tangent(ops[1]) is not None or st.tangent(ops[2]) is not None:
+            st.tan[inst] = b.select(ni.operand(0), st.t(ops[1]), st.t(ops[2]), value_name(inst, "'"))
+
+
+def forward_extract(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    """extractvalue, extractelement, freeze: the same operation on the tangent."""
+    t = st.tangent(inst.operand(0))
+    if t is not None:
+        c = ni.clone()
+        c.set_operand(0, t)
+        st.tan[inst] = b.insert(c, value_name(inst, "'"))
+
+
+def forward_insert(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    """insertvalue, insertelement, shufflevector: the same operation on the tangents."""
+    ops = inst.operands
+    if st.tangent(ops[0]) is not None or st.tangent(ops[1]) is not None:
+        for v in ops[:2]:
+            st.check_null_shadow(inst, v)
+        c = ni.clone()
+        c.set_operand(0, st.t(ops[0]))
+        c.set_operand(1, st.t(ops[1]))
+        st.tan[inst] = b.insert(c, value_name(inst, "'"))
+
+
+def forward_return(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    """``ret {primal, tangents of all lanes}`` where the derivative returns a tangent."""
+    assert isinstance(inst, ReturnInst)
+    if st.new.return_type == st.fn.return_type:
+        return
+    rb = Builder(InsertPoint.before_inst(ni))
+    v = inst.value
+    assert v is not None
+    st.check_null_shadow(inst, v)
+    agg = rb.insertvalue(ConstantKeyword(st.new.return_type, "undef"), ni.operand(0), [0])
+    ni.set_operand(0, rb.insertvalue(agg, pack(rb, st.all_lanes(v)), [1]))
+
+
+def no_derivative(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    """Comparisons and control flow carry no tangent."""
+
+
+# -- augmented ---------------------------------------------------------------------------------------------------
+
+
+def augment_select(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    if not holds_pointers(inst.type):
+        return
+    sa, sb = st.shadow_or_none(inst.operand(1)), st.shadow_or_none(inst.operand(2))
+    if sa is not None and sb is not None:
+        st.shadow[inst] = b.select(ni.operand(0), sa, sb, shadow_name(st, inst))
+    elif sa is not None or sb is not None:
+        raise DifferentiationError(f"{describe(inst)}: selects between a shadowed and an unshadowed "
+                                   "pointer; not supported yet")
+
+
+def augment_extractvalue(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, ExtractValueInst)
+    s = st.shadow.get(inst.operand(0))
+    if s is not None and holds_pointers(inst.type):
+        st.shadow[inst] = b.extractvalue(s, inst.indices, shadow_name(st, inst))
+
+
+def augment_insertvalue(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    assert isinstance(inst, InsertValueInst)
+    agg, val = inst.operands
+    if holds_pointers(inst.type) and (agg in st.shadow or val in st.shadow):
+        sv = st.shadow_or_null(inst, val) if holds_pointers(val.type) else zero(val.type)
+        st.shadow[inst] = b.insertvalue(st.shadow_or_null(inst, agg), sv, inst.indices, shadow_name(st, inst))
+
+
+def augment_return(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    """A returned pointer comes back with the shadows of all lanes."""
+    assert isinstance(inst, ReturnInst)
+    if not st.returns_shadow:
+        return
+    v = inst.value
+    assert v is not None
+    svs = [st.shadow_or_null(inst, v) for _ in st.lanes()]
+    rb = Builder(InsertPoint.before_inst(ni))
+    agg = rb.insertvalue(ConstantKeyword(st.aug.return_type, "undef"), ni.operand(0), [0])
+    ni.set_operand(0, rb.insertvalue(agg, pack(rb, svs), [1]))
+
+
+# -- reverse -----------------------------------------------------------------------------------------------------
+
+
+def reverse_select(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    if inst in st.active:
+        d = st.take_adjoint(b, inst)
+        c = st.primal(inst.operand(0))
+        z = zero(d.type)
+        st.add_adjoint(b, inst.operand(1), b.select(c, d, z))
+        st.add_adjoint(b, inst.operand(2), b.select(c, z, d))
+
+
+def reverse_freeze(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    if inst in st.active:  # the identity on the values a derivative exists for
+        st.add_adjoint(b, inst.operand(0), st.take_adjoint(b, inst))
+
+
+def reverse_extractvalue(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    assert isinstance(inst, ExtractValueInst)
+    if inst in st.active:
+        d = st.take_adjoint(b, inst)
+        agg = inst.operand(0)
+        st.add_adjoint(b, agg, b.insertvalue(zero(agg.type), d, inst.indices))
+
+
+def reverse_insertvalue(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    assert isinstance(inst, InsertValueInst)
+    if inst in st.active:
+        d = st.take_adjoint(b, inst)
+        agg, val = inst.operands
+        if val in st.active:
+            st.add_adjoint(b, val, b.extractvalue(d, inst.indices))
+        if agg in st.active:
+            st.add_adjoint(b, agg, b.insertvalue(d, zero(val.type), inst.indices))
