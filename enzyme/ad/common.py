@@ -14,6 +14,7 @@ from ..analysis.nonfinite import NonFiniteValues
 from ..rules.inactive import is_known_inactive
 from ..rules.math import no_rule_reason
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
+from .modes import Activity
 if TYPE_CHECKING:
     from ..analysis import TypeAnalysis
     from ..ir.builder import Builder
@@ -212,7 +213,7 @@ def primal_and_shadow_params(fn: Function, activities: tuple[str, ...],
     for a, act in zip(fn.args, activities):
         params.append(a.type)
         names.append(a.name)
-        if act in ("dup", "dupnoneed"):
+        if Activity(act).has_shadow:
             for j in range(width):
                 params.append(a.type)
                 names.append(value_name(a, "'" if width == 1 else f"'{j}"))

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..ad.modes import Activity
 from ..errors import UsageError
 from .annotations import (
     Active,
@@ -69,10 +70,10 @@ def batch_width(anns: list[Annotation], fn: CFunction) -> int:
     return widths.pop() if widths else 1
 
 
-def _activity(p: Param, ann: Annotation, reverse: bool, fn: CFunction) -> str:
+def _activity(p: Param, ann: Annotation, reverse: bool, fn: CFunction) -> Activity:
     where = p.describe(fn.name)
     if isinstance(ann, Const):
-        return "const"
+        return Activity.CONST
     if isinstance(ann, Active):
         if not reverse:
             raise UsageError(f"{where}: Active is not allowed in forward mode; pass Duplicated(x, dx) with the "
@@ -83,7 +84,7 @@ def _activity(p: Param, ann: Annotation, reverse: bool, fn: CFunction) -> str:
         if p.kind != "float":
             raise UsageError(f"{where}: an integer parameter cannot be Active (its derivative is zero); pass it as "
                              "Const")
-        return "out"
+        return Activity.ACTIVE
     if isinstance(ann, (Duplicated, BatchDuplicated)):
         if p.kind == "int":
             raise UsageError(f"{where}: an integer parameter cannot be {type(ann).__name__}; pass it as Const")
@@ -91,8 +92,8 @@ def _activity(p: Param, ann: Annotation, reverse: bool, fn: CFunction) -> str:
             if reverse:
                 raise UsageError(f"{where}: a scalar is passed by value, so reverse mode cannot add into a shadow; "
                                  f"use Active(x) instead of {type(ann).__name__}")
-            return "dup"
-        return "dupnoneed" if isinstance(ann, (DuplicatedNoNeed, BatchDuplicatedNoNeed)) else "dup"
+            return Activity.DUP
+        return Activity.DUPNONEED if isinstance(ann, (DuplicatedNoNeed, BatchDuplicatedNoNeed)) else Activity.DUP
     raise ArgumentTypeError(f"{where}: unknown annotation {type(ann).__name__}")
 
 
@@ -104,13 +105,13 @@ def _shadows(ann: Annotation) -> tuple[Any, ...]:
     return ()
 
 
-def packer(fn: CFunction, acts: tuple[str, ...]) -> Callable[[Sequence[Any]], list[Any]]:
+def packer(fn: CFunction, acts: tuple[Activity, ...]) -> Callable[[Sequence[Any]], list[Any]]:
     """A function from the arguments (annotations or plain values) to the flat block inputs of a plan.
 
     Built once per request; it checks every value (dtype, contiguity, shadow
     shape) on each call, but decides everything else up front.
     """
-    steps = [(p, p.kind == "pointer", a in ("dup", "dupnoneed")) for p, a in zip(fn.signature.params, acts)]
+    steps = [(p, p.kind == "pointer", a.has_shadow) for p, a in zip(fn.signature.params, acts)]
     name = fn.name
 
     def pack(args: Sequence[Any]) -> list[Any]:
@@ -146,7 +147,7 @@ def _shadow_address(p: Param, x: np.ndarray, address: int, dx: Any, k: int, ann:
     return shadow
 
 
-def pack(fn: CFunction, anns: Sequence[Any], acts: tuple[str, ...]) -> list[Any]:
+def pack(fn: CFunction, anns: Sequence[Any], acts: tuple[Activity, ...]) -> list[Any]:
     """Flat input values (primals, then each argument's shadows) for a plan's block."""
     return packer(fn, acts)(anns)
 
@@ -221,7 +222,7 @@ def _autodiff(mode: Mode, f: Any, ret_activity: Any, args: tuple[Any, ...]) -> t
     return result
 
 
-def _reverse_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...], width: int = 1,
+def _reverse_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[Activity, ...], width: int = 1,
                   batched: bool = False) -> Callable[[Sequence[Any]], Any]:
     """Batch reverse (``batched``: BatchDuplicated arguments) runs ``width`` directions in one call: an Active
     result is seeded with 1 in each, every shadow receives its own direction's gradient, and each Active
@@ -231,7 +232,7 @@ def _reverse_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...], w
     with_primal = mode.return_primal and sig.ret_kind != "void"
     plan = _plan(fn, Request("reverse", acts, width, ret_act, with_primal))
     pack = packer(fn, acts)
-    names = [f"d{i}" if a == "out" else None for i, a in enumerate(acts)]
+    names = [f"d{i}" if a is Activity.ACTIVE else None for i, a in enumerate(acts)]
 
     def deriv(block: Any, name: str) -> Any:
         v = getattr(block, name)
@@ -249,7 +250,7 @@ def _reverse_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...], w
     return call
 
 
-def _forward_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[str, ...],
+def _forward_call(mode: Mode, fn: CFunction, ret: type, acts: tuple[Activity, ...],
                   width: int) -> Callable[[Sequence[Any]], Any]:
     ret_act, batch_ret, need_primal = _forward_ret(ret, fn, width, mode)
     plan = _plan(fn, Request("forward", acts, width, ret_act, need_primal))

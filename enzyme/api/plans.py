@@ -21,6 +21,7 @@ import ctypes
 from dataclasses import dataclass
 from typing import Any
 
+from ..ad.modes import Activity
 from ..ir.names import quote_name
 from .custom_rules import pending_errors, raise_pending
 from .signature import Signature
@@ -48,10 +49,14 @@ class Request:
     """
 
     kind: str
-    args: tuple[str, ...]
+    args: tuple[Activity, ...]
     width: int = 1
     ret: str = "const"
     primal: bool = False
+
+
+_MARKER_OF = {Activity.CONST: "enzyme_const", Activity.ACTIVE: "enzyme_out", Activity.DUP: "enzyme_dup",
+              Activity.DUPNONEED: "enzyme_dupnoneed"}
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,7 @@ def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], l
     outputs: list[Field] = []
     for i, (p, act) in enumerate(zip(params, req.args)):
         inputs.append(Field(f"a{i}", p.ir_type, p.ctype))
-        if act in ("dup", "dupnoneed"):
+        if act.has_shadow:
             inputs += [Field(f"a{i}s{k}", p.ir_type, p.ctype) for k in range(req.width)]
     if req.kind == "split_reverse":
         if sig.ret_kind == "float":  # the engine takes the result's adjoint (0 for a Const result)
@@ -137,7 +142,7 @@ def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], l
         outputs.append(Field("ret", sig.ret_ir_type, sig.ret_ctype))
         if out_dup:
             outputs += [Field(f"rets{k}", sig.ret_ir_type, sig.ret_ctype) for k in range(req.width)]
-    adjoints = [i for i, a in enumerate(req.args) if a == "out"] if req.kind in ("reverse", "split_reverse") else []
+    adjoints = [i for i, a in enumerate(req.args) if a is Activity.ACTIVE] if req.kind in ("reverse", "split_reverse") else []
     if req.width == 1:
         outputs += [Field(f"d{i}", params[i].ir_type, params[i].ctype) for i in adjoints]
     else:  # batch reverse: W adjoints per out argument, as the engine returns them ([W x T])
@@ -154,9 +159,9 @@ def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], l
     if req.width > 1:
         call_args.append(f"ptr @enzyme_width, i32 {req.width}")
     for i, (p, act) in enumerate(zip(params, req.args)):
-        marker = {"const": "enzyme_const", "out": "enzyme_out", "dup": "enzyme_dup", "dupnoneed": "enzyme_dupnoneed"}[act]
+        marker = _MARKER_OF[act]
         vals = [f"{p.ir_type} {em.load(f'a{i}')}"]
-        if act in ("dup", "dupnoneed"):
+        if act.has_shadow:
             vals += [f"{p.ir_type} {em.load(f'a{i}s{k}')}" for k in range(req.width)]
         call_args.append(f"ptr @{marker}, " + ", ".join(vals))
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..ad.modes import Activity
 from ..errors import UsageError
 from .annotations import (
     Active,
@@ -147,7 +148,7 @@ def _split(mode: Mode, fn: CFunction, ret: type, types: tuple[type, ...]) -> tup
         inputs.append(tape.address)
         tape.used = True
         block = plan().run(inputs, 1)
-        return (tuple(getattr(block, f"d{i}") if a == "out" else None for i, a in enumerate(acts)),)
+        return (tuple(getattr(block, f"d{i}") if a is Activity.ACTIVE else None for i, a in enumerate(acts)),)
 
     return forward, reverse
 

@@ -5,6 +5,7 @@ from collections.abc import Callable
 
 from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
+from ..ad.modes import Activity
 from ..errors import DifferentiationError, UsageError
 from ..ir import ArrayType, ConstantKeyword, FloatType, Function, InvokeInst, StructType, Type, Value, VectorType
 from ..ir.builder import Builder, InsertPoint
@@ -69,7 +70,7 @@ def _call_args(req: Request) -> list[Value]:
 
 
 def _replace_forward(ctx: ADContext, req: Request) -> None:
-    acts = tuple("dup" if a.activity in ("dup", "dupnoneed") else "const" for a in req.args)
+    acts = tuple(Activity.DUP if a.activity.has_shadow else Activity.CONST for a in req.args)
     d = forward_derivative(ctx, req.function, acts, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))

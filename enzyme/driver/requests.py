@@ -27,13 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ad.common import carries_float
+from ..ad.modes import Activity
 from ..errors import DifferentiationError, UsageError
 from ..ir import (CallInst, Constant, ConstantInt, Function, GlobalVariable, Instruction, LoadInst,
                   Module, Type, Value, strip_pointer_casts)
 from ..ir.types import DOUBLE, FLOAT, I1, I8, I32, I64, FloatType, IntType, PointerType, VectorType
 
-MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "out",
-           "enzyme_dupv": "dup", "enzyme_dupnoneedv": "dupnoneed"}
+MARKERS = {"enzyme_dup": Activity.DUP, "enzyme_dupnoneed": Activity.DUPNONEED, "enzyme_const": Activity.CONST,
+           "enzyme_out": Activity.ACTIVE, "enzyme_dupv": Activity.DUP, "enzyme_dupnoneedv": Activity.DUPNONEED}
 VECTOR_MARKERS = frozenset({"enzyme_dupv", "enzyme_dupnoneedv"})  # followed by a byte stride, then x, then dx
 WIDTH_MARKER = "enzyme_width"
 TAPE_MARKER = "enzyme_tape"
@@ -51,7 +52,7 @@ MODE_DESCRIPTIONS = {"reverse": "reverse", "forward": "forward", "augment": "rev
 class Arg:
     """One primal argument of a request and its activity (``shadows``: one per batch direction)."""
 
-    activity: str            # const | dup | dupnoneed | out
+    activity: Activity
     value: Value
     shadows: list[Value] = field(default_factory=list)
 
@@ -176,7 +177,7 @@ def decode(call: CallInst, mode: str) -> Request:
         if i >= len(args):
             raise d.fail(f"@{fn.name} takes {len(params)} arguments but only {len(decoded)} were given")
         mark = _marker(args[i])
-        activity: str
+        activity: Activity
         stride: Value | None = None
         if mark is not None:
             if mark in UNSUPPORTED_MARKERS:
@@ -195,16 +196,16 @@ def decode(call: CallInst, mode: str) -> Request:
                 raise d.fail(f"{mark} is not followed by an argument")
         else:
             if isinstance(pt, PointerType):
-                activity = "dup"
+                activity = Activity.DUP
             elif _is_float(pt):
-                activity = "out" if d.reverse else "dup"
+                activity = Activity.ACTIVE if d.reverse else Activity.DUP
             else:
-                activity = "const"
+                activity = Activity.CONST
         v = _unpromoted(d, args[i], pt, f"argument {k + 1} of @{fn.name} has type {pt} but {{got}} was passed",
                         inserted)
         i += 1
         shadows: list[Value] = []
-        if activity in ("dup", "dupnoneed"):
+        if activity.has_shadow:
             if d.reverse and not isinstance(pt, PointerType):
                 raise d.fail(f"argument {k + 1} of @{fn.name} is a {pt} value; in reverse mode pass it as "
                              "enzyme_out (or enzyme_const), not enzyme_dup")
@@ -226,7 +227,7 @@ def decode(call: CallInst, mode: str) -> Request:
                     i += 1
                     shadows.append(_unpromoted(d, shadow, pt, f"shadow {j + 1} of argument {k + 1} of @{fn.name} "
                                                f"has type {{got}}, expected {pt}", inserted))
-        elif activity == "out":
+        elif activity is Activity.ACTIVE:
             if not d.reverse:
                 raise d.fail("enzyme_out is a reverse-mode marker; in forward mode pass the value and its tangent "
                              "(enzyme_dup)")
