@@ -27,6 +27,7 @@ from .common import (ADContext, callee_unknown_error, carries_float, check_addre
                      constant_pointer_copy_error, describe, differentiable_order, is_inactive_function, is_inline_asm,
                      memory_function, no_rule_error, primal_and_shadow_params, underlying_global,
                      unshadowed_store_error, value_name, zero, zero_fill)
+from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
 from .complex_calls import forward_tangent, is_complex_call, pack
@@ -208,8 +209,10 @@ class _ForwardGenerator:
         clones = clone_body(order, new, self.vmap)
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
+        # Activity analysis looks backward too: a float that cannot reach an active output needs no tangent.
+        self.plan = ActivityPlan(self.ctx, self.fn, self.activities, new.return_type != self.fn.return_type)
         for inst, ni in phis:
-            if _has_tangent(inst.type) or self._holds_float_bits(inst):
+            if (_has_tangent(inst.type) or self._holds_float_bits(inst)) and not self.plan.needs_no_tangent(inst):
                 if isinstance(inst.type, IntType):
                     self._mark_bits(inst)
                 for lane in self.tans:
@@ -219,7 +222,7 @@ class _ForwardGenerator:
                                  lambda p, shadows=shadows: p in shadows or _may_get_shadow(p))  # type: ignore[misc]
             for shadows in self.tans]
         for inst, ni in clones:
-            if isinstance(inst, PhiInst):
+            if isinstance(inst, PhiInst) or self.plan.needs_no_tangent(inst):
                 continue
             # One builder for all lanes: lane j's code follows lane j-1's, so shared partials come first.
             b = Builder(InsertPoint.after_inst(ni))

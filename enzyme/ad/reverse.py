@@ -41,6 +41,7 @@ from .common import (ADContext, RUNTIME_HINTS, address_origins, callee_unknown_e
                      underlying_global, unshadowed_store_error, value_name, zero,
                      zero_fill, zero_where_seeds_zero)
 from .custom import custom_rules
+from .activity_plan import ActivityPlan
 from .float_bits import (INTEGER_SINKS, flip_adjoint, float_bits_error, float_bits_type, is_float_data, is_integer_data,
                          makes_float_of_untracked_bits, may_hold_active_bits, moves_whole_floats,
                          only_integer_uses, passes_untracked_bits, returned_float_bits, sign_flip_mask,
@@ -263,6 +264,9 @@ class _ReverseGenerator(LaneState):
                     if bits is not None:
                         self.float_bits[inst] = bits
                     changed = True
+        # Activity analysis looks backward too: what cannot reach an active output needs no adjoint.
+        self.plan = ActivityPlan(self.ctx, self.fn, self.acts, self.returns_adjoint or self.returns_shadow)
+        self.plan.prune(self.active, self.float_bits)
         self.displacements = [
             AddressDisplacements(lambda v: self.fwd.get(v, v), self.shadows[lane].get, self._maybe_shadowed)
             for lane in range(self.width)]
@@ -924,7 +928,7 @@ class _ReverseGenerator(LaneState):
                 b.store(_fadd_deep(b, b.load(d.type, sp, align=inst.align), d), sp, inst.align)
         elif isinstance(inst, StoreInst):
             v, p = inst.value, inst.pointer
-            if p in self.shadow and not isinstance(v.type, PointerType):
+            if p in self.shadow and not isinstance(v.type, PointerType) and not self.plan.skips_store(inst):
                 sp = self._need_aug_value(self.shadow[p])
                 if carries_float(v.type) or v in self.float_bits:
                     if holds_pointers(v.type):

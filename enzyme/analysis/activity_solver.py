@@ -91,12 +91,12 @@ class ActivitySolver:
     """Points-to, varied and useful sets for ``root`` and the defined functions it calls."""
 
     def __init__(self, root: Function, annotations: list[str], ret_active: bool,
-                 root_types: FunctionTypeInfo, ta: TypeAnalysis) -> None:
+                 root_types: list[FunctionTypeInfo], ta: TypeAnalysis) -> None:
         self.root = root
         self.annotations = annotations
         self.ret_active = ret_active
         self.functions = reachable_functions(root)
-        self.types: dict[Function, MergedTypes] = {root: MergedTypes([root_types])}
+        self.types: dict[Function, MergedTypes] = {root: MergedTypes(root_types)}
         for g in self.functions[1:]:
             seen = ta.contexts(g)
             self.types[g] = MergedTypes(seen or [ta.analyze(g, integer_args=False)])

@@ -1,0 +1,98 @@
+"""Which values a derivative needs: the engine's forward activity narrowed by activity analysis.
+
+The generators decide activity forward: a value is active when an operand is
+(reverse: ``_ReverseGenerator.active``; forward: a value gets a tangent when an
+operand has one).  :func:`enzyme.analysis.analyze_activity` also looks
+backward: a value is active only when it may reach an active output (the
+active return, memory the caller owns a shadow of, an ``out`` argument's
+adjoint).  A float computed from active inputs that only decides a branch, is
+converted to an integer, is printed, or goes into a scratch array that nothing
+reads back into the result needs no derivative, and this module says so.
+
+Both generators keep their own forward answer and intersect it with the
+analysis (a value is active when both say so), so the analysis can only
+remove work.  It is sound where it matters (tests/ad/activity_soundness.py
+measures it on the suite's programs): whatever it calls constant has a zero
+adjoint, or its derivative never reaches an output.  Shadows of pointers are
+never pruned here: they mirror memory, and an adjoint may flow through a
+pointer's shadow where no float flows at that instruction.
+
+``enzyme opt --print-activity`` prints the same :class:`ActivityResult` (the
+same function, the same type analysis of a function handed to ``__enzyme_*``).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..analysis.activity import ActivityResult, analyze_activity
+from ..ir import (BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
+                  InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, ShuffleVectorInst,
+                  StoreInst, UnaryOperator, Value)
+from ..rules import lookup
+from .aggregate_shadows import holds_pointers
+from .common import ADContext, carries_float
+from .copy_types import function_contexts
+
+#: The generators' activity names -> the analysis's (``out`` is an active float argument).
+_ANALYSIS_NAME = {"out": "active", "dup": "dup", "dupnoneed": "dupnoneed", "const": "const"}
+
+#: Instructions whose only derivative code is for their float result: pruning them loses nothing else.
+_PURE = (BinaryOperator, UnaryOperator, CastInst, PhiInst, SelectInst, ExtractValueInst, InsertValueInst,
+         ExtractElementInst, InsertElementInst, ShuffleVectorInst, FreezeInst, LoadInst)
+
+
+def activity_of(ctx: ADContext, fn: Function, activities: Sequence[str], ret_active: bool) -> ActivityResult:
+    """The analysis of ``fn`` with the engine's type facts (its calling contexts), memoized per request."""
+    acts = tuple(_ANALYSIS_NAME[a] for a in activities)
+    key = ("activity", fn, acts, ret_active)
+    got = ctx.memo.get(key)
+    if got is None:
+        got = ctx.memo[key] = analyze_activity(ctx.module, fn, acts, ret_active, types=function_contexts(ctx, fn))
+    return got
+
+
+class ActivityPlan:
+    """What the analysis lets one derivative of ``fn`` skip."""
+
+    def __init__(self, ctx: ADContext, fn: Function, activities: Sequence[str], ret_active: bool) -> None:
+        self.result = activity_of(ctx, fn, activities, ret_active)
+        self.pruned: set[Value] = set()  # values and stores the engine thought active that the analysis proves constant
+
+    def prune(self, active: set[Value], float_bits: dict) -> None:
+        """Reverse mode: drop from ``active`` (and ``float_bits``) the instructions the analysis proves constant.
+
+        Arguments stay: an ``out`` argument's adjoint is returned even when it is zero.
+        """
+        dead = [v for v in active if isinstance(v, Instruction) and self.result.is_constant_value(v)]
+        for v in dead:
+            active.discard(v)
+            float_bits.pop(v, None)
+        self.pruned.update(dead)
+
+    def needs_no_tangent(self, inst: Instruction) -> bool:
+        """Forward mode: may ``inst`` get no tangent at all?  Only for a float result the analysis proves
+        constant, of an instruction that has no other derivative code (no shadow, no memory written)."""
+        if not carries_float(inst.type) or holds_pointers(inst.type):
+            return False
+        if not (isinstance(inst, _PURE) or (isinstance(inst, CallInst) and inst.callee_name is not None
+                                             and lookup(inst.callee_name) is not None)):
+            return False
+        if not self.result.is_constant_instruction(inst):
+            return False
+        self.pruned.add(inst)
+        return True
+
+    def skips_store(self, inst: Instruction) -> bool:
+        """Reverse mode: may the reverse sweep skip a store?  Where it writes memory the analysis proves
+        constant (a scratch array nothing reads back into the result), the shadow there never holds an adjoint
+        that reaches an output, so there is nothing to take from it or to zero."""
+        if not isinstance(inst, StoreInst) or holds_pointers(inst.value.type):
+            return False
+        r = self.result
+        targets = r.points_to(inst.pointer)
+        if not targets or any(r.is_active_memory(o) for o in targets):
+            return False
+        if not (r.is_constant_instruction(inst) and r.is_constant_value(inst.value)):
+            return False
+        self.pruned.add(inst)
+        return True
