@@ -17,14 +17,14 @@ adjoint, or its derivative never reaches an output.  Shadows of pointers are
 never pruned here: they mirror memory, and an adjoint may flow through a
 pointer's shadow where no float flows at that instruction.
 
-``enzyme opt --print-activity`` prints the same :class:`ActivityResult` (the
-same function, the same type analysis of a function handed to ``__enzyme_*``).
+``enzyme opt --print-activity`` prints the same :class:`ActivityResult`, made by
+:func:`activity_of` for the printed function taken as a request's function.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis.activity import ActivityResult, analyze_activity
+from ..analysis.activity import ActivityResult, analyze_activity, normalize_activity
 from ..ir import (BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
                   InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, ShuffleVectorInst,
                   StoreInst, UnaryOperator, Value)
@@ -32,9 +32,7 @@ from ..rules import lookup
 from .aggregate_shadows import holds_pointers
 from .common import ADContext, carries_float
 from .copy_types import function_contexts
-
-#: The generators' activity names -> the analysis's (``out`` is an active float argument).
-_ANALYSIS_NAME = {"out": "active", "dup": "dup", "dupnoneed": "dupnoneed", "const": "const"}
+from .custom import custom_rules
 
 #: Instructions whose only derivative code is for their float result: pruning them loses nothing else.
 _PURE = (BinaryOperator, UnaryOperator, CastInst, PhiInst, SelectInst, ExtractValueInst, InsertValueInst,
@@ -42,12 +40,17 @@ _PURE = (BinaryOperator, UnaryOperator, CastInst, PhiInst, SelectInst, ExtractVa
 
 
 def activity_of(ctx: ADContext, fn: Function, activities: Sequence[str], ret_active: bool) -> ActivityResult:
-    """The analysis of ``fn`` with the engine's type facts (its calling contexts), memoized per request."""
-    acts = tuple(_ANALYSIS_NAME[a] for a in activities)
+    """The analysis of ``fn`` with the engine's facts: its type analyses (every calling context of the
+    module's requests) and the globals given a shadow (``enzyme_shadow``); memoized per request.
+
+    ``enzyme opt --print-activity`` prints this very result.
+    """
+    acts = tuple(normalize_activity(a) for a in activities)
     key = ("activity", fn, acts, ret_active)
     got = ctx.memo.get(key)
     if got is None:
-        got = ctx.memo[key] = analyze_activity(ctx.module, fn, acts, ret_active, types=function_contexts(ctx, fn))
+        got = ctx.memo[key] = analyze_activity(ctx.module, fn, acts, ret_active, types=function_contexts(ctx, fn),
+                                               shadowed_globals=custom_rules(ctx.module).shadows)
     return got
 
 

@@ -23,7 +23,7 @@ reached from ``f``; differentiate a callee with its own ``analyze_activity``.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import UsageError
 from ..ir import (Argument, AtomicRMWInst, CallInst, CmpXchgInst, Constant, ConstantExpr, Function, GlobalVariable,
@@ -171,7 +171,8 @@ class ActivityResult:
 
 
 def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str], ret_active: bool,
-                     types: FunctionTypeInfo | Sequence[FunctionTypeInfo] | None = None) -> ActivityResult:
+                     types: FunctionTypeInfo | Sequence[FunctionTypeInfo] | None = None,
+                     shadowed_globals: Iterable[GlobalVariable] = ()) -> ActivityResult:
     """Activity of every value and instruction of ``f`` (and its defined callees).
 
     ``arg_activities``: one of ``const``, ``active``/``out``, ``dup``,
@@ -181,6 +182,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str],
     the derivative engine analyses a function handed to ``__enzyme_*`` (integer
     arguments are integers, as in the C ABI), so that ``enzyme opt --print-activity``
     prints what the engine uses (enzyme.ad.activity_plan calls this function too).
+    ``shadowed_globals``: globals given a shadow by the caller (``enzyme_shadow``): active memory.
 
     >>> from enzyme.ir import parse_module
     >>> m = parse_module('''
@@ -209,7 +211,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str],
     if not infos:
         ta.analyze(f)
         infos = ta.contexts(f)
-    solver = ActivitySolver(f, acts, ret_active, infos, ta)
+    solver = ActivitySolver(f, acts, ret_active, infos, ta, shadowed_globals)
     solver.solve()
     result = ActivityResult(solver)
     result.errors = _const_memory_errors(result, solver)

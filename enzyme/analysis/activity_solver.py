@@ -91,8 +91,10 @@ class ActivitySolver:
     """Points-to, varied and useful sets for ``root`` and the defined functions it calls."""
 
     def __init__(self, root: Function, annotations: list[str], ret_active: bool,
-                 root_types: list[FunctionTypeInfo], ta: TypeAnalysis) -> None:
+                 root_types: list[FunctionTypeInfo], ta: TypeAnalysis,
+                 shadowed_globals: Iterable[GlobalVariable] = ()) -> None:
         self.root = root
+        self.shadowed_globals = list(shadowed_globals)  # globals the caller gave a shadow (enzyme_shadow)
         self.annotations = annotations
         self.ret_active = ret_active
         self.functions = reachable_functions(root)
@@ -242,6 +244,7 @@ class ActivitySolver:
     def close(self) -> None:
         """Roots and reachability: what the caller owns a shadow of, and what it can read back."""
         active_roots = {o for a, o in self.arg_objects.items() if o.annotation in ("dup", "dupnoneed")}
+        active_roots |= {self.global_object(g) for g in self.shadowed_globals}
         if self.ret_active:
             for r in self.returns[self.root]:
                 self.mark(self.useful, r)
