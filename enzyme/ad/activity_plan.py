@@ -41,7 +41,8 @@ _PURE = (BinaryOperator, UnaryOperator, CastInst, PhiInst, SelectInst, ExtractVa
 
 def activity_of(ctx: ADContext, fn: Function, activities: Sequence[str], ret_active: bool) -> ActivityResult:
     """The analysis of ``fn`` with the engine's facts: its type analyses (every calling context of the
-    module's requests) and the globals given a shadow (``enzyme_shadow``); memoized per request.
+    module's requests), the globals given a shadow (``enzyme_shadow``) and the functions with registered
+    derivatives; memoized per request.
 
     ``enzyme opt --print-activity`` prints this very result.
     """
@@ -49,8 +50,10 @@ def activity_of(ctx: ADContext, fn: Function, activities: Sequence[str], ret_act
     key = ("activity", fn, acts, ret_active)
     got = ctx.memo.get(key)
     if got is None:
+        rules = custom_rules(ctx.module)
         got = ctx.memo[key] = analyze_activity(ctx.module, fn, acts, ret_active, types=function_contexts(ctx, fn),
-                                               shadowed_globals=custom_rules(ctx.module).shadows)
+                                               shadowed_globals=rules.shadows,
+                                               rule_functions=[*rules.forwards, *rules.gradients])
     return got
 
 

@@ -172,7 +172,8 @@ class ActivityResult:
 
 def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str], ret_active: bool,
                      types: FunctionTypeInfo | Sequence[FunctionTypeInfo] | None = None,
-                     shadowed_globals: Iterable[GlobalVariable] = ()) -> ActivityResult:
+                     shadowed_globals: Iterable[GlobalVariable] = (),
+                     rule_functions: Iterable[Function] = ()) -> ActivityResult:
     """Activity of every value and instruction of ``f`` (and its defined callees).
 
     ``arg_activities``: one of ``const``, ``active``/``out``, ``dup``,
@@ -183,6 +184,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str],
     arguments are integers, as in the C ABI), so that ``enzyme opt --print-activity``
     prints what the engine uses (enzyme.ad.activity_plan calls this function too).
     ``shadowed_globals``: globals given a shadow by the caller (``enzyme_shadow``): active memory.
+    ``rule_functions``: defined functions whose calls a registered rule differentiates (not their body).
 
     >>> from enzyme.ir import parse_module
     >>> m = parse_module('''
@@ -211,7 +213,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str],
     if not infos:
         ta.analyze(f)
         infos = ta.contexts(f)
-    solver = ActivitySolver(f, acts, ret_active, infos, ta, shadowed_globals)
+    solver = ActivitySolver(f, acts, ret_active, infos, ta, shadowed_globals, rule_functions)
     solver.solve()
     result = ActivityResult(solver)
     result.errors = _const_memory_errors(result, solver)

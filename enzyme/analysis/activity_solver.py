@@ -92,9 +92,11 @@ class ActivitySolver:
 
     def __init__(self, root: Function, annotations: list[str], ret_active: bool,
                  root_types: list[FunctionTypeInfo], ta: TypeAnalysis,
-                 shadowed_globals: Iterable[GlobalVariable] = ()) -> None:
+                 shadowed_globals: Iterable[GlobalVariable] = (), rule_functions: Iterable[Function] = ()) -> None:
         self.root = root
         self.shadowed_globals = list(shadowed_globals)  # globals the caller gave a shadow (enzyme_shadow)
+        # Functions differentiated by a registered rule, not through their body: their calls are rule calls.
+        self.rule_functions = frozenset(rule_functions)
         self.annotations = annotations
         self.ret_active = ret_active
         self.functions = reachable_functions(root)
@@ -352,6 +354,8 @@ class ActivitySolver:
         kind = known.call_kind(callee.name) if callee is not None else "unknown"
         if kind == "unknown" and known.pure_intrinsic(callee, args):
             kind = "rule"  # arithmetic without a rule yet: the engine will ask for one
+        if callee is not None and callee in self.rule_functions:
+            kind = "rule"
         if kind == "inactive":
             if type_has_pointer(inst.type):
                 self.add_pts(inst, [self.unknown])
