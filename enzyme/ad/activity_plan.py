@@ -61,29 +61,40 @@ class ActivityPlan:
     """What the analysis lets one derivative of ``fn`` skip."""
 
     def __init__(self, ctx: ADContext, fn: Function, activities: Sequence[str], ret_active: bool) -> None:
-        self.result = activity_of(ctx, fn, activities, ret_active)
-        self.pruned: set[Value] = set()  # values and stores the engine thought active that the analysis proves constant
+        # A variadic function gets more activities than it has parameters: the generators refuse it themselves.
+        self.result = activity_of(ctx, fn, activities, ret_active) \
+            if len(activities) == len(fn.args) and not fn.function_type.vararg else None
+        self.pruned: set[Value] = set()  # values and stores the analysis lets the derivative skip
 
-    def prune(self, active: set[Value], float_bits: dict) -> None:
-        """Reverse mode: drop from ``active`` (and ``float_bits``) the instructions the analysis proves constant.
+    def _constant_float(self, v: Value) -> bool:
+        """Is ``v`` a float value (no pointer) the analysis proves constant, away from float bits in integers?
 
-        Arguments stay: an ``out`` argument's adjoint is returned even when it is zero.
+        Type analysis may call integers that are a type pun of active floats (``memcpy`` of a double into a
+        ``uint64_t``) integers; the generators refuse such puns, so the floats at either end of one stay as the
+        generators see them.
         """
-        dead = [v for v in active if isinstance(v, Instruction) and self.result.is_constant_value(v)]
-        for v in dead:
-            active.discard(v)
-            float_bits.pop(v, None)
+        if self.result is None or not isinstance(v, Instruction) or not carries_float(v.type) \
+                or holds_pointers(v.type) or _next_to_bits(v):
+            return False
+        return self.result.is_constant_value(v)
+
+    def prune(self, active: set[Value]) -> None:
+        """Reverse mode: drop from ``active`` the float values the analysis proves constant.
+
+        Arguments stay (an ``out`` argument's adjoint is returned even when it is zero), and so do integers
+        holding float bits.
+        """
+        dead = [v for v in active if self._constant_float(v)]
+        active.difference_update(dead)
         self.pruned.update(dead)
 
     def needs_no_tangent(self, inst: Instruction) -> bool:
         """Forward mode: may ``inst`` get no tangent at all?  Only for a float result the analysis proves
         constant, of an instruction that has no other derivative code (no shadow, no memory written)."""
-        if not carries_float(inst.type) or holds_pointers(inst.type):
-            return False
         if not (isinstance(inst, _PURE) or (isinstance(inst, CallInst) and inst.callee_name is not None
                                              and lookup(inst.callee_name) is not None)):
             return False
-        if not self.result.is_constant_instruction(inst):
+        if not (self._constant_float(inst) and self.result is not None and self.result.is_constant_instruction(inst)):
             return False
         self.pruned.add(inst)
         return True
@@ -92,13 +103,21 @@ class ActivityPlan:
         """Reverse mode: may the reverse sweep skip a store?  Where it writes memory the analysis proves
         constant (a scratch array nothing reads back into the result), the shadow there never holds an adjoint
         that reaches an output, so there is nothing to take from it or to zero."""
-        if not isinstance(inst, StoreInst) or holds_pointers(inst.value.type):
-            return False
         r = self.result
+        if r is None or not isinstance(inst, StoreInst) or not carries_float(inst.value.type) \
+                or holds_pointers(inst.value.type):
+            return False
         targets = r.points_to(inst.pointer)
         if not targets or any(r.is_active_memory(o) for o in targets):
             return False
-        if not (r.is_constant_instruction(inst) and r.is_constant_value(inst.value)):
+        if not (r.is_constant_instruction(inst) and self._constant_float(inst.value)):
             return False
         self.pruned.add(inst)
         return True
+
+
+def _next_to_bits(v: Instruction) -> bool:
+    """Is ``v`` made from an integer's bits, or reinterpreted as an integer?"""
+    if isinstance(v, CastInst) and v.opcode == "bitcast" and not carries_float(v.operand(0).type):
+        return True
+    return any(isinstance(u, CastInst) and u.opcode == "bitcast" and not carries_float(u.type) for u in v.users)

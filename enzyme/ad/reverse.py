@@ -266,7 +266,7 @@ class _ReverseGenerator(LaneState):
                     changed = True
         # Activity analysis looks backward too: what cannot reach an active output needs no adjoint.
         self.plan = ActivityPlan(self.ctx, self.fn, self.acts, self.returns_adjoint or self.returns_shadow)
-        self.plan.prune(self.active, self.float_bits)
+        self.plan.prune(self.active)
         self.displacements = [
             AddressDisplacements(lambda v: self.fwd.get(v, v), self.shadows[lane].get, self._maybe_shadowed)
             for lane in range(self.width)]
