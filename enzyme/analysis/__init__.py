@@ -18,6 +18,6 @@ from .type_tree import ANYTHING, INTEGER, POINTER, ConcreteType, TypeTree, float
 __all__ = [
     "ANYTHING", "INTEGER", "POINTER", "ActivityResult", "ConcreteType", "DataLayout", "FunctionTypeInfo",
     "MemoryObject", "StructLayout", "TypeAnalysis", "TypeConflict", "TypeTree", "analyze_activity", "describe",
-    "float_type", "format_activity", "instruction_text", "normalize_activity", "print_activity", "print_types", "source_location",
-    "value_name",
+    "float_type", "format_activity", "instruction_text", "normalize_activity", "print_activity", "print_types",
+    "source_location", "value_name",
 ]
