@@ -59,3 +59,18 @@ def test_dead_end_computations_get_no_derivative_code(opt_level: int) -> None:
     # What does reach the result is still differentiated: d sin = cos, d cos = -sin.
     assert re.search(r"@(llvm\.)?cos(\.f64)?\(", function(text, "reverse_energy"))
     assert re.search(r"@(llvm\.)?sin(\.f64)?\(", function(text, "reverse_square_all"))
+
+
+def test_print_activity_shows_what_the_engine_prunes(tmp_path: Path, run_enzyme) -> None:
+    """``enzyme opt --print-activity`` prints the engine's own ActivityResult (enzyme.ad.activity_plan.activity_of):
+    the dead-end calls are constant values there, the ones reaching the result active."""
+    from enzyme import llvm
+
+    module = compile_sources([PROGRAM], CompileOptions(opt_level=2, include_dirs=(PROGRAM.parent,)))
+    bitcode = tmp_path / "prog.bc"
+    bitcode.write_bytes(llvm.to_bitcode(module))
+    out = run_enzyme("opt", bitcode, "--print-activity", "energy", "--activity", "dup,const,const",
+                     "--ret-active").stdout
+    line = re.compile(r"call double @(?:llvm\.)?(\w+)(?:\.f64)?\(.*: (\w+) value")
+    calls = {m.group(1): m.group(2) for m in line.finditer(out)}
+    assert calls["sqrt"] == calls["log"] == "constant" and calls["sin"] == "active", out

@@ -240,6 +240,7 @@ def test_shadowed_globals_are_active_memory():
     values = {i.name: i for i in f.instructions() if i.name}
     plain = analyze_activity(m, f, ["const"], True)
     assert plain.is_constant_value(values["w0"]) and plain.is_constant_value(values["y"])
-    shadowed = analyze_activity(m, f, ["const"], True, shadowed_globals=[g for g in m.global_variables if g.name == "w"])
+    w = [g for g in m.global_variables if g.name == "w"]
+    shadowed = analyze_activity(m, f, ["const"], True, shadowed_globals=w)
     assert not shadowed.is_constant_value(values["w0"]) and not shadowed.is_constant_value(values["y"])
     assert shadowed.is_constant_value(values["dead"])  # varied, but it reaches only an integer
