@@ -22,10 +22,13 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import enzyme
 from enzyme.errors import EnzymeError, EnzymeWarning, UsageError
+
+if TYPE_CHECKING:
+    from enzyme.ir import Module
 
 _OPT_LEVELS = (0, 1, 2, 3)
 
@@ -222,8 +225,9 @@ def _print_analyses(args: argparse.Namespace) -> int:
     return 0
 
 
-def _engine_activity(module, fname: str, activities: list[str], ret_active: bool) -> str:  # noqa: ANN001
-    """The activity the derivative engine uses for @fname handed to ``__enzyme_*`` (enzyme.ad.activity_plan)."""
+def _engine_activity(module: Module, fname: str, activities: list[str], ret_active: bool) -> str:
+    """The activity the derivative engine uses for @fname handed to ``__enzyme_*`` (enzyme.ad.activity_plan);
+    the engine sees the module after its pre-AD optimization, this is the module as given."""
     from enzyme import analysis
     from enzyme.ad.activity_plan import activity_of
     from enzyme.ad.common import ADContext
