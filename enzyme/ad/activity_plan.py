@@ -44,7 +44,9 @@ _PURE = (BinaryOperator, UnaryOperator, CastInst, PhiInst, SelectInst, ExtractVa
 def activity_of(ctx: ADContext, fn: Function, activities: Sequence[str], ret_active: bool) -> ActivityResult:
     """The analysis of ``fn`` with the engine's facts: its type analyses (every calling context of the
     module's requests), the globals given a shadow (``enzyme_shadow``) and the functions with registered
-    derivatives; memoized per request.
+    derivatives; memoized per request.  What ``fn`` stores into memory of const arguments counts as read
+    back by the caller: a callee gets ``const`` for memory without a shadow that its caller may use, and the
+    generators refuse active data stored there, which pruning must not hide.
 
     ``enzyme opt --print-activity`` prints this very result.
     """
@@ -55,7 +57,8 @@ def activity_of(ctx: ADContext, fn: Function, activities: Sequence[str], ret_act
         rules = custom_rules(ctx.module)
         got = ctx.memo[key] = analyze_activity(ctx.module, fn, acts, ret_active, types=function_contexts(ctx, fn),
                                                shadowed_globals=rules.shadows,
-                                               rule_functions=[*rules.forwards, *rules.gradients])
+                                               rule_functions=[*rules.forwards, *rules.gradients],
+                                               const_memory_read_back=True)
     return got
 
 

@@ -173,7 +173,7 @@ class ActivityResult:
 def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str], ret_active: bool,
                      types: FunctionTypeInfo | Sequence[FunctionTypeInfo] | None = None,
                      shadowed_globals: Iterable[GlobalVariable] = (),
-                     rule_functions: Iterable[Function] = ()) -> ActivityResult:
+                     rule_functions: Iterable[Function] = (), const_memory_read_back: bool = False) -> ActivityResult:
     """Activity of every value and instruction of ``f`` (and its defined callees).
 
     ``arg_activities``: one of ``const``, ``active``/``out``, ``dup``,
@@ -185,6 +185,8 @@ def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str],
     prints what the engine uses (enzyme.ad.activity_plan calls this function too).
     ``shadowed_globals``: globals given a shadow by the caller (``enzyme_shadow``): active memory.
     ``rule_functions``: defined functions whose calls a registered rule differentiates (not their body).
+    ``const_memory_read_back``: the caller may read what ``f`` stores into memory of const arguments, so
+    active data stored there stays active (by default it counts only if ``f`` itself reads it back).
 
     >>> from enzyme.ir import parse_module
     >>> m = parse_module('''
@@ -213,7 +215,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str],
     if not infos:
         ta.analyze(f)
         infos = ta.contexts(f)
-    solver = ActivitySolver(f, acts, ret_active, infos, ta, shadowed_globals, rule_functions)
+    solver = ActivitySolver(f, acts, ret_active, infos, ta, shadowed_globals, rule_functions, const_memory_read_back)
     solver.solve()
     result = ActivityResult(solver)
     result.errors = _const_memory_errors(result, solver)

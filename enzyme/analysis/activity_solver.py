@@ -92,8 +92,10 @@ class ActivitySolver:
 
     def __init__(self, root: Function, annotations: list[str], ret_active: bool,
                  root_types: list[FunctionTypeInfo], ta: TypeAnalysis,
-                 shadowed_globals: Iterable[GlobalVariable] = (), rule_functions: Iterable[Function] = ()) -> None:
+                 shadowed_globals: Iterable[GlobalVariable] = (), rule_functions: Iterable[Function] = (),
+                 const_memory_read_back: bool = False) -> None:
         self.root = root
+        self.const_memory_read_back = const_memory_read_back
         self.shadowed_globals = list(shadowed_globals)  # globals the caller gave a shadow (enzyme_shadow)
         # Functions differentiated by a registered rule, not through their body: their calls are rule calls.
         self.rule_functions = frozenset(rule_functions)
@@ -255,7 +257,10 @@ class ActivitySolver:
         owned = self.reach(active_roots)
         self.mark_mem(self.varied_mem, owned)
         self.mark_mem(self.useful_mem, owned)
-        self.mark_mem(self.useful_mem, self.reach([self.unknown, *self.global_objects.values()]))
+        readable = [self.unknown, *self.global_objects.values()]
+        if self.const_memory_read_back:
+            readable += self.arg_objects.values()
+        self.mark_mem(self.useful_mem, self.reach(readable))
         active = self.varied_mem & self.useful_mem
         grew = True
         while grew:  # memory holding pointers to active memory needs a shadow too

@@ -74,3 +74,22 @@ def test_print_activity_shows_what_the_engine_prunes(tmp_path: Path, run_enzyme)
     line = re.compile(r"call double @(?:llvm\.)?(\w+)(?:\.f64)?\(.*: (\w+) value")
     calls = {m.group(1): m.group(2) for m in line.finditer(out)}
     assert calls["sqrt"] == calls["log"] == "constant" and calls["sin"] == "active", out
+
+
+CONST_BUFFER_THROUGH_A_CALLEE = """
+__attribute__((noinline)) static void fill(const double *x, double *buf) { buf[0] = x[0] * x[0]; }
+double f(const double *x, double *buf) { fill(x, buf); return buf[0] * 3.0; }
+double g(double *x, double *dx, double *buf) {
+  return __ENTRY((void *)f, enzyme_dup, x, dx, enzyme_const, buf);
+}
+"""
+
+
+@pytest.mark.parametrize("entry", ["__enzyme_autodiff", "__enzyme_fwddiff"])
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_active_data_into_const_memory_of_a_callee_stays_refused(tmp_path: Path, opt_level: int, entry: str) -> None:
+    """@fill, differentiated with its buffer const, never reads it back, but its caller does: pruning must not
+    hide the store, or the derivative through the buffer would silently be zero."""
+    from test_refusals import refused
+    refused(tmp_path, CONST_BUFFER_THROUGH_A_CALLEE.replace("__ENTRY", entry), opt_level,
+            r"stor.* (memory|no shadow)")
