@@ -22,10 +22,13 @@ import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import enzyme
 from enzyme.errors import EnzymeError, EnzymeWarning, UsageError
+
+if TYPE_CHECKING:
+    from enzyme.ir import Module
 
 _OPT_LEVELS = (0, 1, 2, 3)
 
@@ -217,9 +220,22 @@ def _print_analyses(args: argparse.Namespace) -> int:
     if args.print_types:
         sys.stdout.write(analysis.print_types(module, args.print_types))
     if args.print_activity:
-        activities = [a for a in args.activity.split(",") if a]
-        sys.stdout.write(analysis.print_activity(module, args.print_activity, activities, args.ret_active))
+        sys.stdout.write(_engine_activity(module, args.print_activity, [a for a in args.activity.split(",") if a],
+                                          args.ret_active))
     return 0
+
+
+def _engine_activity(module: Module, fname: str, activities: list[str], ret_active: bool) -> str:
+    """The activity the derivative engine uses for @fname handed to ``__enzyme_*`` (enzyme.ad.activity_plan);
+    the engine sees the module after its pre-AD optimization, this is the module as given."""
+    from enzyme import analysis
+    from enzyme.ad.activity_plan import activity_of
+    from enzyme.ad.common import ADContext
+
+    f = module.get_function(fname.lstrip("@"))
+    if f is None or f.is_declaration:
+        return analysis.print_activity(module, fname, activities, ret_active)  # its clear error
+    return analysis.format_activity(activity_of(ADContext(module, roots=[f]), f, activities, ret_active))
 
 
 def _run_doctor(args: argparse.Namespace) -> int:

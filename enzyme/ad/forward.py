@@ -18,6 +18,7 @@ from ..ir import (CallInst, ConstantKeyword, Function, FunctionType, Instruction
                   Value)
 from ..ir.builder import Builder, InsertPoint
 from ..ir.types import ArrayType, PointerType, Type
+from .activity_plan import ActivityPlan
 from .common import (ADContext, check_address_escape, clone_body, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules, is_float
@@ -155,8 +156,10 @@ class _ForwardGenerator(ForwardState):
         clones = clone_body(order, new, self.vmap)
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
+        # Activity analysis looks backward too: a float that cannot reach an active output needs no tangent.
+        self.plan = ActivityPlan(self.ctx, self.fn, self.activities, new.return_type != self.fn.return_type)
         for orig, phi in phis:
-            if has_tangent(orig.type) or self.holds_float_bits(orig):
+            if (has_tangent(orig.type) or self.holds_float_bits(orig)) and not self.plan.needs_no_tangent(orig):
                 if isinstance(orig.type, IntType):
                     self.mark_bits(orig)
                 for lane in self.shadows:
@@ -166,7 +169,7 @@ class _ForwardGenerator(ForwardState):
                                  lambda p, shadows=shadows: p in shadows or _may_get_shadow(p))  # type: ignore[misc]
             for shadows in self.shadows]
         for inst, ni in clones:
-            if not isinstance(inst, PhiInst):
+            if not (isinstance(inst, PhiInst) or self.plan.needs_no_tangent(inst)):
                 self._tangent_code(inst, ni)
         for orig, _ in phis:
             assert isinstance(orig, PhiInst)

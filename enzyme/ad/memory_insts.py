@@ -163,7 +163,7 @@ def reverse_load(st: ReverseState, b: Builder, inst: Instruction) -> None:
 def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:
     assert isinstance(inst, StoreInst)
     v, p = inst.value, inst.pointer
-    if p not in st.shadow or isinstance(v.type, PointerType):
+    if p not in st.shadow or isinstance(v.type, PointerType) or st.plan.skips_store(inst):
         return
     sp = st.available(st.shadow[p])
     if carries_float(v.type) or v in st.float_bits:

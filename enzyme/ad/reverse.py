@@ -24,6 +24,7 @@ from ..ir import (Block, CallInst, ConstantExpr, ConstantFP, ConstantKeyword, Fu
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
+from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers
 from .call_kinds import CallKind, classify_call
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
@@ -212,6 +213,9 @@ class _ReverseGenerator(ReverseState):
                     if bits is not None:
                         self.float_bits[inst] = bits
                     changed = True
+        # Activity analysis looks backward too: what cannot reach an active output needs no adjoint.
+        self.plan = ActivityPlan(self.ctx, self.fn, self.acts, self.returns_adjoint or self.returns_shadow)
+        self.plan.prune(self.active)
         self.displacements = [
             AddressDisplacements(lambda v: self.fwd.get(v, v), self.shadows[lane].get, self.maybe_shadowed)
             for lane in range(self.width)]

@@ -19,6 +19,7 @@ from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantKeyword, Ex
                   Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
+from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
 from .common import ADContext, address_origins, carries_float, describe, value_name, zero
@@ -62,6 +63,7 @@ class ReverseState(LaneState, Recomputation):
     returns_shadow: bool
     return_bits: FloatType | None
     displacements: list[AddressDisplacements]
+    plan: ActivityPlan  # what activity analysis lets the sweeps skip
     zero_usable: bool  # shadows of heap blocks a realloc may copy are zeroed over their usable size (realloc.py)
 
     def __init__(self, ctx: ADContext, fn: Function, activities: Activities, sweeps_of: SweepsOf,

@@ -23,6 +23,8 @@ reached from ``f``; differentiate a callee with its own ``analyze_activity``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from ..errors import UsageError
 from ..ir import (Argument, AtomicRMWInst, CallInst, CmpXchgInst, Constant, ConstantExpr, Function, GlobalVariable,
                   Instruction, IntType, Module, OpaqueInst, ReturnInst, StoreInst, Value)
@@ -32,7 +34,6 @@ from .activity_solver import ActivitySolver
 from .debuginfo import describe, value_name
 from .memory_objects import MemoryObject, type_has_pointer
 from .type_analysis import FunctionTypeInfo, TypeAnalysis
-from .type_tree import INTEGER, TypeTree
 
 #: Accepted spellings of argument activities (Enzyme C markers, Enzyme.jl names) -> canonical.
 ACTIVITY_NAMES = {
@@ -170,14 +171,23 @@ class ActivityResult:
         return not (s.reach(start) & s.active_mem)
 
 
-def analyze_activity(module: Module, f: Function, arg_activities: list[str], ret_active: bool,
-                     types: FunctionTypeInfo | None = None) -> ActivityResult:
+def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str], ret_active: bool,
+                     types: FunctionTypeInfo | Sequence[FunctionTypeInfo] | None = None,
+                     shadowed_globals: Iterable[GlobalVariable] = (),
+                     rule_functions: Iterable[Function] = (), const_memory_read_back: bool = False) -> ActivityResult:
     """Activity of every value and instruction of ``f`` (and its defined callees).
 
     ``arg_activities``: one of ``const``, ``active``/``out``, ``dup``,
     ``dupnoneed`` per argument (Enzyme marker and Enzyme.jl spellings work).
-    ``types``: the type analysis of ``f`` to use; by default it is computed with
-    const integer arguments taken as integers (other integers may be addresses or float bits).
+    ``types``: the type analysis of ``f`` to use, or its analyses in several calling
+    contexts (a fact then counts only where all agree); by default ``f`` is analysed as
+    the derivative engine analyses a function handed to ``__enzyme_*`` (integer
+    arguments are integers, as in the C ABI), so that ``enzyme opt --print-activity``
+    prints what the engine uses (enzyme.ad.activity_plan calls this function too).
+    ``shadowed_globals``: globals given a shadow by the caller (``enzyme_shadow``): active memory.
+    ``rule_functions``: defined functions whose calls a registered rule differentiates (not their body).
+    ``const_memory_read_back``: the caller may read what ``f`` stores into memory of const arguments, so
+    active data stored there stays active (by default it counts only if ``f`` itself reads it back).
 
     >>> from enzyme.ir import parse_module
     >>> m = parse_module('''
@@ -201,14 +211,12 @@ def analyze_activity(module: Module, f: Function, arg_activities: list[str], ret
         if act == "active" and type_has_pointer(a.type):
             raise UsageError(f"argument {value_name(a)} of @{f.name} is a pointer: mark it dup (enzyme_dup, "
                              f"Duplicated) or const, not active/out")
-    ta = types.analysis if types is not None and isinstance(types.analysis, TypeAnalysis) else TypeAnalysis(module)
-    if types is None:
-        # Integer arguments are integers only when const (Enzyme's default for ints); a dup or
-        # active integer may be an address or the bits of a float.
-        seeds = [TypeTree({(-1,): INTEGER}) if act == "const" and isinstance(a.type, IntType) else TypeTree()
-                 for a, act in zip(f.args, acts)]
-        types = ta.analyze(f, seeds)
-    solver = ActivitySolver(f, acts, ret_active, types, ta)
+    infos = [types] if isinstance(types, FunctionTypeInfo) else list(types or ())
+    ta = next((i.analysis for i in infos if isinstance(i.analysis, TypeAnalysis)), None) or TypeAnalysis(module)
+    if not infos:
+        ta.analyze(f)
+        infos = ta.contexts(f)
+    solver = ActivitySolver(f, acts, ret_active, infos, ta, shadowed_globals, rule_functions, const_memory_read_back)
     solver.solve()
     result = ActivityResult(solver)
     result.errors = _const_memory_errors(result, solver)

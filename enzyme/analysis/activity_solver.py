@@ -92,12 +92,18 @@ class ActivitySolver:
     """Points-to, varied and useful sets for ``root`` and the defined functions it calls."""
 
     def __init__(self, root: Function, annotations: list[str], ret_active: bool,
-                 root_types: FunctionTypeInfo, ta: TypeAnalysis) -> None:
+                 root_types: list[FunctionTypeInfo], ta: TypeAnalysis,
+                 shadowed_globals: Iterable[GlobalVariable] = (), rule_functions: Iterable[Function] = (),
+                 const_memory_read_back: bool = False) -> None:
         self.root = root
+        self.const_memory_read_back = const_memory_read_back
+        self.shadowed_globals = list(shadowed_globals)  # globals the caller gave a shadow (enzyme_shadow)
+        # Functions differentiated by a registered rule, not through their body: their calls are rule calls.
+        self.rule_functions = frozenset(rule_functions)
         self.annotations = annotations
         self.ret_active = ret_active
         self.functions = reachable_functions(root)
-        self.types: dict[Function, MergedTypes] = {root: MergedTypes([root_types])}
+        self.types: dict[Function, MergedTypes] = {root: MergedTypes(root_types)}
         for g in self.functions[1:]:
             seen = ta.contexts(g)
             self.types[g] = MergedTypes(seen or [ta.analyze(g, integer_args=False)])
@@ -243,6 +249,7 @@ class ActivitySolver:
     def close(self) -> None:
         """Roots and reachability: what the caller owns a shadow of, and what it can read back."""
         active_roots = {o for a, o in self.arg_objects.items() if o.annotation in ("dup", "dupnoneed")}
+        active_roots |= {self.global_object(g) for g in self.shadowed_globals}
         if self.ret_active:
             for r in self.returns[self.root]:
                 self.mark(self.useful, r)
@@ -251,7 +258,10 @@ class ActivitySolver:
         owned = self.reach(active_roots)
         self.mark_mem(self.varied_mem, owned)
         self.mark_mem(self.useful_mem, owned)
-        self.mark_mem(self.useful_mem, self.reach([self.unknown, *self.global_objects.values()]))
+        readable = [self.unknown, *self.global_objects.values()]
+        if self.const_memory_read_back:
+            readable += self.arg_objects.values()
+        self.mark_mem(self.useful_mem, self.reach(readable))
         active = self.varied_mem & self.useful_mem
         grew = True
         while grew:  # memory holding pointers to active memory needs a shadow too
@@ -350,6 +360,8 @@ class ActivitySolver:
         kind = known.call_kind(callee.name) if callee is not None else "unknown"
         if kind == "unknown" and known.pure_intrinsic(callee, args):
             kind = "rule"  # arithmetic without a rule yet: the engine will ask for one
+        if callee is not None and callee in self.rule_functions:
+            kind = "rule"
         if kind == "inactive":
             if type_has_pointer(inst.type):
                 self.add_pts(inst, [self.unknown])

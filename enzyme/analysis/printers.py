@@ -15,9 +15,14 @@
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import UsageError
 from ..ir import Function, Module
 from .debuginfo import instruction_text, value_name
+
+if TYPE_CHECKING:
+    from .activity import ActivityResult
 
 
 def _function(module: Module, fname: str) -> Function:
@@ -54,8 +59,13 @@ def print_activity(module: Module, fname: str, activities: list[str], ret_active
     from .activity import analyze_activity
 
     f = _function(module, fname)
-    result = analyze_activity(module, f, activities, ret_active)
-    head = f"@{f.name} [{', '.join(activities)}]" + (" ret active" if ret_active else "")
+    return format_activity(analyze_activity(module, f, activities, ret_active))
+
+
+def format_activity(result: ActivityResult) -> str:
+    """One line per argument and instruction: what :class:`ActivityResult` answers for it."""
+    f = result.function
+    head = f"@{f.name} [{', '.join(result.activities)}]" + (" ret active" if result.ret_active else "")
     lines = [head]
     for a in f.args:
         lines.append(f"{value_name(a)}: {_word(result.is_constant_value(a))} value")

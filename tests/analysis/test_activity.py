@@ -220,3 +220,27 @@ def test_reuses_given_type_analysis():
     types = TypeAnalysis(m).analyze(f)
     r = analyze_activity(m, f, ["dup", "const"], True, types=types)
     assert r.types is types
+
+
+SHADOWED_GLOBAL = """
+@w = global [2 x double] zeroinitializer
+define double @f(double %x) {
+  %w0 = load double, ptr @w
+  %y = fmul double %w0, %x
+  %dead = fmul double %y, %y
+  %bin = fptosi double %dead to i32
+  ret double %y
+}"""
+
+
+def test_shadowed_globals_are_active_memory():
+    """A global the caller gave a shadow (enzyme_shadow) holds active data: what is loaded from it is active."""
+    m = parse_module(SHADOWED_GLOBAL)
+    f = m.get_function("f")
+    values = {i.name: i for i in f.instructions() if i.name}
+    plain = analyze_activity(m, f, ["const"], True)
+    assert plain.is_constant_value(values["w0"]) and plain.is_constant_value(values["y"])
+    w = [g for g in m.global_variables if g.name == "w"]
+    shadowed = analyze_activity(m, f, ["const"], True, shadowed_globals=w)
+    assert not shadowed.is_constant_value(values["w0"]) and not shadowed.is_constant_value(values["y"])
+    assert shadowed.is_constant_value(values["dead"])  # varied, but it reaches only an integer
