@@ -63,8 +63,8 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
             st.tan[inst] = pack(b, ni, re, im)
     elif kind is CallKind.STRUCT_MATH:
         if active:
-            assert name is not None
-            st.tan[inst] = forward_struct_math_intrinsic(b, name, ni.args[0], st.t(args[0]), ni)
+            st.tan[inst] = forward_struct_math_intrinsic(st.ctx.module, b, inst, list(ni.args),
+                                                         [st.tangent(a) for a in args], ni)
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         forward_memory_call(st, inst, ni, b, site.memory)

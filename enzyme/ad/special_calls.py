@@ -1,92 +1,81 @@
-"""Reverse mode of the math intrinsics that return structs (rules/math.py's SPECIAL).
+"""Math intrinsics returning a struct of results, from their rules (rules/math.py's MULTI).
 
 ``llvm.modf(x) -> {frac, int}``, ``llvm.frexp(x) -> {m, e}``,
 ``llvm.sincos(x) -> {sin, cos}`` and ``llvm.sincospi`` return several values,
-which a per-operand partial cannot describe.  Their adjoint arrives as a
-struct (the extractvalues of the result add into it); here it is folded into
-the adjoint of ``x``:
-
-* modf: ``dx += dfrac`` (the integral part is piecewise constant);
-* frexp: ``dx += dm · 2^-e``, with the partial of libm's frexp rule (``m/x``,
-  1 at 0) evaluated on the primal ``m``; ``e`` is an integer;
-* sincos: ``dx += dsin · cos x - dcos · sin x`` from the primal results;
-  sincospi the same times π.
+so their rule gives partials per result field (``Result(k)`` is field k of
+the primal result).  Forward mode: field k's tangent is the sum over the
+operands of partial · tangent, put together as a struct like the result.
+Reverse mode: the adjoint arrives as a struct (the extractvalues of the
+result add into it), and each operand gets the sum over the fields of
+partial · field adjoint.  A field without a rule (an integer exponent)
+carries no derivative.
 """
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from ..ir import CallInst, Value
-from ..ir.builder import const_fp
-from ..ir.types import StructType, VectorType, scalar_of
-from ..rules import MATH, canonical_name
+from ..ir import CallInst, Module, Value
+from ..ir.types import StructType
+from ..rules import lookup_multi
+from ..rules.dsl import MultiRule
 from ..rules.emit import Emitter
-from .common import zero, zero_where_seeds_zero
+from .common import zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
     from .reverse_state import ReverseState
 
-STRUCT_INTRINSICS = frozenset({"modf", "frexp", "sincos", "sincospi"})
-
 
 def is_struct_math_intrinsic(name: str) -> bool:
-    """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*``."""
-    return name.startswith("llvm.") and canonical_name(name) in STRUCT_INTRINSICS
+    """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*``: a rule in MULTI."""
+    return lookup_multi(name) is not None
 
 
-def reverse_struct_math_intrinsic(gen: ReverseState, b: Builder, inst: CallInst) -> None:
-    """Add the struct adjoint of ``inst`` into the adjoint of its operand."""
-    x = inst.args[0]
-    if inst not in gen.active or x not in gen.active:
-        return
-    key = canonical_name(inst.callee_name or "")
-    d = gen.take_adjoint(b, inst)
-    d0 = b.extractvalue(d, [0])
-    if key == "modf":
-        dx = d0
-    elif key == "frexp":
-        r = gen.primal(inst)
-        em = Emitter(gen.m, b, [gen.primal(x)], b.extractvalue(r, [0]), x.type)
-        partial = MATH["frexp"].partials[0]
-        assert partial is not None
-        dx = em.times(partial, d0, singular=True)
-    else:
-        r = gen.primal(inst)
-        d1 = b.extractvalue(d, [1])
-        dx = b.fsub(b.fmul(d0, b.extractvalue(r, [1])), b.fmul(d1, b.extractvalue(r, [0])))
-        if key == "sincospi":
-            pi = const_fp(scalar_of(x.type), math.pi)
-            if isinstance(x.type, VectorType):
-                from ..ir import ConstantExpr
-                pi = ConstantExpr(x.type, "splat", [pi])  # type: ignore[assignment]
-            dx = b.fmul(dx, pi)
-        dx = zero_where_seeds_zero(b, [d0, d1], dx)  # sin/cos of a dropped inf are NaN
-    gen.add_adjoint(b, x, dx)
+def _rule(inst: CallInst) -> MultiRule:
+    rule = lookup_multi(inst.callee_name or "")
+    assert rule is not None  # classified as CallKind.STRUCT_MATH
+    return rule
 
 
-def forward_struct_math_intrinsic(b: Builder, name: str, x: Value, dx: Value, result: Value) -> Value:
-    """The tangent (a struct like the result) of ``llvm.modf/frexp/sincos/sincospi(x)`` along ``dx``."""
-    key = canonical_name(name)
+def forward_struct_math_intrinsic(module: Module, b: Builder, inst: CallInst, args: list[Value],
+                                  tangents: list[Value | None], result: Value) -> Value:
+    """The tangent (a struct like the result) of ``inst`` along ``tangents`` (None: a zero tangent)."""
     st = result.type
     assert isinstance(st, StructType)
-    d0: Value
-    d1: Value
-    if key == "modf":
-        d0, d1 = dx, zero(st.elements[1])
-    elif key == "frexp":
-        em = Emitter(b.function.module, b, [x], b.extractvalue(result, [0]), x.type)  # type: ignore[arg-type]
-        partial = MATH["frexp"].partials[0]
-        assert partial is not None
-        d0, d1 = em.times(partial, dx), zero(st.elements[1])
-    else:
-        s, c = b.extractvalue(result, [0]), b.extractvalue(result, [1])
-        d0, d1 = b.fmul(c, dx), b.fneg(b.fmul(s, dx))
-        if key == "sincospi":
-            pi: Value = const_fp(scalar_of(x.type), math.pi)
-            if isinstance(x.type, VectorType):
-                from ..ir import ConstantExpr
-                pi = ConstantExpr(x.type, "splat", [pi])
-            d0, d1 = b.fmul(d0, pi), b.fmul(d1, pi)
-    return b.insertvalue(b.insertvalue(zero(st), d0, [0]), d1, [1])
+    em = Emitter(module, b, args, result, args[0].type)
+    out: Value = zero(st)
+    for k, field in enumerate(_rule(inst).fields):
+        if field is None:
+            continue
+        total: Value | None = None
+        for p, t in zip(field.partials, tangents):
+            if p is not None and t is not None:
+                term = em.times(p, t, singular=field.singular)
+                total = term if total is None else b.fadd(total, term)
+        if total is not None:
+            out = b.insertvalue(out, total, [k])
+    return out
+
+
+def reverse_struct_math_intrinsic(st: ReverseState, b: Builder, inst: CallInst) -> None:
+    """Add the struct adjoint of ``inst`` into the adjoints of its operands."""
+    if inst not in st.active or not any(a in st.active for a in inst.args):
+        return
+    rule = _rule(inst)
+    d = st.take_adjoint(b, inst)
+    need = rule.used_args
+    args = [st.primal(a) if i in need else a for i, a in enumerate(inst.args)]
+    em = Emitter(st.m, b, args, st.primal(inst) if rule.uses_result else None, inst.args[0].type)
+    seeds = [b.extractvalue(d, [k]) if field is not None else None for k, field in enumerate(rule.fields)]
+    for i, a in enumerate(inst.args):
+        if a not in st.active:
+            continue
+        total: Value | None = None
+        for field, seed in zip(rule.fields, seeds):
+            p = field.partials[i] if field is not None and i < len(field.partials) else None
+            if p is not None and seed is not None:
+                assert field is not None
+                term = em.times(p, seed, singular=field.singular)
+                total = term if total is None else b.fadd(total, term)
+        if total is not None:
+            st.add_adjoint(b, a, total)

@@ -85,7 +85,9 @@ class IntArg(Expr):
 
 @dataclass(frozen=True, eq=False)
 class Result(Expr):
-    """The primal result of the operation."""
+    """The primal result of the operation; ``field`` k of it for an operation returning a struct."""
+
+    field: int | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -224,6 +226,29 @@ def may_be_nonfinite(e: Expr, arg: Callable[[int], bool], result: bool) -> bool:
     return any(may_be_nonfinite(c, arg, result) for c in _children(e))  # Op; IntArg and Cmp have none
 
 
+@dataclass(frozen=True)
+class MultiRule:
+    """Partials of an operation returning a struct of results (``llvm.sincos(x) -> {sin, cos}``).
+
+    ``fields[k]`` is the rule of result field k (its partials per operand), or None for a field no
+    derivative flows through (an integer exponent, an integral part).
+    """
+
+    name: str
+    fields: tuple[Rule | None, ...]
+
+    @property
+    def uses_result(self) -> bool:
+        return any(f.uses_result for f in self.fields if f is not None)
+
+    @property
+    def used_args(self) -> set[int]:
+        return set().union(*(f.used_args for f in self.fields if f is not None))
+
+
+MultiRuleTable = dict[str, MultiRule]
+
+
 def _mentions_result(e: Expr) -> bool:
     if isinstance(e, Result):
         return True
@@ -248,6 +273,22 @@ def _children(e: Expr) -> Sequence[Expr]:
 
 
 RuleTable = dict[str, Rule]
+
+
+def multi_rule(table: MultiRuleTable, name: str, *fields: tuple[Expr | Number | None, ...] | None,
+               singular: bool = False) -> MultiRule:
+    """Add the rule of an operation returning a struct: per result field, one partial per operand (None for a
+    field without derivative, such as an integer exponent).  ``Result(k)`` in a partial is field k."""
+    r = MultiRule(name, tuple(None if f is None else Rule(f"{name}.{k}", tuple(_partial(p) for p in f), singular)
+                              for k, f in enumerate(fields)))
+    if name in table:
+        raise ValueError(f"duplicate derivative rule for {name}")
+    table[name] = r
+    return r
+
+
+def _partial(p: Expr | Number | None) -> Expr | None:
+    return p if p is None or isinstance(p, Expr) else Const(float(p))
 
 
 def rule(table: RuleTable, name: str, *partials: Expr | Number | None, singular: bool = False) -> Rule:

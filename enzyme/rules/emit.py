@@ -83,7 +83,7 @@ class Emitter:
             return self._int_to_float(self.args[e.index])
         if isinstance(e, Result):
             assert self.result is not None, "rule uses the primal result but none was given"
-            return self.result
+            return self.result if e.field is None else b.extractvalue(self.result, [e.field])
         if isinstance(e, Const):
             c = const_fp(scalar_of(t), e.value)
             return ConstantExpr(t, "splat", [c]) if isinstance(t, VectorType) else c

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 
-from .dsl import Const, IntArg, R, Rule, RuleTable, X, cmp, rule, select
+from .dsl import Const, IntArg, MultiRule, MultiRuleTable, R, Result, Rule, RuleTable, X, cmp, multi_rule, rule, select
 from .names import intrinsic_base, libm_base, like_target
 
 MATH: RuleTable = {}
@@ -215,6 +215,14 @@ SPECIAL: dict[str, str] = {
               "remainder (1, -roundeven(x/y)); *q is an integer (no derivative)",
 }
 
+# The struct-returning intrinsics of SPECIAL as data: per result field, its partial in x (Result(k) is field k).
+MULTI: MultiRuleTable = {}
+multi_rule(MULTI, "modf", (1.0,), None)  # {frac, int}: the integral part is piecewise constant
+multi_rule(MULTI, "frexp", (select(cmp("oeq", x, 0.0), 1.0, Result(0) / x),), None)  # {m, e}: dm/dx = m/x = 2^-e
+# {sin, cos}: singular because sin/cos of an infinite operand are NaN, where a zero seed must stay zero.
+multi_rule(MULTI, "sincos", (Result(1),), (-Result(0),), singular=True)
+multi_rule(MULTI, "sincospi", (math.pi * Result(1),), (-math.pi * Result(0),), singular=True)
+
 _COMPLEX = ("complex-valued: clang lowers complex arguments and results per target ABI (two doubles, "
             "<2 x float>, memory), which a per-operand rule cannot describe; differentiate a real "
             "formulation or register a custom derivative")
@@ -253,6 +261,11 @@ def lookup(name: str) -> Rule | None:
     if key is None or (key in SPECIAL and name.startswith("llvm.")):
         return None  # llvm.frexp returns {m, e}: a struct, which the scalar rule of frexp does not describe
     return MATH.get(key)
+
+
+def lookup_multi(name: str) -> MultiRule | None:
+    """The rule of an intrinsic returning a struct of results (``llvm.sincos.f64`` -> MULTI["sincos"])."""
+    return MULTI.get(canonical_name(name) or "") if name.startswith("llvm.") else None
 
 
 def is_special(name: str) -> bool:
