@@ -13,7 +13,7 @@ from ..ir import (AllocaInst, Argument, Block, CallInst, Constant, Function, GEP
                   PhiInst, StoreInst, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.parser import Placeholder
-from ..ir.types import I64, Type
+from ..ir.types import I64, PointerType, Type
 from ..rules import lookup
 from .loop_plans import LoopPlan, affine_iv
 
@@ -37,6 +37,12 @@ def recomputable(inst: Instruction) -> bool:
     return inst.opcode in _RECOMPUTABLE
 
 
+def _pure_math(inst: CallInst, name: str) -> bool:
+    """A math function that only computes its result: one given a pointer stores through it (frexp's
+    exponent, lgamma_r's sign, remquo's quotient, modf's integral part)."""
+    return lookup(name) is not None and not any(isinstance(a.type, PointerType) for a in inst.args)
+
+
 def never_writes_memory(fn: Function) -> bool:
     """No stores, atomics or calls that could write memory (math functions and intrinsics aside)."""
     for inst in fn.instructions():
@@ -44,7 +50,7 @@ def never_writes_memory(fn: Function) -> bool:
             return False
         if isinstance(inst, CallInst):
             name = inst.callee_name or ""
-            if not (lookup(name) is not None or name.startswith(("llvm.lifetime.", "llvm.assume", "llvm.dbg."))):
+            if not (_pure_math(inst, name) or name.startswith(("llvm.lifetime.", "llvm.assume", "llvm.dbg."))):
                 return False
         elif inst.opcode not in _RECOMPUTABLE and not isinstance(inst, (LoadInst, PhiInst, GEPInst, AllocaInst)) \
                 and not inst.is_terminator:
