@@ -16,6 +16,7 @@ from .allocators import is_allocator_call
 from .call_kinds import CallKind, classify_call
 from .common import callee_unknown_error, carries_float, no_rule_error, value_name
 from .complex_calls import forward_tangent, pack
+from .complex_library import forward_complex_function
 from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_error
 from .arith_insts import apply_rule
 from .memory_insts import has_tangent
@@ -56,6 +57,8 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
             _call_derivative(st, inst, ni, b, dispatcher, [ni.callee])
     elif kind is CallKind.REDUCTION:
         forward_reduction(st, inst, ni, b)
+    elif kind is CallKind.COMPLEX and site.complex is not None:
+        forward_complex_function(st, inst, ni, b, site.complex)
     elif kind is CallKind.COMPLEX:
         if active:
             assert name is not None

@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 
 from .dsl import Const, IntArg, R, Rule, RuleTable, X, cmp, rule, select
+from .complex_functions import no_complex_rule_reason
 from .names import intrinsic_base, libm_base, like_target
 
 MATH: RuleTable = {}
@@ -197,9 +198,7 @@ INTRINSIC_ONLY = frozenset({"powi", "fmuladd", "minnum", "maxnum", "minimum", "m
 # Runtime-library spellings of intrinsics (compiler-rt/libgcc: what llvm.powi lowers to).
 ALIASES = {"__powidf2": "powi", "__powisf2": "powi", "__powixf2": "powi", "__powitf2": "powi",
            # glibc puts the type suffix before _r
-           "lgammaf_r": "lgamma_r", "lgammal_r": "lgamma_r", "lgammaf128_r": "lgamma_r",
-           # |re + i·im|: x86-64 passes a double _Complex as two doubles (cabsf's <2 x float> stays refused)
-           "cabs": "hypot"}
+           "lgammaf_r": "lgamma_r", "lgammal_r": "lgamma_r", "lgammaf128_r": "lgamma_r"}
 
 # Functions the engine differentiates itself: their results come back as structs or through
 # pointers, which a per-operand partial cannot describe.  Values say what to do.
@@ -215,18 +214,12 @@ SPECIAL: dict[str, str] = {
               "remainder (1, -roundeven(x/y)); *q is an integer (no derivative)",
 }
 
-_COMPLEX = ("complex-valued: clang lowers complex arguments and results per target ABI (two doubles, "
-            "<2 x float>, memory), which a per-operand rule cannot describe; differentiate a real "
-            "formulation or register a custom derivative")
 _BESSEL_N = ("d jn(n, x)/dx = (jn(n-1, x) - jn(n+1, x))/2 needs calls with an integer order, which the "
              "rule language does not express yet; register a custom derivative")
 
 # Known functions deliberately without a rule, with the reason (the engine's error names it).
 NO_RULE_REASON: dict[str, str] = {
     "jn": _BESSEL_N, "yn": _BESSEL_N.replace("jn", "yn"),
-    **{c: _COMPLEX for c in (
-        "carg", "creal", "cimag", "conj", "cproj", "cexp", "clog", "cpow", "csqrt", "csin", "ccos",
-        "ctan", "casin", "cacos", "catan", "csinh", "ccosh", "ctanh", "casinh", "cacosh", "catanh")},
 }
 
 LIBM_NAMES = frozenset((set(MATH) - INTRINSIC_ONLY) | (set(SPECIAL) - INTRINSIC_ONLY) | set(NO_RULE_REASON))
@@ -261,6 +254,6 @@ def is_special(name: str) -> bool:
 
 
 def no_rule_reason(name: str) -> str | None:
-    """Why a known math function has no rule (see :data:`NO_RULE_REASON`), or None."""
+    """Why a known math function has no rule (see :data:`NO_RULE_REASON` and complex_functions.py), or None."""
     key = canonical_name(name)
-    return NO_RULE_REASON.get(key) if key is not None else None
+    return NO_RULE_REASON.get(key) if key is not None else no_complex_rule_reason(like_target(name))
