@@ -24,7 +24,7 @@ from .forward_state import ForwardState
 from .indirect import forward_dispatcher
 from .memory_calls import forward_memory_call
 from .modes import Activities, Activity, Mode
-from .special_calls import forward_struct_math_intrinsic
+from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic, is_libm_sincos
 from .vectors import forward_reduction
 
 
@@ -64,6 +64,8 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
             assert name is not None
             re, im = forward_tangent(b, name, ni.args, [st.t(a) for a in args], ni)
             st.tan[inst] = pack(b, ni, re, im)
+    elif kind is CallKind.STRUCT_MATH and is_libm_sincos(name or ""):
+        forward_libm_sincos(st, inst, ni, b)
     elif kind is CallKind.STRUCT_MATH:
         if active:
             assert name is not None
