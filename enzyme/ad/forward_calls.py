@@ -48,7 +48,7 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     if any(a in st.float_bits for a in args) and (site.callee is None or site.callee.is_declaration):
         raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
     if kind in (CallKind.INDIRECT, CallKind.INLINE_ASM):
-        if active_somewhere or carries_float(inst.type):
+        if active_somewhere or carries_float(inst.type) or is_allocator_call(st.ctx, inst):
             if kind is CallKind.INLINE_ASM:
                 raise callee_unknown_error(inst)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import DifferentiationError
 from ..ir import CallInst, Instruction, Value
 from ..ir.builder import Builder
+from .allocators import is_allocator_call
 from .call_kinds import CallKind, classify_call
 from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, no_rule_error, value_name, zero,
                      zero_where_seeds_zero)
@@ -39,7 +40,8 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         if _involved(st, inst):
             raise callee_unknown_error(inst)
     elif kind is CallKind.INDIRECT:
-        if _involved(st, inst) and st.lane == 0:  # the callee's sweeps take all lanes at once
+        # The callee's sweeps take all lanes at once; a possible allocator's block needs a shadow.
+        if (_involved(st, inst) or is_allocator_call(st.ctx, inst)) and st.lane == 0:
             acts = st.call_activities(inst)
             if acts is not None:
                 augment_through(st, inst, ni, b, st.indirect_pair(inst, acts), acts, [ni.callee])
