@@ -60,6 +60,7 @@ def forward_libm_sincos(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
     if all(sh is None for sh in shadows):
         return
     dx = st.tangent(x)
+    tangents: list[Value]
     if dx is None:
         tangents = [zero(x.type), zero(x.type)]  # the stored results are constants: their tangents are zero
     else:
@@ -76,7 +77,7 @@ def forward_libm_sincos(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
 def reverse_libm_sincos(st: ReverseState, b: Builder, inst: CallInst) -> None:
     """Move the adjoints of ``*s`` and ``*c`` into x's (current lane)."""
     x, ps, pc = inst.args
-    seeds = []
+    seeds: list[Value | None] = []
     for p in (ps, pc):
         if p not in st.shadow:
             seeds.append(None)
