@@ -98,7 +98,7 @@ def abi_or_refuse(inst: CallInst, rule: ComplexRule) -> ComplexAbi:
     return abi
 
 
-def _result_parts(b: Builder, abi: ComplexAbi, result: Value) -> Pair:
+def _result_parts(b: Builder, result: Value) -> Pair:
     if isinstance(result.type, VectorType):
         return b.extractelement(result, 0), b.extractelement(result, 1)
     return b.extractvalue(result, [0]), b.extractvalue(result, [1])
@@ -117,7 +117,7 @@ def _emitter(b: Builder, abi: ComplexAbi, rule: ComplexRule, operand_parts: list
     slots += [zero(abi.part)] * (RESULT_SLOTS[0] - len(slots))
     real_result: Value | None = result
     if rule.complex_result:
-        slots += list(_result_parts(b, abi, result))
+        slots += list(_result_parts(b, result))
         real_result = None
     return Emitter(b.function.module, b, slots, real_result, abi.part)  # type: ignore[arg-type]
 
@@ -197,7 +197,7 @@ def reverse_complex_function(st: ReverseState, b: Builder, inst: CallInst, rule:
     abi = abi_or_refuse(inst, rule)
     n = rule.operands
     d = st.take_adjoint(b, inst)
-    seed: Pair = _result_parts(b, abi, d) if rule.complex_result else (d, d)
+    seed: Pair = _result_parts(b, d) if rule.complex_result else (d, d)
     seeds = list(seed) if rule.complex_result else [d]
     em = st.emitters.get(inst)
     if em is None:
