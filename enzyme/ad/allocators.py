@@ -16,13 +16,14 @@ loaded pointer) may be constant memory, which has no shadow to return.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..ir import (CallInst, CastInst, ConstantKeyword, Function, GEPInst, InsertValueInst, PhiInst, ReturnInst,
                   SelectInst, Value)
 from ..ir.types import PointerType
 from .aggregate_shadows import holds_pointers
-from .common import ADContext, memory_function
+from ..errors import DifferentiationError
+from .common import ADContext, is_inline_asm, memory_function
 
 _FRESH_KINDS = ("alloc", "calloc")
 
@@ -73,6 +74,20 @@ def _fresh(v: Value, wrappers: set[Function], seen: set[Value]) -> bool:
 
 
 def is_allocator_call(ctx: ADContext, inst: CallInst) -> bool:
-    """A direct call of an allocator wrapper (see the module docstring)."""
+    """A direct call of an allocator wrapper (see the module docstring), or a call through a pointer that
+    may reach an allocator (``malloc`` passed as the user's allocator): its result needs a shadow."""
     f = inst.called_function
-    return f is not None and memory_function(f.name or "") is None and returns_fresh_memory(ctx, f)
+    if f is None:
+        if inst.callee_name is not None or is_inline_asm(inst) or not holds_pointers(inst.type):
+            return False
+        from .indirect import candidates  # the dispatcher's candidates (indirect.py imports this module's users)
+        return any(returns_fresh_memory(ctx, body) for _, body in _candidates_or_none(candidates, ctx, inst))
+    return memory_function(f.name or "") is None and returns_fresh_memory(ctx, f)
+
+
+def _candidates_or_none(candidates: Callable[[ADContext, CallInst], list[tuple[Function, Function]]],
+                        ctx: ADContext, inst: CallInst) -> list[tuple[Function, Function]]:
+    try:
+        return candidates(ctx, inst)
+    except DifferentiationError:  # no candidate at all: nothing to allocate (the call is refused where it matters)
+        return []

@@ -17,6 +17,7 @@ from enum import Enum
 
 from ..ir import CallInst, Function, Module
 from ..rules import lookup
+from ..rules.complex_functions import ComplexRule, complex_rule
 from ..rules.dsl import Rule
 from ..rules.memory import MemoryFunction, lookup_memory
 from .common import is_inactive_function, is_inline_asm
@@ -37,7 +38,7 @@ class CallKind(Enum):
     MATH = "math"                  # a scalar rule (rules.math)
     STRUCT_MATH = "struct math"    # modf/frexp/sincos-style intrinsics returning several results
     REDUCTION = "reduction"        # llvm.vector.reduce.* of floats
-    COMPLEX = "complex"            # complex multiply/divide helpers (__muldc3, ...)
+    COMPLEX = "complex"            # complex multiply/divide helpers (__muldc3, ...) and functions (cexp, cpow, carg...)
     DEFINED = "defined"            # a function with a body: its derivative is generated
     UNKNOWN = "unknown"            # a declaration without any rule
 
@@ -51,6 +52,7 @@ class CallSite:
     callee: Function | None
     memory: MemoryFunction | None = None
     rule: Rule | None = None
+    complex: ComplexRule | None = None  # a C99 complex function (rules.complex_functions)
 
 
 def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
@@ -82,6 +84,9 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
         return CallSite(CallKind.REDUCTION, name, callee)
     if is_complex_call(name):
         return CallSite(CallKind.COMPLEX, name, callee)
+    crule = complex_rule(name)
+    if crule is not None:
+        return CallSite(CallKind.COMPLEX, name, callee, complex=crule)
     if callee is not None and not callee.is_declaration:
         return CallSite(CallKind.DEFINED, name, callee)
     return CallSite(CallKind.UNKNOWN, name, callee)

@@ -16,6 +16,7 @@ from .allocators import is_allocator_call
 from .call_kinds import CallKind, classify_call
 from .common import callee_unknown_error, carries_float, no_rule_error, value_name
 from .complex_calls import forward_tangent, pack
+from .complex_library import forward_complex_function
 from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_error
 from .arith_insts import apply_rule
 from .memory_insts import has_tangent
@@ -23,7 +24,7 @@ from .forward_state import ForwardState
 from .indirect import forward_dispatcher
 from .memory_calls import forward_memory_call
 from .modes import Activities, Activity, Mode
-from .special_calls import forward_struct_math_intrinsic
+from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic, is_libm_sincos
 from .vectors import forward_reduction
 
 
@@ -47,7 +48,7 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     if any(a in st.float_bits for a in args) and (site.callee is None or site.callee.is_declaration):
         raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
     if kind in (CallKind.INDIRECT, CallKind.INLINE_ASM):
-        if active_somewhere or carries_float(inst.type):
+        if active_somewhere or carries_float(inst.type) or is_allocator_call(st.ctx, inst):
             if kind is CallKind.INLINE_ASM:
                 raise callee_unknown_error(inst)
 
@@ -56,11 +57,15 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
             _call_derivative(st, inst, ni, b, dispatcher, [ni.callee])
     elif kind is CallKind.REDUCTION:
         forward_reduction(st, inst, ni, b)
+    elif kind is CallKind.COMPLEX and site.complex is not None:
+        forward_complex_function(st, inst, ni, b, site.complex)
     elif kind is CallKind.COMPLEX:
         if active:
             assert name is not None
             re, im = forward_tangent(b, name, ni.args, [st.t(a) for a in args], ni)
             st.tan[inst] = pack(b, ni, re, im)
+    elif kind is CallKind.STRUCT_MATH and is_libm_sincos(name or ""):
+        forward_libm_sincos(st, inst, ni, b)
     elif kind is CallKind.STRUCT_MATH:
         if active:
             st.tan[inst] = forward_struct_math_intrinsic(st.ctx.module, b, inst, list(ni.args),

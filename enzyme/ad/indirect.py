@@ -11,7 +11,8 @@ program did not take the address of with this type, or one without a body
 or rule) stops the program with a message instead of a wrong number.
 
 Declared candidates with a derivative rule (``sin`` passed as
-``double (*)(double)``) are reached through a small defined wrapper that
+``double (*)(double)``) or in the memory table (``malloc`` and ``free`` passed
+as a user's allocator) are reached through a small defined wrapper that
 calls them directly, so the rule applies; so are candidates with an Enzyme
 annotation (inactive, function_like): the annotation is about their calls.
 """
@@ -24,7 +25,7 @@ from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Module, Value
 from ..ir.builder import Builder
 from ..ir.types import PTR
-from ..rules import lookup
+from ..rules import lookup, lookup_memory
 from ..rules.names import LIKE, proxy_name
 from .annotations import AUTOREG_PREFIX, TABLE_PREFIXES, table_name
 from .common import ADContext, describe, is_inactive_function
@@ -52,7 +53,7 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
             body = _direct_wrapper(ctx, f)
         elif f.is_declaration:
             name = f.name or ""
-            if lookup(name) is None and not is_inactive_function(name):
+            if lookup(name) is None and not is_inactive_function(name) and lookup_memory(name) is None:
                 continue  # no body, no rule: the dispatcher's fallback reports it if it is ever called
             body = _direct_wrapper(ctx, f)
         out.append((f, body))

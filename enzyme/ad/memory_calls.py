@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantInt, Instruction, Value
 from ..ir.builder import Builder
-from ..ir.types import I64, PointerType
+from ..ir.types import I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
@@ -58,8 +58,16 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
         if kind == "realloc":
             assert mf.ptr is not None
             c.set_operand(mf.ptr, st.t(args[mf.ptr]))
-        s = b.insert(c, value_name(inst, "'"))
-        st.tan[inst] = s
+        if mf.out is not None:  # posix_memalign: the shadow block goes into the shadow of *out
+            out_shadow = st.tangent(args[mf.out])
+            if out_shadow is None:
+                return  # nothing reads the block through a shadow: it carries no derivatives
+            c.set_operand(mf.out, out_shadow)
+            b.insert(c)
+            s = b.load(PTR, out_shadow, value_name(inst, "'"))
+        else:
+            s = b.insert(c, value_name(inst, "'"))
+            st.tan[inst] = s
         if kind == "alloc":  # zero the shadow so untouched bytes have zero tangent
             assert mf.size is not None
             zero_fill(st.ctx.module, b, s, nargs[mf.size])
@@ -84,8 +92,16 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
     kind = mf.kind.value
     if kind in ("alloc", "calloc"):
         c = ni.clone()
-        s = b.insert(c, value_name(inst, st.lane_suffix("'")))
-        st.shadow[inst] = s
+        if mf.out is not None:  # posix_memalign: the shadow block goes into the shadow of *out
+            out = inst.args[mf.out]
+            if out not in st.shadow:
+                return  # nothing reads the block through a shadow: it carries no derivatives
+            c.set_operand(mf.out, st.shadow[out])
+            b.insert(c)
+            s = b.load(PTR, st.shadow[out], value_name(inst, st.lane_suffix("'")))
+        else:
+            s = b.insert(c, value_name(inst, st.lane_suffix("'")))
+            st.shadow[inst] = s
         # malloc_usable_size knows only malloc's blocks, not those of an allocation_like allocator.
         if st.zero_usable and custom_rules(st.m).allocation(inst) is None:
             zero_usable(st.m, b, s)

@@ -253,7 +253,8 @@ class _ReverseGenerator(ReverseState):
             kind = classify_call(self.m, inst, Mode.AUGMENTED).kind
             if kind in (CallKind.INACTIVE, CallKind.LIFETIME):
                 return False
-            if kind in (CallKind.CUSTOM, CallKind.DEFINED, CallKind.INDIRECT):  # it may read active memory
+            # It may read active memory (long double complex operands are byval pointers).
+            if kind in (CallKind.CUSTOM, CallKind.DEFINED, CallKind.INDIRECT, CallKind.COMPLEX):
                 return any(a in self.active or self.maybe_shadowed(a) for a in inst.args)
             return any(a in self.active for a in inst.args)
         if isinstance(inst, PhiInst):

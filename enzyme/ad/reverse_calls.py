@@ -10,10 +10,12 @@ from __future__ import annotations
 from ..errors import DifferentiationError
 from ..ir import CallInst, Instruction, Value
 from ..ir.builder import Builder
+from .allocators import is_allocator_call
 from .call_kinds import CallKind, classify_call
 from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, no_rule_error, value_name, zero,
                      zero_where_seeds_zero)
 from .complex_calls import reverse_adjoints, unpack
+from .complex_library import augment_complex_function, reverse_complex_function
 from .custom_calls import augment_custom_call, reverse_custom_call
 from .memory_calls import augment_memory_call, reverse_memory_call
 from .modes import Activities, Activity, Mode
@@ -38,7 +40,8 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         if _involved(st, inst):
             raise callee_unknown_error(inst)
     elif kind is CallKind.INDIRECT:
-        if _involved(st, inst) and st.lane == 0:  # the callee's sweeps take all lanes at once
+        # The callee's sweeps take all lanes at once; a possible allocator's block needs a shadow.
+        if (_involved(st, inst) or is_allocator_call(st.ctx, inst)) and st.lane == 0:
             acts = st.call_activities(inst)
             if acts is not None:
                 augment_through(st, inst, ni, b, st.indirect_pair(inst, acts), acts, [ni.callee])
@@ -57,6 +60,8 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         acts = st.call_activities(inst)
         if acts is not None and st.lane == 0:  # the callee's sweeps take all lanes at once
             augment_through(st, inst, ni, b, st.sweeps_of(site.callee, acts), acts, [])
+    elif kind is CallKind.COMPLEX and site.complex is not None:
+        augment_complex_function(st, inst, ni, b, site.complex)
     elif kind is CallKind.UNKNOWN:
         assert name is not None
         _refuse_unknown(st, inst, name)
@@ -100,6 +105,8 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
         reverse_struct_math_intrinsic(st, b, inst)
     elif kind is CallKind.REDUCTION:
         reverse_reduction(st, b, inst)
+    elif kind is CallKind.COMPLEX and site.complex is not None:
+        reverse_complex_function(st, b, inst, site.complex)
     elif kind is CallKind.COMPLEX:
         if inst in st.active:
             assert site.name is not None

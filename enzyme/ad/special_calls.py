@@ -9,6 +9,12 @@ Reverse mode: the adjoint arrives as a struct (the extractvalues of the
 result add into it), and each operand gets the sum over the fields of
 partial · field adjoint.  A field without a rule (an integer exponent)
 carries no derivative.
+
+glibc's ``sincos(x, T* s, T* c)`` (and ``sincosf``/``sincosl``) stores the same two results
+through pointers: forward mode stores ``cos x · dx`` and ``-sin x · dx`` into the shadows of
+``*s`` and ``*c``; the reverse sweep takes (and zeroes) the adjoints of ``*s`` and ``*c`` and
+adds them into ``x``'s, with sin x and cos x recomputed from x (the stores may be overwritten
+by then).
 """
 from __future__ import annotations
 
@@ -16,25 +22,79 @@ from typing import TYPE_CHECKING
 
 from ..ir import CallInst, Module, Value
 from ..ir.types import StructType
-from ..rules import lookup_multi
-from ..rules.dsl import MultiRule
+from ..rules import canonical_name, lookup_multi
+from ..rules.dsl import MultiRule, X
 from ..rules.emit import Emitter
-from .common import zero
+from .common import zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
+    from .forward_state import ForwardState
     from .reverse_state import ReverseState
 
 
 def is_struct_math_intrinsic(name: str) -> bool:
-    """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*``: a rule in MULTI."""
-    return lookup_multi(name) is not None
+    """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*`` (a rule in MULTI); glibc's
+    ``sincos``/``sincosf``/``sincosl``."""
+    return lookup_multi(name) is not None or is_libm_sincos(name)
 
 
 def _rule(inst: CallInst) -> MultiRule:
     rule = lookup_multi(inst.callee_name or "")
     assert rule is not None  # classified as CallKind.STRUCT_MATH
     return rule
+
+
+def is_libm_sincos(name: str) -> bool:
+    return not name.startswith("llvm.") and canonical_name(name) == "sincos"
+
+
+def _sin_cos(em: Emitter) -> tuple[Value, Value]:
+    """sin x and cos x of the Emitter's operand 0 (emitted once, shared by the batch lanes)."""
+    return em.emit(X[0].call("sin")), em.emit(X[0].call("cos"))
+
+
+def forward_libm_sincos(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder) -> None:
+    """Store the tangents of sin x and cos x into the shadows of ``*s`` and ``*c`` (current lane)."""
+    x, ps, pc = inst.args
+    shadows = [st.tangent(ps), st.tangent(pc)]
+    if all(sh is None for sh in shadows):
+        return
+    dx = st.tangent(x)
+    tangents: list[Value]
+    if dx is None:
+        tangents = [zero(x.type), zero(x.type)]  # the stored results are constants: their tangents are zero
+    else:
+        em = st.emitters.get(inst)
+        if em is None:
+            em = st.emitters[inst] = Emitter(st.ctx.module, b, [ni.args[0]], None, x.type)
+        sin_x, cos_x = _sin_cos(em)
+        tangents = [b.fmul(cos_x, dx), b.fneg(b.fmul(sin_x, dx))]
+    for sh, t in zip(shadows, tangents):
+        if sh is not None:
+            b.store(t, sh)
+
+
+def reverse_libm_sincos(st: ReverseState, b: Builder, inst: CallInst) -> None:
+    """Move the adjoints of ``*s`` and ``*c`` into x's (current lane)."""
+    x, ps, pc = inst.args
+    seeds: list[Value | None] = []
+    for p in (ps, pc):
+        if p not in st.shadow:
+            seeds.append(None)
+            continue
+        sh = st.available(st.shadow[p])
+        seeds.append(b.load(x.type, sh))
+        b.store(zero(x.type), sh)  # overwritten by the call: their adjoints are consumed here
+    if x not in st.active or all(d is None for d in seeds):
+        return
+    em = st.emitters.get(inst)
+    if em is None:
+        em = st.emitters[inst] = Emitter(st.m, b, [st.primal(x)], None, x.type)
+    sin_x, cos_x = _sin_cos(em)
+    ds, dc = (d if d is not None else zero(x.type) for d in seeds)
+    dx = b.fsub(b.fmul(ds, cos_x), b.fmul(dc, sin_x))
+    st.add_adjoint(b, x, zero_where_seeds_zero(b, [ds, dc], dx))  # sin/cos of a dropped inf are NaN
 
 
 def forward_struct_math_intrinsic(module: Module, b: Builder, inst: CallInst, args: list[Value],
@@ -59,6 +119,9 @@ def forward_struct_math_intrinsic(module: Module, b: Builder, inst: CallInst, ar
 
 def reverse_struct_math_intrinsic(st: ReverseState, b: Builder, inst: CallInst) -> None:
     """Add the struct adjoint of ``inst`` into the adjoints of its operands."""
+    if is_libm_sincos(inst.callee_name or ""):
+        reverse_libm_sincos(st, b, inst)
+        return
     if inst not in st.active or not any(a in st.active for a in inst.args):
         return
     rule = _rule(inst)

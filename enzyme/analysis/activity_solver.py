@@ -366,7 +366,14 @@ class ActivitySolver:
             if type_has_pointer(inst.type):
                 self.add_pts(inst, [self.unknown])
         elif kind in ("alloc", "calloc"):
-            self.add_pts(inst, [self.site_object(inst, "heap")])
+            block = self.site_object(inst, "heap")
+            mf = known.memory_function(callee.name or "") if callee is not None else None
+            out = known.memory_operand(args, mf.out) if mf is not None else None
+            if out is None:
+                self.add_pts(inst, [block])
+            else:  # posix_memalign stores the new block through its first operand
+                for o in self.objs(out):
+                    self.add_contents(o, [block])
         elif kind in ("realloc", "free", "copy", "set"):
             self.memory_call(inst, kind, args)
         elif kind == "rule":

@@ -48,6 +48,7 @@ from __future__ import annotations
 import math
 
 from .dsl import Const, IntArg, MultiRule, MultiRuleTable, R, Result, Rule, RuleTable, X, cmp, multi_rule, rule, select
+from .complex_functions import no_complex_rule_reason
 from .names import intrinsic_base, libm_base, like_target
 
 MATH: RuleTable = {}
@@ -156,6 +157,12 @@ for _name in ("minimum", "fminimum"):
     _min_max(_name, "olt", nan_ignoring=False)
 for _name in ("maximum", "fmaximum"):
     _min_max(_name, "oge", nan_ignoring=False)
+# x86 SSE/AVX packed max/min (what _mm_max_pd, _mm256_min_ps... compile to): per lane x if x > y
+# (resp. x < y), else y -- so ties, NaNs and ±0 go to the second operand, as the hardware returns it.
+X86_MIN_MAX = {f"x86.{ext}.{op}.{t}": op for ext, t in (("sse", "ps"), ("sse2", "pd"), ("avx", "ps.256"),
+                                                         ("avx", "pd.256")) for op in ("max", "min")}
+for _name, _op in X86_MIN_MAX.items():
+    _min_max(_name, "ogt" if _op == "max" else "olt", nan_ignoring=False)
 _gt = cmp("ogt", x, y)
 rule(MATH, "fdim", select(_gt, 1.0, 0.0), select(_gt, -1.0, 0.0))  # max(x - y, 0); 0 at the tie
 
@@ -190,16 +197,14 @@ INTRINSICS = frozenset({
     "minimum", "maximum", "minimumnum", "maximumnum", "ldexp", "canonicalize", "arithmetic.fence", "floor",
     "ceil", "trunc", "round", "roundeven", "rint", "nearbyint", "lround", "llround", "lrint", "llrint",
     # SPECIAL ones
-    "frexp", "modf", "sincos", "sincospi"})
+    "frexp", "modf", "sincos", "sincospi", *X86_MIN_MAX})
 # Intrinsics without a libm function of the same name: a user function called `minnum` is not one.
 INTRINSIC_ONLY = frozenset({"powi", "fmuladd", "minnum", "maxnum", "minimum", "maximum", "minimumnum",
-                            "maximumnum", "canonicalize", "arithmetic.fence", "sincospi"})
+                            "maximumnum", "canonicalize", "arithmetic.fence", "sincospi", *X86_MIN_MAX})
 # Runtime-library spellings of intrinsics (compiler-rt/libgcc: what llvm.powi lowers to).
 ALIASES = {"__powidf2": "powi", "__powisf2": "powi", "__powixf2": "powi", "__powitf2": "powi",
            # glibc puts the type suffix before _r
-           "lgammaf_r": "lgamma_r", "lgammal_r": "lgamma_r", "lgammaf128_r": "lgamma_r",
-           # |re + i·im|: x86-64 passes a double _Complex as two doubles (cabsf's <2 x float> stays refused)
-           "cabs": "hypot"}
+           "lgammaf_r": "lgamma_r", "lgammal_r": "lgamma_r", "lgammaf128_r": "lgamma_r"}
 
 # Functions the engine differentiates itself: their results come back as structs or through
 # pointers, which a per-operand partial cannot describe.  Values say what to do.
@@ -223,18 +228,29 @@ multi_rule(MULTI, "frexp", (select(cmp("oeq", x, 0.0), 1.0, Result(0) / x),), No
 multi_rule(MULTI, "sincos", (Result(1),), (-Result(0),), singular=True)
 multi_rule(MULTI, "sincospi", (math.pi * Result(1),), (-math.pi * Result(0),), singular=True)
 
-_COMPLEX = ("complex-valued: clang lowers complex arguments and results per target ABI (two doubles, "
-            "<2 x float>, memory), which a per-operand rule cannot describe; differentiate a real "
-            "formulation or register a custom derivative")
 _BESSEL_N = ("d jn(n, x)/dx = (jn(n-1, x) - jn(n+1, x))/2 needs calls with an integer order, which the "
              "rule language does not express yet; register a custom derivative")
 
 # Known functions deliberately without a rule, with the reason (the engine's error names it).
 NO_RULE_REASON: dict[str, str] = {
     "jn": _BESSEL_N, "yn": _BESSEL_N.replace("jn", "yn"),
-    **{c: _COMPLEX for c in (
-        "carg", "creal", "cimag", "conj", "cproj", "cexp", "clog", "cpow", "csqrt", "csin", "ccos",
-        "ctan", "casin", "cacos", "catan", "csinh", "ccosh", "ctanh", "casinh", "cacosh", "catanh")},
+}
+
+_X86_APPROXIMATE = ("an approximation (about 12 bits) whose error is not differentiable; the derivative of the "
+                    "exact function would not be the derivative of what the program computes: use _mm_div/_mm_sqrt "
+                    "(which have rules) or register a custom derivative")
+_X86_SCALAR = ("changes lane 0 only and passes the other lanes of its first operand through, which the per-lane "
+               "rules do not describe yet; use the packed form (_mm_max_pd) or register a custom derivative")
+_X86_HORIZONTAL = ("adds or subtracts neighbouring lanes (a lane permutation the per-lane rules do not describe "
+                   "yet); write the sum with shuffles and _mm_add_pd, or register a custom derivative")
+#: x86 vector intrinsics clang leaves as calls, known and deliberately without a rule (by intrinsic base).
+X86_NO_RULE_REASON: dict[str, str] = {
+    **{f"x86.{n}": _X86_APPROXIMATE for n in ("sse.rcp.ps", "sse.rcp.ss", "sse.rsqrt.ps", "sse.rsqrt.ss",
+                                              "avx.rcp.ps.256", "avx.rsqrt.ps.256")},
+    **{f"x86.{n}": _X86_SCALAR for n in ("sse.max.ss", "sse.min.ss", "sse2.max.sd", "sse2.min.sd")},
+    **{f"x86.{n}": _X86_HORIZONTAL for n in ("sse3.hadd.pd", "sse3.hadd.ps", "sse3.hsub.pd", "sse3.hsub.ps",
+                                             "avx.hadd.pd.256", "avx.hadd.ps.256", "avx.hsub.pd.256",
+                                             "avx.hsub.ps.256")},
 }
 
 LIBM_NAMES = frozenset((set(MATH) - INTRINSIC_ONLY) | (set(SPECIAL) - INTRINSIC_ONLY) | set(NO_RULE_REASON))
@@ -274,6 +290,11 @@ def is_special(name: str) -> bool:
 
 
 def no_rule_reason(name: str) -> str | None:
-    """Why a known math function has no rule (see :data:`NO_RULE_REASON`), or None."""
+    """Why a known math function has no rule (see :data:`NO_RULE_REASON` and complex_functions.py), or None."""
     key = canonical_name(name)
-    return NO_RULE_REASON.get(key) if key is not None else None
+    if key is not None:
+        return NO_RULE_REASON.get(key)
+    base = intrinsic_base(like_target(name))
+    if base is not None:
+        return X86_NO_RULE_REASON.get(base)
+    return no_complex_rule_reason(like_target(name))

@@ -32,6 +32,7 @@ class Returns(enum.Enum):
     DST = "dst"            # the destination pointer (libc memcpy/memset)
     DST_END = "dst_end"    # dst + size (mempcpy)
     BLOCK = "block"        # the new block (alloc, calloc, realloc)
+    THROUGH = "through"    # a status code; the new block is stored through operand ``out`` (posix_memalign)
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ class MemoryFunction:
     ``size`` is the byte count (copy/move/set/alloc/realloc's new size), or the
     element size for ``calloc`` (bytes = ``count`` · ``size``).  ``value`` is
     memset's fill byte; a SET without ``value`` fills zeros (``bzero``).
-    ``ptr`` is the block freed or reallocated.
+    ``ptr`` is the block freed or reallocated; ``out`` the pointer through which an allocator
+    returns the new block (``posix_memalign(&p, align, size)``, which returns a status).
     """
 
     name: str
@@ -55,6 +57,7 @@ class MemoryFunction:
     align: int | None = None
     old_size: int | None = None
     volatile: int | None = None
+    out: int | None = None
     returns: Returns = Returns.NOTHING
 
 
@@ -94,6 +97,7 @@ for _n in ("malloc", "valloc", "pvalloc"):
     _add(_n, K.ALLOC, size=0, returns=RET.BLOCK)
 _add("aligned_alloc", K.ALLOC, align=0, size=1, returns=RET.BLOCK)
 _add("memalign", K.ALLOC, align=0, size=1, returns=RET.BLOCK)
+_add("posix_memalign", K.ALLOC, out=0, align=1, size=2, returns=RET.THROUGH)
 _add("calloc", K.CALLOC, count=0, size=1, returns=RET.BLOCK)
 _add("realloc", K.REALLOC, ptr=0, size=1, returns=RET.BLOCK)
 _add("free", K.FREE, ptr=0)

@@ -38,7 +38,7 @@ from enzyme.ir import (
 from enzyme.ir.builder import Builder
 from enzyme.rules import INSTRUCTIONS, MATH, Rule
 from enzyme.rules.emit import Emitter, function_for
-from enzyme.rules.math import INTRINSICS, SPECIAL
+from enzyme.rules.math import INTRINSICS, SPECIAL, X86_MIN_MAX
 
 LIBM = ctypes.CDLL("libm.so.6")
 SLOT = 16  # bytes per operand slot: room for <2 x double>
@@ -96,6 +96,8 @@ POINTS: dict[str, list[tuple[float | int, ...]]] = {
 for _n in ("fmin", "minnum", "minimumnum", "fminimum_num", "minimum", "fminimum",
            "fmax", "maxnum", "maximumnum", "fmaximum_num", "maximum", "fmaximum"):
     POINTS[_n] = [(0.3, 1.2), (2.0, -1.0)]
+for _n in X86_MIN_MAX:  # the rules are per lane: checked on scalars and vectors like minnum
+    POINTS[_n] = [(0.3, 1.2), (2.0, -1.0)]
 
 
 def _libm(name: str, kinds: str) -> Callable[..., float]:
@@ -114,6 +116,9 @@ _PRIMALS: dict[str, Callable[..., float]] = {
     "minimum": _libm("fminimum", "ff"), "maximum": _libm("fmaximum", "ff"),
     "minimumnum": _libm("fminimum_num", "ff"), "maximumnum": _libm("fmaximum_num", "ff"),
     "canonicalize": lambda x: x, "arithmetic.fence": lambda x: x,
+    # x86 maxpd/minpd: the first operand only when strictly greater/less, else the second.
+    **{n: (lambda x, y: x if x > y else y) if op == "max" else (lambda x, y: x if x < y else y)
+       for n, op in X86_MIN_MAX.items()},
     "fadd": operator.add, "fsub": operator.sub, "fmul": operator.mul, "fdiv": operator.truediv,
     "fneg": operator.neg, "frem": math.fmod,
     "frexp": lambda x, _p: math.frexp(x)[0], "lgamma_r": lambda x, _p: math.lgamma(x),
