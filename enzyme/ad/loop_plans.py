@@ -8,7 +8,7 @@ The counter also lets the reverse sweep recompute induction variables
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..ir import BinaryOperator, Block, ConstantInt, Function, PhiInst, Value
 from ..ir.cfg import Loop, LoopInfo
@@ -25,6 +25,15 @@ class LoopPlan:
     exits: set[Block]
     counter: Value | None = None   # augmented: iteration number
     slot: Value | None = None      # reverse: current iteration number
+    # Values defined before the loop that its reverse needs: pushed once at each exit (after the
+    # counters), popped once in the exit's reverse into ``invariant_slots`` (recompute.py).
+    invariants: list[Value] = field(default_factory=list)
+    invariant_slots: dict[Value, Value] = field(default_factory=dict)
+
+    @property
+    def returns_inside(self) -> bool:
+        """Can the function return from inside the loop (so that its reverse starts there, past no exit)?"""
+        return any(b.terminator is not None and b.terminator.opcode in ("ret", "resume") for b in self.loop.blocks)
 
 
 def plan_loops(fn: Function, order: list[Block]) -> dict[Block, LoopPlan]:

@@ -15,6 +15,7 @@ from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.parser import Placeholder
 from ..ir.types import I64, PointerType, Type
 from ..rules import lookup
+from .common import value_name
 from .loop_plans import LoopPlan, affine_iv
 
 
@@ -77,6 +78,8 @@ class Recomputation:
     need_order: list[Value]
     recomputed: dict[Value, Value]
     recomputed_shifted: dict[int, dict[Value, Value]]
+    after_counter_pushes: dict[Block, Instruction]  # forward exit block -> first instruction after its counter pushes
+    counter_pops: dict[Block, Instruction]          # exit block -> the first counter pop of its reverse
 
     def push(self, b: Builder, v: Value) -> None:
         raise NotImplementedError
@@ -104,6 +107,8 @@ class Recomputation:
                 for lp in leaving:
                     assert lp.counter is not None
                     self.push(xb, lp.counter)
+                assert xb.ip.before is not None
+                self.after_counter_pushes[blk] = xb.ip.before
 
     def loops_exited_at(self, blk: Block) -> list[LoopPlan]:
         out = [lp for lp in self.loops.values() if blk in lp.exits]
@@ -112,7 +117,51 @@ class Recomputation:
     def restore_counters(self, b: Builder, blk: Block) -> None:
         """At the end of an exit block's reverse: pop the counters (innermost first) into their slots."""
         for lp in reversed(self.loops_exited_at(blk)):
-            b.store(self.pop(b, I64), self.counter_slot(lp))
+            popped = self.pop(b, I64)
+            assert isinstance(popped, LoadInst) and isinstance(popped.pointer, Instruction)
+            self.counter_pops.setdefault(blk, popped.pointer)  # the pop's call: where this block's pops begin
+            b.store(popped, self.counter_slot(lp))
+
+    def invariant_loop(self, av: Value) -> LoopPlan | None:
+        """The outermost counted loop around the current block that ``av`` is defined before, if any.
+
+        Such a value is the same in every iteration and is defined before each exit (its definition
+        dominates the loop's uses, hence the header, hence the dedicated exits).
+        """
+        # The block of the primal function whose clone defines ``av`` (shadows included).
+        defined_in = self.orig_of.get(av.parent) if isinstance(av, Instruction) and av.parent is not None else None
+        if defined_in is None:
+            return None
+        around = [lp for lp in self.loops.values() if self.cur_blk in lp.loop.blocks
+                  and defined_in not in lp.loop.blocks and not lp.returns_inside]
+        return min(around, key=lambda lp: lp.loop.depth) if around else None
+
+    def invariant_value(self, lp: LoopPlan, av: Value) -> Value:
+        """``av``, defined before loop ``lp``, read from the slot its exits' reverse fill."""
+        slot = lp.invariant_slots.get(av)
+        if slot is None:
+            eb = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
+            slot = eb.alloca(av.type, name=value_name(av, ".inv"))
+            lp.invariant_slots[av] = slot
+            lp.invariants.append(av)
+        got = Builder(self.cur_ib).load(av.type, slot)
+        self.recomputed[av] = got
+        return got
+
+    def tape_invariants(self) -> None:
+        """Push each loop's invariants once at its exits, after the counters; pop them before the counters."""
+        for blk in self.order:
+            leaving = [lp for lp in self.loops_exited_at(blk) if lp.invariants]
+            if not leaving:
+                continue
+            xb = Builder(InsertPoint.before_inst(self.after_counter_pushes[blk]))
+            for lp in leaving:
+                for av in lp.invariants:
+                    self.push(xb, av)
+            rb = Builder(InsertPoint.before_inst(self.counter_pops[blk]))
+            for lp in reversed(leaving):
+                for av in reversed(lp.invariants):
+                    rb.store(self.pop(rb, av.type), lp.invariant_slots[av])
 
     def counter_slot(self, lp: LoopPlan) -> Value:
         if lp.slot is None:
@@ -131,7 +180,11 @@ class Recomputation:
         return got if got is not None else self.tape_value(av)
 
     def tape_value(self, av: Value) -> Value:
-        """``av`` pushed at the end of the current forward block and popped at the start of its reverse."""
+        """``av`` pushed at the end of the current forward block and popped at the start of its reverse;
+        once per loop execution instead where ``av`` is loop-invariant."""
+        lp = self.invariant_loop(av)
+        if lp is not None:
+            return self.invariant_value(lp, av)
         ph = self.needs.get(av)
         if ph is None:
             ph = Placeholder(av.type, None)

@@ -180,8 +180,11 @@ class _ReverseGenerator(ReverseState):
         self.orig_of = {v: k for k, v in self.fwd.items()}
         self.rereadable = self.top_level and never_writes_memory(self.fn)
         self.loops = plan_loops(self.fn, self.order)
+        self.after_counter_pushes = {}
+        self.counter_pops = {}
         self.count_iterations()
         self._reverse()
+        self.tape_invariants()
         return pair
 
     def _augmented(self) -> None:
@@ -324,6 +327,7 @@ class _ReverseGenerator(ReverseState):
         body_block = self.rev.insert_block_after(ib, None)
         self.cur_blk = blk
         self.cur_ib = ib
+        self.start_block()
         self.needs: dict[Value, Value] = {}   # augmented value -> placeholder in reverse
         self.need_order: list[Value] = []
         self.recomputed: dict[Value, Value] = {}

@@ -72,6 +72,9 @@ class ReverseState(LaneState, Recomputation):
             raise DifferentiationError(f"@{fn.name} has no body to differentiate")
         self._init_lanes(width)  # shadows per lane (lanes.py)
         self.adj_slots: list[dict[Value, Value]] = [{} for _ in range(width)]  # primal value -> adjoint alloca
+        # Adjoints of block-local values (see add_adjoint), per lane: primal value -> its adjoint so far in SSA.
+        self.local_adjs: list[dict[Value, Value]] = [{} for _ in range(width)]
+        self._block_local: dict[Value, bool] = {}
         self.top_level = top_level
         self.ctx = ctx
         self.m = ctx.module
@@ -153,18 +156,53 @@ class ReverseState(LaneState, Recomputation):
             self.adj_slot[v] = s
         return s
 
+    def block_local(self, v: Value) -> bool:
+        """Is ``v`` a float (or float vector) whose every use is an ordinary instruction of its own block
+        (no phi, no terminator)?
+
+        Then every contribution to ``v``'s adjoint and its take happen in the reverse of that block,
+        one straight line of code, and each visit of it starts from zero: the adjoint lives in SSA
+        there (no alloca), and no ``0.0 + d`` is ever built.  (Aggregates keep their slots: the first
+        contribution's integer and pointer fields are not adjoints.)
+        """
+        got = self._block_local.get(v)
+        if got is None:
+            got = isinstance(v, Instruction) and v.parent is not None and is_fp(self.adjoint_type(v)) and all(
+                isinstance(u.user, Instruction) and u.user.parent is v.parent and not isinstance(u.user, PhiInst)
+                and not u.user.is_terminator for u in v.uses)
+            self._block_local[v] = got
+        return got
+
+    def start_block(self) -> None:
+        """A new reverse block begins: block-local adjoints start from zero."""
+        for lane in self.local_adjs:
+            lane.clear()
+
     def add_adjoint(self, b: Builder, v: Value, d: Value) -> None:
         if v not in self.active:
+            return
+        if self.block_local(v):
+            # The first contribution is ``d`` itself, not ``0.0 + d``: the same number except that a first
+            # ``-0.0`` stays ``-0.0``, an equally right zero adjoint.
+            local = self.local_adjs[self.lane]
+            prev = local.get(v)
+            local[v] = d if prev is None else fadd_deep(b, prev, d)
             return
         s = self.adjoint_slot(v)
         b.store(fadd_deep(b, b.load(self.adjoint_type(v), s), d), s)
 
     def load_adjoint(self, b: Builder, v: Value) -> Value:
+        if self.block_local(v):
+            got = self.local_adjs[self.lane].get(v)
+            return got if got is not None else zero(self.adjoint_type(v))
         return b.load(self.adjoint_type(v), self.adjoint_slot(v))
 
     def take_adjoint(self, b: Builder, v: Value) -> Value:
         """Read the adjoint of ``v`` and reset it (each loop iteration starts from zero)."""
         t = self.adjoint_type(v)
+        if self.block_local(v):
+            got = self.local_adjs[self.lane].pop(v, None)
+            return got if got is not None else zero(t)
         s = self.adjoint_slot(v)
         d = b.load(t, s)
         b.store(zero(t), s)

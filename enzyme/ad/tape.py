@@ -15,6 +15,8 @@ is done.
 """
 from __future__ import annotations
 
+import os
+
 from ..analysis.layout import DataLayout
 from ..ir import Function, Module, StructType, Type, Value
 from ..ir.builder import Builder, const_int
@@ -25,6 +27,12 @@ TAPE_PUSH = "__pyenzyme_tape_push"
 #: The values stack, then the stack of deferred frees.
 TAPE_STRUCT = StructType((PTR, I64, I64, PTR, I64, I64))
 _DEFERRED_FREES = 24  # byte offset of the second stack (the helpers' IR spells it out too)
+#: With PYENZYME_TAPE_STATS=1 at build time, every push adds its size to ``__pyenzyme_tape_bytes`` (a weak
+#: global a program may define to read it): a debugging and benchmarking aid, off by default.
+_COUNT_BYTES = """  %counted = load i64, ptr @__pyenzyme_tape_bytes, align 8
+  %counted1 = add i64 %counted, %size
+  store i64 %counted1, ptr @__pyenzyme_tape_bytes, align 8
+"""
 _HELPERS = """
 define internal ptr @__pyenzyme_tape_push(ptr %tape, i64 %size) alwaysinline {
 entry:
@@ -33,7 +41,7 @@ entry:
   %top = load i64, ptr %topp, align 8
   %cap = load i64, ptr %capp, align 8
   %newtop = add i64 %top, %size
-  %full = icmp ugt i64 %newtop, %cap
+{count}  %full = icmp ugt i64 %newtop, %cap
   br i1 %full, label %grow, label %store, !prof !{!"branch_weights", i32 1, i32 2000}
 grow:
   %base0 = load ptr, ptr %tape, align 8
@@ -99,8 +107,10 @@ entry:
 def tape_functions(module: Module) -> tuple[Function, Function]:
     """The push and pop helpers, added to ``module`` on first use."""
     if module.get_function(TAPE_PUSH) is None:
+        counting = os.environ.get("PYENZYME_TAPE_STATS") == "1"
+        counter = "@__pyenzyme_tape_bytes = weak global i64 0\n" if counting else ""
         add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\ndeclare void @free(ptr)\n"
-                             + _HELPERS)
+                             + counter + _HELPERS.replace("{count}", _COUNT_BYTES if counting else ""))
     push = module.get_function(TAPE_PUSH)
     pop = module.get_function("__pyenzyme_tape_pop")
     assert push is not None and pop is not None

@@ -42,18 +42,10 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-LABEL: define internal { [2 x double] } @reverse2_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]], double %[[DRET0:[^ ,]+]], double %[[DRET1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[W0_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[W0_ADJ1]], align 8
-; CHECK-NEXT:   %[[W0_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[W0_ADJ0]], align 8
 ; CHECK-NEXT:   %[[X_ADJ1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[M_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ1]], align 8
 ; CHECK-NEXT:   %[[X_ADJ0:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[M_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ0]], align 8
 ; CHECK-NEXT:   %[[R_ADJ1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ1]], align 8
 ; CHECK-NEXT:   %[[R_ADJ0:[^ ,]+]] = alloca double, align 8
@@ -75,62 +67,42 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[R_ADJ0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[X]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
-; CHECK-NEXT:   store double %[[TMP11]], ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[R_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP12]], ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[R_ADJ1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[X]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[X]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[W0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[W0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[X]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[W0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[W0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[W0_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[W0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[D_W0]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP36]]
-; CHECK-NEXT:   store double %[[TMP38]], ptr %[[D_W0]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[W0_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[W0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[D_W1]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[D_W1]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[X]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP24]], ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[X]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[D_W0]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[D_W0]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[D_W1]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP29]], ptr %[[D_W1]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = insertvalue [2 x double] undef, double %[[TMP42]], 0
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue [2 x double] %[[TMP44]], double %[[TMP43]], 1
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = insertvalue { [2 x double] } undef, [2 x double] %[[TMP45]], 0
-; CHECK-NEXT:   ret { [2 x double] } %[[TMP46]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = insertvalue [2 x double] undef, double %[[TMP30]], 0
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue [2 x double] %[[TMP32]], double %[[TMP31]], 1
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { [2 x double] } undef, [2 x double] %[[TMP33]], 0
+; CHECK-NEXT:   ret { [2 x double] } %[[TMP34]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { [2 x double] } @diffe2_f(

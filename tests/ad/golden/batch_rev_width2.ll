@@ -59,22 +59,6 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-LABEL: define internal void @reverse2_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[X1_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   %[[X1_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   %[[M_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[M_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[X0_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[X0_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[E_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ1]], align 8
-; CHECK-NEXT:   %[[E_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ0]], align 8
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
@@ -93,86 +77,42 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT: {{^}}[[TMP11]]:
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[E_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[E_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP8]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[TMP8]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP8]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[E_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[E_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[E_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq double %[[TMP18]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], double 0.000000e+00, double %[[TMP19]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[E_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[D_OUT0]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT0]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[D_OUT1]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT1]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp oeq double %[[TMP36]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP37]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP42]]
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fadd double %[[TMP44]], %[[TMP43]]
-; CHECK-NEXT:   store double %[[TMP45]], ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP46]]
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fcmp oeq double %[[TMP46]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP48]], double 0.000000e+00, double %[[TMP47]]
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP49]]
-; CHECK-NEXT:   store double %[[TMP51]], ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP46]]
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = select i1 %[[TMP48]], double 0.000000e+00, double %[[TMP52]]
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = load double, ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fadd double %[[TMP54]], %[[TMP53]]
-; CHECK-NEXT:   store double %[[TMP55]], ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = load double, ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = fadd double %[[TMP57]], %[[TMP56]]
-; CHECK-NEXT:   store double %[[TMP58]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = load double, ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = fadd double %[[TMP60]], %[[TMP59]]
-; CHECK-NEXT:   store double %[[TMP61]], ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = load double, ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = load double, ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = fadd double %[[TMP63]], %[[TMP62]]
-; CHECK-NEXT:   store double %[[TMP64]], ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = load double, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP66:[^ ,]+]] = load double, ptr %[[D_X1]], align 8
-; CHECK-NEXT:   %[[TMP67:[^ ,]+]] = fadd double %[[TMP66]], %[[TMP65]]
-; CHECK-NEXT:   store double %[[TMP67]], ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP22]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP30]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP32]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP27]]
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP33]]
+; CHECK-NEXT:   store double %[[TMP37]], ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[D_X1]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

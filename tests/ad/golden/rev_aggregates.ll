@@ -52,10 +52,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[P_ADJ:[^ ,]+]] = alloca { double, double }, align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -76,59 +72,49 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP9]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP14]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP18]], 1
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = extractvalue { double, double } %[[TMP20]], 0
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = extractvalue { double, double } %[[TMP19]], 0
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { double, double } %[[TMP20]], double %[[TMP23]], 0
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = extractvalue { double, double } %[[TMP24]], 1
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = extractvalue { double, double } %[[TMP19]], 1
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double, double } %[[TMP24]], double %[[TMP27]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP28]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP29]], 0
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = extractvalue { double, double } %[[TMP31]], 0
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = extractvalue { double, double } %[[TMP30]], 0
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP33]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = insertvalue { double, double } %[[TMP31]], double %[[TMP34]], 0
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = extractvalue { double, double } %[[TMP35]], 1
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = extractvalue { double, double } %[[TMP30]], 1
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP37]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = insertvalue { double, double } %[[TMP35]], double %[[TMP38]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP39]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP13]], 1
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = extractvalue { double, double } %[[TMP15]], 0
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = extractvalue { double, double } %[[TMP14]], 0
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double, double } %[[TMP15]], double %[[TMP18]], 0
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double, double } %[[TMP19]], 1
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = extractvalue { double, double } %[[TMP14]], 1
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { double, double } %[[TMP19]], double %[[TMP22]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP23]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP11]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = extractvalue { double, double } %[[TMP25]], 0
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = extractvalue { double, double } %[[TMP24]], 0
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double, double } %[[TMP25]], double %[[TMP28]], 0
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = extractvalue { double, double } %[[TMP29]], 1
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = extractvalue { double, double } %[[TMP24]], 1
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue { double, double } %[[TMP29]], double %[[TMP32]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP33]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP40]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = extractvalue { double, double } %[[TMP41]], 0
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP43]], %[[TMP42]]
-; CHECK-NEXT:   store double %[[TMP44]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = extractvalue { double, double } %[[TMP41]], 1
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fadd double %[[TMP46]], %[[TMP45]]
-; CHECK-NEXT:   store double %[[TMP47]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP34]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = extractvalue { double, double } %[[TMP35]], 0
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP36]]
+; CHECK-NEXT:   store double %[[TMP38]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = extractvalue { double, double } %[[TMP35]], 1
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP48]], 0
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = insertvalue { double, double } %[[TMP49]], double %[[TMP50]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP51]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP42]], 0
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } %[[TMP43]], double %[[TMP44]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP45]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @augmented_pair(
@@ -147,12 +133,8 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[P0_ADJ:[^ ,]+]] = alloca { double, double }, align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P0_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[P1_ADJ:[^ ,]+]] = alloca { double, double }, align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P1_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load { double, double }, ptr %[[P1_ADJ]], align 8
@@ -174,55 +156,45 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load { double, double }, ptr %[[P1_ADJ]], align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P1_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = extractvalue { double, double } %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double 0.000000e+00, 1
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load { double, double }, ptr %[[P0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = extractvalue { double, double } %[[TMP16]], 0
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = extractvalue { double, double } %[[TMP15]], 0
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = insertvalue { double, double } %[[TMP16]], double %[[TMP19]], 0
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = extractvalue { double, double } %[[TMP20]], 1
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = extractvalue { double, double } %[[TMP15]], 1
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { double, double } %[[TMP20]], double %[[TMP23]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP24]], ptr %[[P0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load { double, double }, ptr %[[P0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double 0.000000e+00, 1
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load { double, double }, ptr %[[P0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = extractvalue { double, double } %[[TMP14]], 0
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = extractvalue { double, double } %[[TMP13]], 0
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = insertvalue { double, double } %[[TMP14]], double %[[TMP17]], 0
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = extractvalue { double, double } %[[TMP18]], 1
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double, double } %[[TMP13]], 1
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = insertvalue { double, double } %[[TMP18]], double %[[TMP21]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP22]], ptr %[[P0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load { double, double }, ptr %[[P0_ADJ]], align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = extractvalue { double, double } %[[TMP25]], 0
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fmul double %[[Y]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp oeq double %[[TMP34]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP36]], double 0.000000e+00, double %[[TMP35]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[X]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP36]], double 0.000000e+00, double %[[TMP40]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = extractvalue { double, double } %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP12]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP12]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[Y]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP29]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP35]]
+; CHECK-NEXT:   store double %[[TMP37]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP44]], 0
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double, double } %[[TMP45]], double %[[TMP46]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP47]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP38]], 0
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = insertvalue { double, double } %[[TMP39]], double %[[TMP40]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP41]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -69,8 +69,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[T_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
@@ -125,35 +123,30 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[TMP22]]:
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fcmp oeq double %[[TMP28]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double 0.000000e+00, double %[[TMP30]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
-; CHECK-NEXT:   store double %[[TMP34]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[TMP26]], %[[TMP23]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq double %[[TMP23]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP35:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP32:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP35]]:
+; CHECK-NEXT: {{^}}[[TMP32]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP36]], 0
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = insertvalue { double, double } %[[TMP37]], double %[[TMP38]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP39]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP33]], 0
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP35]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP36]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -54,8 +54,6 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
@@ -76,22 +74,17 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double %[[TMP8]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call { double } @reverse_scale(ptr %[[X]], ptr %[[D_X]], double %[[TMP4]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = extractvalue { double } %[[TMP9]], 0
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call { double } @reverse_sq(double %[[K]], double %[[TMP13]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = extractvalue { double } %[[TMP14]], 0
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call { double } @reverse_sq(double %[[K]], double %[[TMP10]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = extractvalue { double } %[[TMP11]], 0
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
+; CHECK-NEXT:   store double %[[TMP14]], ptr %[[K_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double } undef, double %[[TMP18]], 0
-; CHECK-NEXT:   ret { double } %[[TMP19]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = insertvalue { double } undef, double %[[TMP15]], 0
+; CHECK-NEXT:   ret { double } %[[TMP16]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_sq(
@@ -152,10 +145,6 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[W_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[W_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
@@ -166,33 +155,23 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: {{^}}[[TMP3]]:
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[D_P]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_P]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[W_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP4]]
-; CHECK-NEXT:   store double %[[TMP6]], ptr %[[W_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[W_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[W_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[K]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq double %[[TMP7]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP8]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[D_P]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
-; CHECK-NEXT:   store double %[[TMP19]], ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[K]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP8]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
+; CHECK-NEXT:   store double %[[TMP11]], ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP7]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[D_P]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { double } undef, double %[[TMP20]], 0
-; CHECK-NEXT:   ret { double } %[[TMP21]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = insertvalue { double } undef, double %[[TMP14]], 0
+; CHECK-NEXT:   ret { double } %[[TMP15]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

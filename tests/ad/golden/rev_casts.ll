@@ -41,14 +41,8 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[AD_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[AD_ADJ]], align 8
 ; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[P_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
@@ -66,42 +60,27 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fpext float %[[TMP7]] to double
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP10]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[B]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[AD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[AD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[AD_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[AD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fptrunc double %[[TMP25]] to float
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd float %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store float %[[TMP28]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[B]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP9]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fptrunc double %[[TMP16]] to float
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd float %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   store float %[[TMP19]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP29]], 0
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = insertvalue { float, double } %[[TMP30]], double %[[TMP31]], 1
-; CHECK-NEXT:   ret { float, double } %[[TMP32]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP20]], 0
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { float, double } %[[TMP21]], double %[[TMP22]], 1
+; CHECK-NEXT:   ret { float, double } %[[TMP23]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @diffef(

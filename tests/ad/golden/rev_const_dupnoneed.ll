@@ -44,8 +44,6 @@ define double @grad(double %x, ptr %w, ptr %out, ptr %dout) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
@@ -56,21 +54,16 @@ define double @grad(double %x, ptr %w, ptr %out, ptr %dout) {
 ; CHECK-NEXT: {{^}}[[TMP3]]:
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[D_OUT]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP4]]
-; CHECK-NEXT:   store double %[[TMP6]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP10]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP5]]
+; CHECK-NEXT:   store double %[[TMP7]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double } undef, double %[[TMP11]], 0
-; CHECK-NEXT:   ret { double } %[[TMP12]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double } undef, double %[[TMP8]], 0
+; CHECK-NEXT:   ret { double } %[[TMP9]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -52,14 +52,6 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-LABEL: define internal void @reverse_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[X1_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[X0_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
@@ -74,43 +66,21 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT: {{^}}[[TMP7]]:
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP10]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP4]])
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP4]])
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_Y]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -35,8 +35,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[D_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_ADJ]], align 8
 ; CHECK-NEXT:   %[[Q_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[Q_ADJ]], align 8
@@ -55,34 +53,29 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP5]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fcmp oeq double %[[TMP5]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP7]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
-; CHECK-NEXT:   store double %[[TMP11]], ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv double %[[TMP3]], %[[Y]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fneg double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fdiv double %[[TMP13]], %[[Y]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP5]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fdiv double %[[TMP3]], %[[Y]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fneg double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv double %[[TMP11]], %[[Y]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP5]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP9]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fneg double %[[TMP9]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fneg double %[[TMP19]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP25]], 0
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double, double } %[[TMP26]], double %[[TMP27]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP28]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP22]], 0
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = insertvalue { double, double } %[[TMP23]], double %[[TMP24]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP25]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -43,12 +43,6 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[S_ADJ]], align 4
-; CHECK-NEXT:   %[[Q_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[Q_ADJ]], align 4
-; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[M_ADJ]], align 4
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
@@ -64,59 +58,44 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT: {{^}}[[TMP5]]:
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load float, ptr %[[M_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd float %[[TMP7]], %[[TMP6]]
-; CHECK-NEXT:   store float %[[TMP8]], ptr %[[M_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load float, ptr %[[Q_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd float %[[TMP9]], %[[TMP6]]
-; CHECK-NEXT:   store float %[[TMP10]], ptr %[[Q_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load float, ptr %[[Q_ADJ]], align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[Q_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv float 1.000000e+00, %[[B]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul float %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq float %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP13]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load float, ptr %[[S_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv float 1.000000e+00, %[[B]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul float %[[TMP7]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], float 0.000000e+00, float %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fdiv float %[[TMP4]], %[[B]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fneg float %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fdiv float %[[TMP12]], %[[B]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul float %[[TMP13]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP9]], float 0.000000e+00, float %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd float %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store float %[[TMP17]], ptr %[[S_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fdiv float %[[TMP4]], %[[B]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fneg float %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fdiv float %[[TMP19]], %[[B]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul float %[[TMP20]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd float %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store float %[[TMP24]], ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load float, ptr %[[S_ADJ]], align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[S_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = call float @llvm.cos.f32(float %[[A]])
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul float %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq float %[[TMP25]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], float 0.000000e+00, float %[[TMP27]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd float %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store float %[[TMP31]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load float, ptr %[[M_ADJ]], align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[M_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul float %[[B]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp oeq float %[[TMP32]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP34]], float 0.000000e+00, float %[[TMP33]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd float %[[TMP36]], %[[TMP35]]
-; CHECK-NEXT:   store float %[[TMP37]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul float %[[A]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP34]], float 0.000000e+00, float %[[TMP38]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd float %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store float %[[TMP41]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   store float %[[TMP17]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = call float @llvm.cos.f32(float %[[A]])
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul float %[[TMP18]], %[[TMP10]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq float %[[TMP10]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], float 0.000000e+00, float %[[TMP19]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd float %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   store float %[[TMP23]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul float %[[B]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], float 0.000000e+00, float %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd float %[[TMP27]], %[[TMP26]]
+; CHECK-NEXT:   store float %[[TMP28]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul float %[[A]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP25]], float 0.000000e+00, float %[[TMP29]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd float %[[TMP31]], %[[TMP30]]
+; CHECK-NEXT:   store float %[[TMP32]], ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = insertvalue { float, float } undef, float %[[TMP42]], 0
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { float, float } %[[TMP43]], float %[[TMP44]], 1
-; CHECK-NEXT:   ret { float, float } %[[TMP45]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { float, float } undef, float %[[TMP33]], 0
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { float, float } %[[TMP34]], float %[[TMP35]], 1
+; CHECK-NEXT:   ret { float, float } %[[TMP36]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @diffef(

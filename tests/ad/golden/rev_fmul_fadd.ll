@@ -36,8 +36,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -51,30 +49,25 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[TMP3]]:
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP4]]
-; CHECK-NEXT:   store double %[[TMP6]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP4]]
-; CHECK-NEXT:   store double %[[TMP8]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[Y]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP6]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[Y]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
+; CHECK-NEXT:   store double %[[TMP9]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[X]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP12]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP16]], 0
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double, double } %[[TMP17]], double %[[TMP18]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP19]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP13]], 0
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = insertvalue { double, double } %[[TMP14]], double %[[TMP15]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP16]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

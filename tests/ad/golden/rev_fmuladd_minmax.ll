@@ -39,16 +39,10 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[MX_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[MX_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[PW_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[PW_ADJ]], align 8
-; CHECK-NEXT:   %[[FM_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[FM_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -62,64 +56,49 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[TMP3]]:
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[FM_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP4]]
-; CHECK-NEXT:   store double %[[TMP6]], ptr %[[FM_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[PW_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP4]]
-; CHECK-NEXT:   store double %[[TMP8]], ptr %[[PW_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[PW_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[PW_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = sitofp i32 3 to double
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP10]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fsub double %[[TMP10]], 1.000000e+00
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP12]])
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp oeq double %[[TMP9]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = sitofp i32 3 to double
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP5]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fsub double %[[TMP5]], 1.000000e+00
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP7]])
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[Y]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double 0.000000e+00, double %[[TMP16]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
 ; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[FM_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[FM_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[Y]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP22]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[X]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP17]], double 0.000000e+00, double %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP24]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp uno double %[[Y]], %[[Y]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oge double %[[X]], %[[Y]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double %[[TMP4]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP25]], double %[[TMP4]], double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[MX_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[MX_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[MX_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[MX_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp uno double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oge double %[[X]], %[[Y]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP33]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP34]], double %[[TMP33]], double %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP35]], double 0.000000e+00, double %[[TMP33]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP34]], double 0.000000e+00, double %[[TMP40]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP4]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
+; CHECK-NEXT:   store double %[[TMP34]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP44]], 0
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double, double } %[[TMP45]], double %[[TMP46]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP47]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP35]], 0
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = insertvalue { double, double } %[[TMP36]], double %[[TMP37]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP38]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

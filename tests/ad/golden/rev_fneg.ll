@@ -35,12 +35,8 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[N_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[N_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -57,37 +53,27 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[X]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[N_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[N_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[N_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[N_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fneg double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[Y]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP8]]
+; CHECK-NEXT:   store double %[[TMP10]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fneg double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[Y]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
+; CHECK-NEXT:   store double %[[TMP14]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP24]], 0
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = insertvalue { double, double } %[[TMP25]], double %[[TMP26]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP27]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP18]], 0
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { double, double } %[[TMP19]], double %[[TMP20]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP21]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -56,20 +56,8 @@ define double @grad(double %x) {
 ; CHECK-LABEL: define internal { double } @reverse_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[L_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   %[[E_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   %[[EL_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[EL_ADJ]], align 8
-; CHECK-NEXT:   %[[Q_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -91,75 +79,45 @@ define double @grad(double %x) {
 ; CHECK-NEXT: {{^}}[[TMP11]]:
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[Q_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[Q_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[EL_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[EL_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[EL_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[EL_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp oeq double %[[TMP17]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP18]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[L_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp oeq double %[[TMP27]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP29]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[E_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp oeq double %[[TMP34]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP36]], double 0.000000e+00, double %[[TMP35]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[Q_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP6]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[TMP41]], %[[TMP40]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fcmp oeq double %[[TMP40]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = select i1 %[[TMP43]], double 0.000000e+00, double %[[TMP42]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd double %[[TMP45]], %[[TMP44]]
-; CHECK-NEXT:   store double %[[TMP46]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP4]])
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fmul double %[[TMP48]], %[[TMP47]]
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = fcmp oeq double %[[TMP47]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = select i1 %[[TMP50]], double 0.000000e+00, double %[[TMP49]]
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fadd double %[[TMP52]], %[[TMP51]]
-; CHECK-NEXT:   store double %[[TMP53]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fmul double %[[TMP55]], %[[TMP54]]
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = fcmp oeq double %[[TMP54]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = select i1 %[[TMP57]], double 0.000000e+00, double %[[TMP56]]
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = fadd double %[[TMP59]], %[[TMP58]]
-; CHECK-NEXT:   store double %[[TMP60]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq double %[[TMP17]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], double 0.000000e+00, double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP15]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP6]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double 0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP4]])
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP33]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oeq double %[[TMP32]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double 0.000000e+00, double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP37]], %[[TMP36]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp oeq double %[[TMP36]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP39]], double 0.000000e+00, double %[[TMP38]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP40]]
+; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = insertvalue { double } undef, double %[[TMP61]], 0
-; CHECK-NEXT:   ret { double } %[[TMP62]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = insertvalue { double } undef, double %[[TMP43]], 0
+; CHECK-NEXT:   ret { double } %[[TMP44]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -58,22 +58,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[XF_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[XF_ADJ]], align 4
-; CHECK-NEXT:   %[[C_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[C_ADJ]], align 4
-; CHECK-NEXT:   %[[T_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[P_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[S1_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   %[[CD_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[CD_ADJ]], align 8
-; CHECK-NEXT:   %[[S2_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[S3_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[S3_ADJ]], align 8
@@ -91,111 +75,71 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[TMP7]]:
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S3_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP10]], ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[CD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[CD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[CD_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[CD_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fptrunc double %[[TMP23]] to float
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load float, ptr %[[C_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd float %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store float %[[TMP26]], ptr %[[C_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load float, ptr %[[C_ADJ]], align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[C_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul float 3.000000e+00, %[[TMP6]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul float %[[TMP28]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fdiv float 1.000000e+00, %[[TMP29]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul float %[[TMP30]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp oeq float %[[TMP27]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], float 0.000000e+00, float %[[TMP31]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load float, ptr %[[XF_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd float %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store float %[[TMP35]], ptr %[[XF_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load float, ptr %[[XF_ADJ]], align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[XF_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fpext float %[[TMP36]] to double
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[X]], %[[X]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP42]]
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fdiv double %[[X]], %[[TMP43]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fmul double %[[TMP44]], %[[TMP40]]
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fcmp oeq double %[[TMP40]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = select i1 %[[TMP46]], double 0.000000e+00, double %[[TMP45]]
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fadd double %[[TMP48]], %[[TMP47]]
-; CHECK-NEXT:   store double %[[TMP49]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = fneg double %[[Y]]
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fdiv double %[[TMP50]], %[[TMP43]]
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fmul double %[[TMP51]], %[[TMP40]]
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = select i1 %[[TMP46]], double 0.000000e+00, double %[[TMP52]]
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fadd double %[[TMP54]], %[[TMP53]]
-; CHECK-NEXT:   store double %[[TMP55]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = call double @llvm.cosh.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = fmul double %[[TMP57]], %[[TMP57]]
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP58]]
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = fmul double %[[TMP59]], %[[TMP56]]
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = fcmp oeq double %[[TMP56]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = select i1 %[[TMP61]], double 0.000000e+00, double %[[TMP60]]
-; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = fadd double %[[TMP63]], %[[TMP62]]
-; CHECK-NEXT:   store double %[[TMP64]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP66:[^ ,]+]] = fcmp oeq double %[[Y]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP67:[^ ,]+]] = fsub double %[[Y]], 1.000000e+00
-; CHECK-NEXT:   %[[TMP68:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP67]])
-; CHECK-NEXT:   %[[TMP69:[^ ,]+]] = fmul double %[[Y]], %[[TMP68]]
-; CHECK-NEXT:   %[[TMP70:[^ ,]+]] = fmul double %[[TMP69]], %[[TMP65]]
-; CHECK-NEXT:   %[[TMP71:[^ ,]+]] = fcmp oeq double %[[TMP65]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP72:[^ ,]+]] = select i1 %[[TMP71]], double 0.000000e+00, double %[[TMP70]]
-; CHECK-NEXT:   %[[TMP73:[^ ,]+]] = select i1 %[[TMP66]], double 0.000000e+00, double %[[TMP72]]
-; CHECK-NEXT:   %[[TMP74:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP75:[^ ,]+]] = fadd double %[[TMP74]], %[[TMP73]]
-; CHECK-NEXT:   store double %[[TMP75]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP76:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP77:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP78:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP77]]
-; CHECK-NEXT:   %[[TMP79:[^ ,]+]] = fmul double %[[TMP78]], %[[TMP65]]
-; CHECK-NEXT:   %[[TMP80:[^ ,]+]] = select i1 %[[TMP71]], double 0.000000e+00, double %[[TMP79]]
-; CHECK-NEXT:   %[[TMP81:[^ ,]+]] = select i1 %[[TMP76]], double 0.000000e+00, double %[[TMP80]]
-; CHECK-NEXT:   %[[TMP82:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP83:[^ ,]+]] = fadd double %[[TMP82]], %[[TMP81]]
-; CHECK-NEXT:   store double %[[TMP83]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fptrunc double %[[TMP8]] to float
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul float 3.000000e+00, %[[TMP6]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul float %[[TMP10]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv float 1.000000e+00, %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul float %[[TMP12]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq float %[[TMP9]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fpext float %[[TMP15]] to double
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[X]], %[[X]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fdiv double %[[X]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP22]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP23]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fneg double %[[Y]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double %[[TMP28]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = call double @llvm.cosh.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fmul double %[[TMP34]], %[[TMP34]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP35]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fmul double %[[TMP36]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP37]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fcmp oeq double %[[Y]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fsub double %[[Y]], 1.000000e+00
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP43]])
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fmul double %[[Y]], %[[TMP44]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fmul double %[[TMP45]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP46]]
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP42]], double 0.000000e+00, double %[[TMP48]]
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP49]]
+; CHECK-NEXT:   store double %[[TMP51]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP53]]
+; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fmul double %[[TMP54]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP55]]
+; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP52]], double 0.000000e+00, double %[[TMP56]]
+; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fadd double %[[TMP58]], %[[TMP57]]
+; CHECK-NEXT:   store double %[[TMP59]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP84:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP85:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP84]], 0
-; CHECK-NEXT:   %[[TMP86:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP87:[^ ,]+]] = insertvalue { double, double } %[[TMP85]], double %[[TMP86]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP87]]
+; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP60]], 0
+; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = insertvalue { double, double } %[[TMP61]], double %[[TMP62]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP63]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -158,12 +158,6 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-LABEL: define internal void @reverse_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[P_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   %[[P_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
@@ -209,43 +203,28 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP19]])
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp oeq double %[[TMP29]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], double 0.000000e+00, double %[[TMP31]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP36]]
-; CHECK-NEXT:   store double %[[TMP38]], ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP40]], double %[[TMP39]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP19]])
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double %[[TMP23]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
+; CHECK-NEXT:   store double %[[TMP34]], ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP11]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP44:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP35:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP44]]:
+; CHECK-NEXT: {{^}}[[TMP35]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -74,12 +74,6 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-LABEL: define internal void @reverse_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[SQ_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[S_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
@@ -120,43 +114,26 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT: {{^}}[[TMP17]]:
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[TMP16]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP34]], double %[[TMP33]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP35]]
-; CHECK-NEXT:   store double %[[TMP37]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[TMP16]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double %[[TMP18]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP11]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP38:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP28:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP38]]:
+; CHECK-NEXT: {{^}}[[TMP28]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
@@ -180,7 +157,7 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   br i1 %[[ANY_I_I]], label %[[INVERTLOOP_I_I_PREHEADER:[^ ,]+]], label %[[DIFFEF_EXIT:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER]]:
-; O2-NEXT:   %[[MIN_ITERS_CHECK:[^ ,]+]] = icmp ult i64 %[[N]], 4
+; O2-NEXT:   %[[MIN_ITERS_CHECK:[^ ,]+]] = icmp ult i64 %[[N]], 6
 ; O2-NEXT:   br i1 %[[MIN_ITERS_CHECK]], label %[[INVERTLOOP_I_I_PREHEADER10:[^ ,]+]], label %[[VECTOR_MEMCHECK:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_MEMCHECK]]:
@@ -207,18 +184,16 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   %[[WIDE_LOAD:[^ ,]+]] = load <2 x double>, ptr %[[TMP6]], align 8, !alias.scope !{{[0-9]+}}
 ; O2-NEXT:   %[[WIDE_LOAD2:[^ ,]+]] = load <2 x double>, ptr %[[TMP7]], align 8, !alias.scope !{{[0-9]+}}
 ; O2-NEXT:   %[[TMP8:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[TMP4]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -8
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -24
-; O2-NEXT:   %[[WIDE_LOAD4:[^ ,]+]] = load <2 x double>, ptr %[[TMP9]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[WIDE_LOAD5:[^ ,]+]] = load <2 x double>, ptr %[[TMP10]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD]], zeroinitializer
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD]], %[[TMP11]]
-; O2-NEXT:   %[[REVERSE8:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD4]], %[[TMP12]]
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD2]], zeroinitializer
-; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD2]], %[[TMP13]]
-; O2-NEXT:   %[[REVERSE9:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD5]], %[[TMP14]]
-; O2-NEXT:   store <2 x double> %[[REVERSE8]], ptr %[[TMP9]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   store <2 x double> %[[REVERSE9]], ptr %[[TMP10]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD]], %[[WIDE_LOAD]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD2]], %[[WIDE_LOAD2]]
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -8
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -24
+; O2-NEXT:   %[[WIDE_LOAD4:[^ ,]+]] = load <2 x double>, ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[WIDE_LOAD5:[^ ,]+]] = load <2 x double>, ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD4]], %[[TMP9]]
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD5]], %[[TMP10]]
+; O2-NEXT:   store <2 x double> %[[TMP13]], ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   store <2 x double> %[[TMP14]], ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
 ; O2-NEXT:   %[[INDEX_NEXT]] = add nuw i64 %[[INDEX]], 4
 ; O2-NEXT:   %[[TMP15:[^ ,]+]] = icmp eq i64 %[[INDEX_NEXT]], %[[N_VEC]]
 ; O2-NEXT:   br i1 %[[TMP15]], label %[[MIDDLE_BLOCK:[^ ,]+]], label %[[VECTOR_BODY]], !llvm.loop !{{[0-9]+}}
@@ -237,13 +212,12 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[ITER_REV_0_I_I]]
 ; O2-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
 ; O2-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[ITER_REV_0_I_I]]
-; O2-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP17]], 0.000000e+00
-; O2-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP19]]
-; O2-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
-; O2-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
-; O2-NEXT:   store double %[[TMP22]], ptr %[[TMP18]], align 8
-; O2-NEXT:   %[[TMP23:[^ ,]+]] = icmp eq i64 %[[ITER_REV_0_I_I]], 0
-; O2-NEXT:   br i1 %[[TMP23]], label %[[DIFFEF_EXIT]], label %[[INVERTLOOP_I_I]], !llvm.loop !{{[0-9]+}}
+; O2-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP17]]
+; O2-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
+; O2-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; O2-NEXT:   store double %[[TMP21]], ptr %[[TMP18]], align 8
+; O2-NEXT:   %[[TMP22:[^ ,]+]] = icmp eq i64 %[[ITER_REV_0_I_I]], 0
+; O2-NEXT:   br i1 %[[TMP22]], label %[[DIFFEF_EXIT]], label %[[INVERTLOOP_I_I]], !llvm.loop !{{[0-9]+}}
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[DIFFEF_EXIT]]:
 ; O2-NEXT:   ret void

@@ -66,16 +66,8 @@ define double @grad(double %x) {
 ; CHECK-LABEL: define internal { double } @reverse_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[SQ_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[SQ_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[X1_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -99,58 +91,38 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fmul double %[[X]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp oeq double %[[TMP36]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP37]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[X]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP42]]
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fadd double %[[TMP44]], %[[TMP43]]
-; CHECK-NEXT:   store double %[[TMP45]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
+; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double } undef, double %[[TMP46]], 0
-; CHECK-NEXT:   ret { double } %[[TMP47]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = insertvalue { double } undef, double %[[TMP34]], 0
+; CHECK-NEXT:   ret { double } %[[TMP35]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

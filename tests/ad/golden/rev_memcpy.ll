@@ -46,10 +46,6 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-LABEL: define internal void @reverse_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -69,23 +65,13 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   call void @__pyenzyme_copy_adjoint_double(ptr %[[D_Y]], ptr %[[D_X]], i64 16)
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -111,16 +97,14 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; O2-NEXT:   %[[B_I_I:[^ ,]+]] = load double, ptr %[[P1_I_I]], align 8
 ; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[Y]], align 8
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DY]], i64 8
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = fadd double %[[B_I_I]], 0.000000e+00
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[A_I_I]], 0.000000e+00
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[TMP4]], %[[TMP3]]
-; O2-NEXT:   store double %[[TMP5]], ptr %[[TMP1]], align 8
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[DY]], align 8
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP6]]
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[A_I_I]], %[[TMP2]]
+; O2-NEXT:   store double %[[TMP3]], ptr %[[TMP1]], align 8
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[DY]], align 8
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[B_I_I]], %[[TMP4]]
 ; O2-NEXT:   store double 0.000000e+00, ptr %[[DY]], align 8
 ; O2-NEXT:   %[[S_I_I_I:[^ ,]+]] = load double, ptr %[[DX]], align 8
-; O2-NEXT:   %[[SUM_I_I_I:[^ ,]+]] = fadd double %[[TMP7]], %[[S_I_I_I]]
+; O2-NEXT:   %[[SUM_I_I_I:[^ ,]+]] = fadd double %[[TMP5]], %[[S_I_I_I]]
 ; O2-NEXT:   store double %[[SUM_I_I_I]], ptr %[[DX]], align 8
 ; O2-NEXT:   %[[PS_I_1_I_I:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DX]], i64 8
 ; O2-NEXT:   %[[A_I_1_I_I:[^ ,]+]] = load double, ptr %[[TMP1]], align 8

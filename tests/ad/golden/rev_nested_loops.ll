@@ -92,14 +92,14 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   store double %[[VA]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store double %[[VB]], ptr %[[TMP2]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE_J]], label %[[INNER]], label %[[OUTER_LATCH]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[OUTER_LATCH]]:
 ; CHECK-NEXT:   %[[S_OUT:[^ ,]+]] = phi double [ %[[S_NEXT]], %[[INNER]] ]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[ITER]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[ITER]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   %[[PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 %[[I]]
 ; CHECK-NEXT:   %[[D_PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 %[[I]]
 ; CHECK-NEXT:   store double %[[S_OUT]], ptr %[[PY]], align 8
@@ -119,17 +119,8 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-LABEL: define internal void @reverse_f(
 ; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], ptr %[[B:[^ ,]+]], ptr %[[D_B:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], i64 %[[N:[^ ,]+]], i64 %[[M:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[S_OUT_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_OUT_ADJ]], align 8
+; CHECK-NEXT:   %[[I_INV:[^ ,]+]] = alloca i64, align 8
 ; CHECK-NEXT:   %[[ITER_REV:[^ ,]+]] = alloca i64, align 8
-; CHECK-NEXT:   %[[VB_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[VB_ADJ]], align 8
-; CHECK-NEXT:   %[[VA_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[VA_ADJ]], align 8
-; CHECK-NEXT:   %[[AB_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[AB_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[S_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTEXIT:[^ ,]+]]
@@ -154,92 +145,69 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT: {{^}}[[TMP6]]:
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[S_OUT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[S_OUT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load i64, ptr %[[TMP8]], align 8
+; CHECK-NEXT:   store i64 %[[TMP9]], ptr %[[I_INV]], align 4
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load i64, ptr %[[TMP10]], align 8
 ; CHECK-NEXT:   store i64 %[[TMP11]], ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[S_OUT_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_OUT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP7]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTINNER:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTINNER]]:
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load i64, ptr %[[TMP15]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[TMP17]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = mul i64 %[[TMP21]], 1
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = add i64 0, %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_B]], i64 %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = mul nsw i64 %[[TMP16]], %[[M]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = add nsw i64 %[[TMP25]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_A]], i64 %[[TMP26]]
-; CHECK-NEXT:   br label %[[TMP28:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = mul i64 %[[TMP18]], 1
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = add i64 0, %[[TMP19]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_B]], i64 %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load i64, ptr %[[I_INV]], align 4
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = mul nsw i64 %[[TMP22]], %[[M]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = add nsw i64 %[[TMP23]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_A]], i64 %[[TMP24]]
+; CHECK-NEXT:   br label %[[TMP26:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP28]]:
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP26]]:
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[TMP21]], align 8
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[AB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[AB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[AB_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[AB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[VA_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP35]]
-; CHECK-NEXT:   store double %[[TMP37]], ptr %[[VA_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP20]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[VB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP38]]
-; CHECK-NEXT:   store double %[[TMP40]], ptr %[[VB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[VB_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[VB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[TMP24]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[TMP24]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[VA_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[VA_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[TMP27]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd double %[[TMP45]], %[[TMP44]]
-; CHECK-NEXT:   store double %[[TMP46]], ptr %[[TMP27]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = icmp eq i64 %[[TMP47]], 0
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = select i1 %[[TMP48]], double %[[TMP49]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = select i1 %[[TMP48]], double 0.000000e+00, double %[[TMP49]]
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fadd double %[[TMP52]], %[[TMP51]]
-; CHECK-NEXT:   store double %[[TMP53]], ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = sub i64 %[[TMP47]], 1
-; CHECK-NEXT:   store i64 %[[TMP54]], ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   br i1 %[[TMP48]], label %[[INVERTOUTER:[^ ,]+]], label %[[INVERTINNER]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[TMP21]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP25]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[TMP25]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = icmp eq i64 %[[TMP34]], 0
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP27]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP35]], double 0.000000e+00, double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = sub i64 %[[TMP34]], 1
+; CHECK-NEXT:   store i64 %[[TMP40]], ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   br i1 %[[TMP35]], label %[[INVERTOUTER:[^ ,]+]], label %[[INVERTINNER]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTOUTER]]:
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = load i64, ptr %[[TMP55]], align 8
-; CHECK-NEXT:   br label %[[TMP57:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load i64, ptr %[[TMP41]], align 8
+; CHECK-NEXT:   br label %[[TMP43:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP57]]:
-; CHECK-NEXT:   switch i64 %[[TMP56]], label %[[INVERTENTRY]] [
+; CHECK-NEXT: {{^}}[[TMP43]]:
+; CHECK-NEXT:   switch i64 %[[TMP42]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTOUTER_LATCH]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP58:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP44:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP58]]:
+; CHECK-NEXT: {{^}}[[TMP44]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -46,14 +46,8 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-LABEL: define internal { double } @reverse_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[SQ_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[SQ_ADJ]], align 8
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -72,44 +66,27 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[K]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
-; CHECK-NEXT:   store double %[[TMP11]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP12]], ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP9]]
+; CHECK-NEXT:   store double %[[TMP14]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[SQ_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[SQ_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = insertvalue { double } undef, double %[[TMP31]], 0
-; CHECK-NEXT:   ret { double } %[[TMP32]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = insertvalue { double } undef, double %[[TMP21]], 0
+; CHECK-NEXT:   ret { double } %[[TMP22]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -58,8 +58,6 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-LABEL: define internal { double } @reverse_p(
 ; CHECK-SAME: double %[[X:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
@@ -103,28 +101,23 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP21]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = extractvalue { double } %[[TMP22]], 0
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP18]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double } %[[TMP19]], 0
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP26:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP23:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP26]]:
+; CHECK-NEXT: {{^}}[[TMP23]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double } undef, double %[[TMP27]], 0
-; CHECK-NEXT:   ret { double } %[[TMP28]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = insertvalue { double } undef, double %[[TMP24]], 0
+; CHECK-NEXT:   ret { double } %[[TMP25]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_p.1(
@@ -152,8 +145,6 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-LABEL: define internal { double } @reverse_p.1(
 ; CHECK-SAME: double %[[X:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
@@ -197,28 +188,23 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP21]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = extractvalue { double } %[[TMP22]], 0
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP18]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double } %[[TMP19]], 0
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP26:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP23:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP26]]:
+; CHECK-NEXT: {{^}}[[TMP23]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double } undef, double %[[TMP27]], 0
-; CHECK-NEXT:   ret { double } %[[TMP28]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = insertvalue { double } undef, double %[[TMP24]], 0
+; CHECK-NEXT:   ret { double } %[[TMP25]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffep(

@@ -35,8 +35,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[YY_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[YY_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
@@ -59,27 +57,22 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
 ; CHECK-NEXT:   store double %[[TMP9]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP4]], double 0.000000e+00, double %[[TMP6]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[YY_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[YY_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[YY_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[YY_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[Y]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[Y]], %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[Y]], %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
 ; CHECK-NEXT:   store double %[[TMP16]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[Y]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
-; CHECK-NEXT:   store double %[[TMP19]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP20]], 0
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { double, double } %[[TMP21]], double %[[TMP22]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP23]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP17]], 0
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = insertvalue { double, double } %[[TMP18]], double %[[TMP19]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP20]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

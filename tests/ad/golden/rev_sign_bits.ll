@@ -57,26 +57,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[NEGB_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[NEGB_ADJ]], align 8
-; CHECK-NEXT:   %[[YB_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[YB_ADJ]], align 8
-; CHECK-NEXT:   %[[ABSB_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[ABSB_ADJ]], align 8
-; CHECK-NEXT:   %[[XB_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[XB_ADJ]], align 8
-; CHECK-NEXT:   %[[MAG_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[MAG_ADJ]], align 8
-; CHECK-NEXT:   %[[CPB_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[CPB_ADJ]], align 8
-; CHECK-NEXT:   %[[ABS_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[ABS_ADJ]], align 8
-; CHECK-NEXT:   %[[NEG_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[NEG_ADJ]], align 8
-; CHECK-NEXT:   %[[CP_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[CP_ADJ]], align 8
-; CHECK-NEXT:   %[[S1_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S1_ADJ]], align 8
 ; CHECK-NEXT:   %[[S2_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
@@ -99,95 +79,43 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[TMP12]]:
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[CP_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[CP_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S1_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[NEG_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[NEG_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[ABS_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[ABS_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[CP_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[CP_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[CPB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[CPB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[CPB_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[CPB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = xor i64 %[[TMP11]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = and i64 %[[TMP29]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = bitcast double %[[TMP28]] to i64
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = xor i64 %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = bitcast i64 %[[TMP32]] to double
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[MAG_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[MAG_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[MAG_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[MAG_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = xor i64 %[[TMP9]], %[[TMP3]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = and i64 %[[TMP37]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = bitcast double %[[TMP36]] to i64
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = xor i64 %[[TMP39]], %[[TMP38]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = bitcast i64 %[[TMP40]] to double
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[XB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[XB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[ABS_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[ABS_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[ABSB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd double %[[TMP45]], %[[TMP44]]
-; CHECK-NEXT:   store double %[[TMP46]], ptr %[[ABSB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[ABSB_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[ABSB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = xor i64 %[[TMP7]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = and i64 %[[TMP48]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = bitcast double %[[TMP47]] to i64
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = xor i64 %[[TMP50]], %[[TMP49]]
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = bitcast i64 %[[TMP51]] to double
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = load double, ptr %[[YB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fadd double %[[TMP53]], %[[TMP52]]
-; CHECK-NEXT:   store double %[[TMP54]], ptr %[[YB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = load double, ptr %[[NEG_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[NEG_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = load double, ptr %[[NEGB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = fadd double %[[TMP56]], %[[TMP55]]
-; CHECK-NEXT:   store double %[[TMP57]], ptr %[[NEGB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = load double, ptr %[[NEGB_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[NEGB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = xor i64 %[[TMP4]], %[[TMP3]]
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = and i64 %[[TMP59]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = bitcast double %[[TMP58]] to i64
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = xor i64 %[[TMP61]], %[[TMP60]]
-; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = bitcast i64 %[[TMP62]] to double
-; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = load double, ptr %[[XB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = fadd double %[[TMP64]], %[[TMP63]]
-; CHECK-NEXT:   store double %[[TMP65]], ptr %[[XB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP66:[^ ,]+]] = load double, ptr %[[YB_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[YB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP67:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP68:[^ ,]+]] = fadd double %[[TMP67]], %[[TMP66]]
-; CHECK-NEXT:   store double %[[TMP68]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP69:[^ ,]+]] = load double, ptr %[[XB_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[XB_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP70:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP71:[^ ,]+]] = fadd double %[[TMP70]], %[[TMP69]]
-; CHECK-NEXT:   store double %[[TMP71]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = xor i64 %[[TMP11]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = and i64 %[[TMP16]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = bitcast double %[[TMP13]] to i64
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = xor i64 %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = bitcast i64 %[[TMP19]] to double
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = xor i64 %[[TMP9]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = and i64 %[[TMP21]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = bitcast double %[[TMP20]] to i64
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = xor i64 %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = bitcast i64 %[[TMP24]] to double
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = xor i64 %[[TMP7]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = and i64 %[[TMP26]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = bitcast double %[[TMP15]] to i64
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = xor i64 %[[TMP28]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = bitcast i64 %[[TMP29]] to double
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = xor i64 %[[TMP4]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = and i64 %[[TMP31]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = bitcast double %[[TMP14]] to i64
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = xor i64 %[[TMP33]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = bitcast i64 %[[TMP34]] to double
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP35]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP30]]
+; CHECK-NEXT:   store double %[[TMP38]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP36]]
+; CHECK-NEXT:   store double %[[TMP40]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP72:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP73:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP72]], 0
-; CHECK-NEXT:   %[[TMP74:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP75:[^ ,]+]] = insertvalue { double, double } %[[TMP73]], double %[[TMP74]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP75]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP41]], 0
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = insertvalue { double, double } %[[TMP42]], double %[[TMP43]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP44]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
@@ -205,16 +133,15 @@ define { double, double } @grad(double %x, double %y) {
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
 ; O2-NEXT:   %[[TMP2:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP1]]
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = fsub double 0.000000e+00, %[[X]]
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP5]]
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP6]]
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP5]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq double %[[TMP3]], 0.000000e+00
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP8]], 0.000000e+00
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP10]]
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP7]], 0
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = insertvalue { double, double } %[[TMP12]], double %[[TMP11]], 1
-; O2-NEXT:   ret { double, double } %[[TMP13]]
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP4]]
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP5]]
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP8]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP7]], double 0.000000e+00, double %[[TMP9]]
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP6]], 0
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double %[[TMP10]], 1
+; O2-NEXT:   ret { double, double } %[[TMP12]]
 ; O2-NEXT: }

@@ -37,14 +37,6 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-LABEL: define internal void @reverse_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca <2 x double>, align 16
-; CHECK-NEXT:   store <2 x double> zeroinitializer, ptr %[[V_ADJ]], align 16
-; CHECK-NEXT:   %[[SQ_ADJ:[^ ,]+]] = alloca <2 x double>, align 16
-; CHECK-NEXT:   store <2 x double> zeroinitializer, ptr %[[SQ_ADJ]], align 16
-; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -63,40 +55,16 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
-; CHECK-NEXT:   store double %[[TMP11]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP15]], i64 1
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load <2 x double>, ptr %[[SQ_ADJ]], align 16
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP10]], i64 1
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP9]], i64 0
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[TMP11]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd <2 x double> %[[TMP14]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load <2 x double>, ptr %[[D_X]], align 16
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd <2 x double> %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store <2 x double> %[[TMP18]], ptr %[[SQ_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP19]], i64 0
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load <2 x double>, ptr %[[SQ_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd <2 x double> %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store <2 x double> %[[TMP22]], ptr %[[SQ_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load <2 x double>, ptr %[[SQ_ADJ]], align 16
-; CHECK-NEXT:   store <2 x double> zeroinitializer, ptr %[[SQ_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load <2 x double>, ptr %[[V_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd <2 x double> %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store <2 x double> %[[TMP26]], ptr %[[V_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load <2 x double>, ptr %[[V_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd <2 x double> %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store <2 x double> %[[TMP29]], ptr %[[V_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load <2 x double>, ptr %[[V_ADJ]], align 16
-; CHECK-NEXT:   store <2 x double> zeroinitializer, ptr %[[V_ADJ]], align 16
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load <2 x double>, ptr %[[D_X]], align 16
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd <2 x double> %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store <2 x double> %[[TMP32]], ptr %[[D_X]], align 16
+; CHECK-NEXT:   store <2 x double> %[[TMP18]], ptr %[[D_X]], align 16
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -68,14 +68,8 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X0_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[H_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[H_ADJ]], align 8
 ; CHECK-NEXT:   %[[C_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[HC_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[HC_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
@@ -120,57 +114,40 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT: {{^}}[[TMP20]]:
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[HC_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[HC_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[HC_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[HC_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double 5.000000e-01, %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[H_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[H_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[H_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[H_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP30]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP30]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
-; CHECK-NEXT:   store double %[[TMP36]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = icmp eq i64 %[[TMP15]], 0
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double %[[TMP37]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = icmp eq i64 %[[TMP15]], 1
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = select i1 %[[TMP42]], double %[[TMP37]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fadd double %[[TMP44]], %[[TMP43]]
-; CHECK-NEXT:   store double %[[TMP45]], ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double 5.000000e-01, %[[TMP21]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP26]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = icmp eq i64 %[[TMP15]], 0
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double %[[TMP27]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = icmp eq i64 %[[TMP15]], 1
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], double %[[TMP27]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[X_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP15]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP46:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP36:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP46]]:
+; CHECK-NEXT: {{^}}[[TMP36]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP47]], 0
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = insertvalue { double, double } %[[TMP48]], double %[[TMP49]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP50]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP37]], 0
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = insertvalue { double, double } %[[TMP38]], double %[[TMP39]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP40]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

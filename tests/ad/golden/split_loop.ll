@@ -93,16 +93,8 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-LABEL: define internal void @reverse_g(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[P_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   %[[P_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[PP_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[PP_ADJ]], align 8
-; CHECK-NEXT:   %[[S_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
 ; CHECK-NEXT:   %[[S_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
@@ -147,65 +139,45 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT: {{^}}[[TMP21]]:
 ; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[PP_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[PP_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[PP_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[PP_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
-; CHECK-NEXT:   store double %[[TMP36]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP13]], %[[TMP37]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP13]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
+; CHECK-NEXT:   store double %[[TMP36]], ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP37]], double %[[TMP33]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP38]]
-; CHECK-NEXT:   store double %[[TMP40]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP37]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd double %[[TMP45]], %[[TMP44]]
-; CHECK-NEXT:   store double %[[TMP46]], ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP48]], double %[[TMP47]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP49]]
-; CHECK-NEXT:   store double %[[TMP51]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = select i1 %[[TMP53]], double %[[TMP52]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fadd double %[[TMP55]], %[[TMP54]]
-; CHECK-NEXT:   store double %[[TMP56]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP40]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = select i1 %[[TMP41]], double %[[TMP22]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP43]], %[[TMP42]]
+; CHECK-NEXT:   store double %[[TMP44]], ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP11]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP57:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP45:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP57]]:
+; CHECK-NEXT: {{^}}[[TMP45]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

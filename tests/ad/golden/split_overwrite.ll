@@ -52,8 +52,6 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -72,24 +70,19 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[V]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP8]]
-; CHECK-NEXT:   store double %[[TMP10]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[D_A]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[D_A]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
+; CHECK-NEXT:   store double %[[TMP11]], ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[D_A]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP8]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[D_A]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = insertvalue { double } undef, double %[[TMP17]], 0
-; CHECK-NEXT:   ret { double } %[[TMP18]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = insertvalue { double } undef, double %[[TMP14]], 0
+; CHECK-NEXT:   ret { double } %[[TMP15]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { ptr, double } @augmentfwd_f(
