@@ -14,6 +14,7 @@ each call kind in forward_calls.py.
 from __future__ import annotations
 
 from ..errors import DifferentiationError
+from ..ir.target_attributes import inherit_target_attributes
 from ..ir import (CallInst, ConstantKeyword, Function, FunctionType, Instruction, IntType, PhiInst, StructType,
                   Value)
 from ..ir.builder import Builder, InsertPoint
@@ -65,6 +66,7 @@ def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ..
     new = Function(ctx.module.unique_name(f"{base}{fn.name}"), FunctionType(ret, tuple(params)),
                    arg_names=names, prefix="internal")
     ctx.module.add(new)
+    inherit_target_attributes(fn, new)
     return new
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
+from ..ir.target_attributes import inherit_target_attributes
 from ..ir import CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Module, Value
 from ..ir.builder import Builder
 from ..ir.types import PTR
@@ -98,6 +99,7 @@ def _direct_wrapper(ctx: ADContext, f: Function) -> Function:
         done = Function(ctx.module.unique_name(f"__pyenzyme_direct_{f.name}"), f.function_type,
                         prefix="internal")
         ctx.module.add(done)
+        inherit_target_attributes(f, done)
         b = Builder(done.append_block("entry"))
         # A function like another is called through its proxy (enzyme.driver.proxies), as direct calls are.
         like = custom_rules(ctx.module).function_like.get(f)

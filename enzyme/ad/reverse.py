@@ -19,6 +19,7 @@ function (promoted to SSA by LLVM).
 from __future__ import annotations
 
 from ..errors import DifferentiationError
+from ..ir.target_attributes import inherit_target_attributes
 from ..ir import (Block, CallInst, ConstantExpr, ConstantFP, ConstantKeyword, Function, FunctionType, Instruction,
                   LoadInst, PhiInst, ReturnInst, StructType, Value, BinaryOperator)
 from ..analysis.sign_bits import BITWISE, sign_operation
@@ -69,6 +70,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     d = Function(m.unique_name(name), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
     m.add(d)
+    inherit_target_attributes(fn, d)
     ctx.memo[key] = d
     b = Builder(d.append_block("entry"))
     tape = b.alloca(TAPE_STRUCT, name="tape")
@@ -152,6 +154,8 @@ class _ReverseGenerator(ReverseState):
                        arg_names=rnames, prefix="internal")
         m.add(aug)
         m.add(rev)
+        inherit_target_attributes(fn, aug)
+        inherit_target_attributes(fn, rev)
         self.aug, self.rev = aug, rev
         self.aug_tape = aug.args[-1]
         self.rev_tape = rev.args[-1]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import zlib
 
+from ..ir.target_attributes import inherit_target_attributes
 from ..ir import ConstantKeyword, Function, FunctionType, StructType, Type, Value
 from ..ir.builder import Builder, const_int
 from ..ir.types import I64, PTR, VOID
@@ -46,6 +47,7 @@ def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -
     d = Function(m.unique_name(f"augmentfwd_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
     m.add(d)
+    inherit_target_attributes(fn, d)
     ctx.memo[key] = d
     b = Builder(d.append_block("entry"))
     malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
@@ -81,6 +83,7 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> 
     d = Function(m.unique_name(f"reversesplit_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
     m.add(d)
+    inherit_target_attributes(fn, d)
     ctx.memo[key] = d
     entry = d.append_block("entry")
     run = d.append_block("run")
