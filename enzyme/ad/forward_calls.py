@@ -16,6 +16,7 @@ from .allocators import is_allocator_call
 from .call_kinds import CallKind, classify_call
 from .common import callee_unknown_error, carries_float, no_rule_error, value_name
 from .complex_calls import forward_tangent, pack
+from .custom import custom_rules
 from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_error
 from .arith_insts import apply_rule
 from .memory_insts import has_tangent
@@ -96,7 +97,8 @@ def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
             acts.append(Activity.CONST)
             call_args.append(na)
     if all(x is Activity.CONST for x in acts) and not carries_float(inst.type) \
-            and not is_allocator_call(st.ctx, inst):
+            and not is_allocator_call(st.ctx, inst) \
+            and not custom_rules(st.ctx.module).reaches_shadowed_global(inst.called_function):
         return
     d = derivative(tuple(acts))
     call = b.call(d, [*lead, *call_args])

@@ -250,7 +250,8 @@ class _ReverseGenerator(ReverseState):
             if kind in (CallKind.INACTIVE, CallKind.LIFETIME):
                 return False
             if kind in (CallKind.CUSTOM, CallKind.DEFINED, CallKind.INDIRECT):  # it may read active memory
-                return any(a in self.active or self.maybe_shadowed(a) for a in inst.args)
+                return any(a in self.active or self.maybe_shadowed(a) for a in inst.args) \
+                    or custom_rules(self.m).reaches_shadowed_global(inst.called_function)
             return any(a in self.active for a in inst.args)
         if isinstance(inst, PhiInst):
             return any(v in self.active for v, _ in inst.incoming)

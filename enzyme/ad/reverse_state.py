@@ -216,7 +216,8 @@ class ReverseState(LaneState, Recomputation):
                 acts.append(Activity.ACTIVE)
             else:
                 acts.append(Activity.CONST)
-        if all(x is Activity.CONST for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst):
+        if all(x is Activity.CONST for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst) \
+                and not custom_rules(self.m).reaches_shadowed_global(inst.called_function):
             return None
         return tuple(acts)
 
