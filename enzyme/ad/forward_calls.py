@@ -16,12 +16,11 @@ from .allocators import is_allocator_call
 from .call_kinds import CallKind, classify_call
 from .common import callee_unknown_error, carries_float, no_rule_error, value_name
 from .complex_calls import forward_tangent, pack
-from .custom import custom_rules
 from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_error
 from .arith_insts import apply_rule
 from .memory_insts import has_tangent
 from .forward_state import ForwardState
-from .indirect import forward_dispatcher
+from .indirect import forward_dispatcher, reaches_shadowed_global
 from .memory_calls import forward_memory_call
 from .modes import Activities, Activity, Mode
 from .special_calls import forward_struct_math_intrinsic
@@ -48,7 +47,7 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     if any(a in st.float_bits for a in args) and (site.callee is None or site.callee.is_declaration):
         raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
     if kind in (CallKind.INDIRECT, CallKind.INLINE_ASM):
-        if active_somewhere or carries_float(inst.type):
+        if active_somewhere or carries_float(inst.type) or reaches_shadowed_global(st.ctx, inst):
             if kind is CallKind.INLINE_ASM:
                 raise callee_unknown_error(inst)
 
@@ -98,7 +97,7 @@ def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
             call_args.append(na)
     if all(x is Activity.CONST for x in acts) and not carries_float(inst.type) \
             and not is_allocator_call(st.ctx, inst) \
-            and not custom_rules(st.ctx.module).reaches_shadowed_global(inst.called_function):
+            and not reaches_shadowed_global(st.ctx, inst):
         return
     d = derivative(tuple(acts))
     call = b.call(d, [*lead, *call_args])

@@ -37,13 +37,9 @@ if TYPE_CHECKING:
 def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]]:
     """What ``call`` may reach: (the address-taken function of the call's type, the function to differentiate
     for it -- itself, or a direct wrapper of a declared function with a rule)."""
-    key = ("address-taken",)
-    taken = ctx.memo.get(key)
-    if taken is None:
-        taken = ctx.memo[key] = _address_taken(ctx.module)
     fty = call.function_type
     out = []
-    for f in taken:
+    for f in _taken(ctx):
         if f.function_type != fty:
             continue
         body = f
@@ -61,6 +57,26 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
             f"{describe(call)}: indirect call with active arguments, and no function of type {fty} has its "
             "address taken in the program; call the function directly")
     return out
+
+
+def reaches_shadowed_global(ctx: ADContext, call: CallInst) -> bool:
+    """May ``call`` (direct, or through a pointer to any address-taken function of its type) run code that
+    names a global with a shadow?  Then it has a derivative even when no argument is active."""
+    rules = custom_rules(ctx.module)
+    if not rules.shadows:
+        return False
+    callee = call.called_function
+    if callee is not None:
+        return rules.reaches_shadowed_global(callee)
+    return any(f.function_type == call.function_type and rules.reaches_shadowed_global(f) for f in _taken(ctx))
+
+
+def _taken(ctx: ADContext) -> list[Function]:
+    key = ("address-taken",)
+    taken = ctx.memo.get(key)
+    if taken is None:
+        taken = ctx.memo[key] = _address_taken(ctx.module)
+    return taken
 
 
 def _address_taken(module: Module) -> list[Function]:

@@ -30,6 +30,7 @@ from .common import (ADContext, carries_float, clone_body, describe, differentia
                      value_name, zero)
 from .custom import custom_rules
 from .float_bits import float_bits_type, only_integer_uses, returned_float_bits
+from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
 from .loop_plans import plan_loops
 from .modes import Activities, Activity, Mode, activities_of
@@ -251,7 +252,7 @@ class _ReverseGenerator(ReverseState):
                 return False
             if kind in (CallKind.CUSTOM, CallKind.DEFINED, CallKind.INDIRECT):  # it may read active memory
                 return any(a in self.active or self.maybe_shadowed(a) for a in inst.args) \
-                    or custom_rules(self.m).reaches_shadowed_global(inst.called_function)
+                    or reaches_shadowed_global(self.ctx, inst)
             return any(a in self.active for a in inst.args)
         if isinstance(inst, PhiInst):
             return any(v in self.active for v, _ in inst.incoming)

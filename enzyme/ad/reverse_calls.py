@@ -15,6 +15,7 @@ from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a
                      zero_where_seeds_zero)
 from .complex_calls import reverse_adjoints, unpack
 from .custom_calls import augment_custom_call, reverse_custom_call
+from .indirect import reaches_shadowed_global
 from .memory_calls import augment_memory_call, reverse_memory_call
 from .modes import Activities, Activity, Mode
 from .arith_insts import reverse_rule
@@ -38,7 +39,7 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         if _involved(st, inst):
             raise callee_unknown_error(inst)
     elif kind is CallKind.INDIRECT:
-        if _involved(st, inst) and st.lane == 0:  # the callee's sweeps take all lanes at once
+        if (_involved(st, inst) or reaches_shadowed_global(st.ctx, inst)) and st.lane == 0:  # the callee's sweeps take all lanes at once
             acts = st.call_activities(inst)
             if acts is not None:
                 augment_through(st, inst, ni, b, st.indirect_pair(inst, acts), acts, [ni.callee])

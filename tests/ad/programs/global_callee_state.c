@@ -2,7 +2,8 @@
 /* A particle pushed through a field, with the integrator state in a global struct (COMMON-block style): the
    step routine updates it, the driver sets it up and reads it back.  The field coefficients reach the force
    routine through a global pointer set by the driver (the way callbacks get their data in older codes), and
-   the drag coefficient is a global parameter that nothing differentiated writes.  Derivatives with respect
+   the drag coefficient is a global parameter that nothing differentiated writes.  After each step a hook chosen
+   at run time through a global function pointer (damping, or nothing) changes the state again.  Derivatives with respect
    to the field and the initial position and velocity are checked against central differences in reverse,
    forward, batch and split mode, twice each. */
 typedef struct { void *tape; double primal; } aug_t;
@@ -25,11 +26,16 @@ static double force(double x) {
   return f - drag * particle.v;
 }
 
+static void damp(void) { particle.v *= 0.98; }
+static void no_damping(void) {}
+void (*after_step)(void) = no_damping;
+
 static void step(double dt) {  /* semi-implicit Euler */
   particle.v += dt * force(particle.x);
   particle.x += dt * particle.v;
   particle.t += dt;
   particle.nsteps++;
+  after_step();
 }
 
 double flight(const double *coefs, double x0, double v0) {
@@ -42,6 +48,7 @@ double flight(const double *coefs, double x0, double v0) {
 }
 
 int main(void) {
+  after_step = damp;
   double c[NCOEF] = {0.2, -0.5, 0.1, -0.05}, fd[NCOEF];
   const double x0 = 0.7, v0 = -0.2;
   double cc[NCOEF];
