@@ -40,7 +40,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import DifferentiationError, UsageError
-from ..ir import (CallInst, ConstantAggregate, ConstantExpr, Function, FunctionType, GlobalVariable, Module, Value,
+from ..ir import (CallInst, ConstantAggregate, Function, FunctionType, GlobalVariable, Module, Value,
                   strip_pointer_casts)
 from ..ir.types import PTR, VOID, FloatType, PointerType, StructType, Type, VectorType
 from ..rules.names import proxy_parts
@@ -65,7 +65,6 @@ class CustomRules:
     function_like: dict[Function, str] = field(default_factory=dict)
     allocation_like: dict[Function, AllocationLike] = field(default_factory=dict)
     shadows: dict[GlobalVariable, list[GlobalVariable]] = field(default_factory=dict)
-    _reaches_shadows: dict[Function, bool] = field(default_factory=dict)
 
     def forward(self, fn: Function | None) -> Function | None:
         """The registered forward derivative of ``fn`` (``foo_fwd``), else None."""
@@ -108,32 +107,9 @@ class CustomRules:
                     lanes[j][op] = shadows[j]
         return lanes
 
-    def reaches_shadowed_global(self, fn: Function | None) -> bool:
-        """Does ``fn``, or a function it calls, name a global with a shadow?
-
-        A call of such a function reads or writes active memory, so it has a derivative even when none of its
-        arguments is active (``step()`` advancing a global state, ``energy()`` returning a global's value).
-        """
-        if fn is None or fn.is_declaration or not self.shadows:
-            return False
-        got = self._reaches_shadows.get(fn)
-        if got is None:
-            from ..analysis.activity_solver import reachable_functions
-            got = any(g in self.shadows for f in reachable_functions(fn) for inst in f.instructions()
-                      for op in inst.operands for g in _globals_in(op))
-            self._reaches_shadows[fn] = got
-        return got
-
     def __bool__(self) -> bool:
         return bool(self.forwards or self.gradients or self.inactive or self.inactive_globals or self.function_like
                     or self.allocation_like or self.shadows)
-
-
-def _globals_in(v: Value) -> list[Value]:
-    """``v`` itself and the values inside it when it is a constant expression (``getelementptr (@g, ...)``)."""
-    if isinstance(v, ConstantExpr):
-        return [x for o in v.operands for x in _globals_in(o)]
-    return [v]
 
 
 _CACHE: weakref.WeakKeyDictionary[Module, CustomRules] = weakref.WeakKeyDictionary()

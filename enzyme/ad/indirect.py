@@ -17,7 +17,7 @@ annotation (inactive, function_like): the annotation is about their calls.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
@@ -27,7 +27,7 @@ from ..ir.types import PTR
 from ..rules import lookup
 from ..rules.names import LIKE, proxy_name
 from .annotations import AUTOREG_PREFIX, TABLE_PREFIXES, table_name
-from .common import ADContext, describe, is_inactive_function
+from .common import ADContext, describe, is_inactive_function, is_inline_asm
 from .custom import custom_rules
 
 if TYPE_CHECKING:
@@ -60,15 +60,47 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
 
 
 def reaches_shadowed_global(ctx: ADContext, call: CallInst) -> bool:
-    """May ``call`` (direct, or through a pointer to any address-taken function of its type) run code that
-    names a global with a shadow?  Then it has a derivative even when no argument is active."""
-    rules = custom_rules(ctx.module)
-    if not rules.shadows:
+    """May ``call`` run code that names a global with a shadow (directly, in a callee, or in a callee reached
+    through a function pointer: any address-taken function of the pointer's type)?
+
+    Such a call reads or writes active memory, so it has a derivative even when none of its arguments is
+    active (``step()`` advancing a global state, ``energy()`` returning a global's value).
+    """
+    shadowed = custom_rules(ctx.module).shadows
+    if not shadowed:
         return False
-    callee = call.called_function
-    if callee is not None:
-        return rules.reaches_shadowed_global(callee)
-    return any(f.function_type == call.function_type and rules.reaches_shadowed_global(f) for f in _taken(ctx))
+    key = ("reaches-shadowed-global", call)
+    got = ctx.memo.get(key)
+    if got is None:
+        got = ctx.memo[key] = any(_names_any(f, shadowed) for f in _may_run(ctx, call))
+    return bool(got)
+
+
+def _may_run(ctx: ADContext, call: CallInst) -> set[Function]:
+    """The defined functions ``call`` may run, through direct and indirect calls."""
+    seen: set[Function] = set()
+    work = [call]
+    while work:
+        c = work.pop()
+        callee = c.called_function
+        targets = [callee] if callee is not None else \
+            [f for f in _taken(ctx) if f.function_type == c.function_type] if not is_inline_asm(c) else []
+        for f in targets:
+            if f not in seen and not f.is_declaration:
+                seen.add(f)
+                work += [i for i in f.instructions() if isinstance(i, CallInst)]
+    return seen
+
+
+def _names_any(f: Function, globals_: Mapping[GlobalVariable, object]) -> bool:
+    return any(g in globals_ for inst in f.instructions() for op in inst.operands for g in _globals_in(op))
+
+
+def _globals_in(v: Value) -> list[Value]:
+    """``v`` itself, or the values inside it when it is a constant expression (``getelementptr (@g, ...)``)."""
+    if isinstance(v, ConstantExpr):
+        return [x for o in v.operands for x in _globals_in(o)]
+    return [v]
 
 
 def _taken(ctx: ADContext) -> list[Function]:

@@ -39,7 +39,8 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         if _involved(st, inst):
             raise callee_unknown_error(inst)
     elif kind is CallKind.INDIRECT:
-        if (_involved(st, inst) or reaches_shadowed_global(st.ctx, inst)) and st.lane == 0:  # the callee's sweeps take all lanes at once
+        # the callee's sweeps take all lanes at once
+        if (_involved(st, inst) or reaches_shadowed_global(st.ctx, inst)) and st.lane == 0:
             acts = st.call_activities(inst)
             if acts is not None:
                 augment_through(st, inst, ni, b, st.indirect_pair(inst, acts), acts, [ni.callee])

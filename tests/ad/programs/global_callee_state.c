@@ -29,13 +29,14 @@ static double force(double x) {
 static void damp(void) { particle.v *= 0.98; }
 static void no_damping(void) {}
 void (*after_step)(void) = no_damping;
+static void end_of_step(void) { after_step(); }
 
 static void step(double dt) {  /* semi-implicit Euler */
   particle.v += dt * force(particle.x);
   particle.x += dt * particle.v;
   particle.t += dt;
   particle.nsteps++;
-  after_step();
+  end_of_step();
 }
 
 double flight(const double *coefs, double x0, double v0) {
