@@ -33,8 +33,18 @@ from ..analysis.activity_solver import reachable_functions
 from ..analysis.debuginfo import describe
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError, EnzymeError
-from ..ir import (CallInst, ConstantExpr, ConstantKeyword, Function, GlobalVariable, Instruction, LoadInst, Module,
-                  PointerType, Value)
+from ..ir import (
+    CallInst,
+    ConstantExpr,
+    ConstantKeyword,
+    Function,
+    GlobalVariable,
+    Instruction,
+    LoadInst,
+    Module,
+    PointerType,
+    Value,
+)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64
 from .requests import Request

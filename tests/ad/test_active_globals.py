@@ -25,7 +25,7 @@ def transformed(name: str, opt_level: int) -> str:
 
 
 def shadow_globals(ir: str) -> set[str]:
-    return set(re.findall(r"^@([\w.]+_shadow\d*) = internal global", ir, re.M))
+    return set(re.findall(r"^@([\w.]+_shadow\d*) = internal global", ir, re.MULTILINE))
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
