@@ -196,9 +196,9 @@ def unshadowed_store_error(inst: Instruction, pointer: Value) -> Differentiation
     if isinstance(base, GlobalVariable):
         kind = "thread-local global" if "thread_local" in base.prefix else "global"
         return DifferentiationError(
-            f"{describe(inst)}: {what} is stored into memory that has no shadow: {kind} @{base.name}. "
-            "Globals have no shadow yet; pass that state through a pointer argument marked enzyme_dup "
-            "(Duplicated in Python)")
+            f"{describe(inst)}: {what} is stored into memory that has no shadow: {kind} @{base.name}, which "
+            "activity analysis did not find active (reached through a function pointer?); give it a shadow with "
+            "enzyme_shadow, or pass that state through a pointer argument marked enzyme_dup (Duplicated in Python)")
     return DifferentiationError(
         f"{describe(inst)}: {what} is stored into memory that has no shadow (constant memory), so its "
         "derivative would be lost. Pass that memory as enzyme_dup (Duplicated in Python), or use runtime "

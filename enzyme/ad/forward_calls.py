@@ -21,7 +21,7 @@ from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_
 from .arith_insts import apply_rule
 from .memory_insts import has_tangent
 from .forward_state import ForwardState
-from .indirect import forward_dispatcher
+from .indirect import forward_dispatcher, reaches_shadowed_global
 from .memory_calls import forward_memory_call
 from .modes import Activities, Activity, Mode
 from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic, is_libm_sincos
@@ -48,7 +48,8 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     if any(a in st.float_bits for a in args) and (site.callee is None or site.callee.is_declaration):
         raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments
     if kind in (CallKind.INDIRECT, CallKind.INLINE_ASM):
-        if active_somewhere or carries_float(inst.type) or is_allocator_call(st.ctx, inst):
+        if active_somewhere or carries_float(inst.type) or is_allocator_call(st.ctx, inst) \
+                or reaches_shadowed_global(st.ctx, inst):
             if kind is CallKind.INLINE_ASM:
                 raise callee_unknown_error(inst)
 
@@ -101,7 +102,8 @@ def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
             acts.append(Activity.CONST)
             call_args.append(na)
     if all(x is Activity.CONST for x in acts) and not carries_float(inst.type) \
-            and not is_allocator_call(st.ctx, inst):
+            and not is_allocator_call(st.ctx, inst) \
+            and not reaches_shadowed_global(st.ctx, inst):
         return
     d = derivative(tuple(acts))
     call = b.call(d, [*lead, *call_args])

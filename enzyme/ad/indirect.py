@@ -18,7 +18,7 @@ annotation (inactive, function_like): the annotation is about their calls.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
@@ -29,7 +29,7 @@ from ..ir.types import PTR
 from ..rules import lookup, lookup_memory
 from ..rules.names import LIKE, proxy_name
 from .annotations import AUTOREG_PREFIX, TABLE_PREFIXES, table_name
-from .common import ADContext, describe, is_inactive_function
+from .common import ADContext, describe, is_inactive_function, is_inline_asm
 from .custom import custom_rules
 
 if TYPE_CHECKING:
@@ -39,13 +39,9 @@ if TYPE_CHECKING:
 def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]]:
     """What ``call`` may reach: (the address-taken function of the call's type, the function to differentiate
     for it -- itself, or a direct wrapper of a declared function with a rule)."""
-    key = ("address-taken",)
-    taken = ctx.memo.get(key)
-    if taken is None:
-        taken = ctx.memo[key] = _address_taken(ctx.module)
     fty = call.function_type
     out = []
-    for f in taken:
+    for f in _taken(ctx):
         if f.function_type != fty:
             continue
         body = f
@@ -63,6 +59,58 @@ def candidates(ctx: ADContext, call: CallInst) -> list[tuple[Function, Function]
             f"{describe(call)}: indirect call with active arguments, and no function of type {fty} has its "
             "address taken in the program; call the function directly")
     return out
+
+
+def reaches_shadowed_global(ctx: ADContext, call: CallInst) -> bool:
+    """May ``call`` run code that names a global with a shadow (directly, in a callee, or in a callee reached
+    through a function pointer: any address-taken function of the pointer's type)?
+
+    Such a call reads or writes active memory, so it has a derivative even when none of its arguments is
+    active (``step()`` advancing a global state, ``energy()`` returning a global's value).
+    """
+    shadowed = custom_rules(ctx.module).shadows
+    if not shadowed:
+        return False
+    key = ("reaches-shadowed-global", call)
+    got = ctx.memo.get(key)
+    if got is None:
+        got = ctx.memo[key] = any(_names_any(f, shadowed) for f in _may_run(ctx, call))
+    return bool(got)
+
+
+def _may_run(ctx: ADContext, call: CallInst) -> set[Function]:
+    """The defined functions ``call`` may run, through direct and indirect calls."""
+    seen: set[Function] = set()
+    work = [call]
+    while work:
+        c = work.pop()
+        callee = c.called_function
+        targets = [callee] if callee is not None else \
+            [f for f in _taken(ctx) if f.function_type == c.function_type] if not is_inline_asm(c) else []
+        for f in targets:
+            if f not in seen and not f.is_declaration:
+                seen.add(f)
+                work += [i for i in f.instructions() if isinstance(i, CallInst)]
+    return seen
+
+
+def _names_any(f: Function, globals_: Mapping[GlobalVariable, object]) -> bool:
+    return any(g in globals_ for inst in f.instructions() for op in inst.operands for g in _globals_in(op))
+
+
+def _globals_in(v: Value) -> list[Value]:
+    """``v`` itself, or the values inside it when it is a constant expression (``getelementptr (@g, ...)``)."""
+    if isinstance(v, ConstantExpr):
+        return [x for o in v.operands for x in _globals_in(o)]
+    return [v]
+
+
+def _taken(ctx: ADContext) -> list[Function]:
+    key = ("address-taken",)
+    taken = ctx.memo.get(key)
+    if taken is None:
+        taken = ctx.memo[key] = _address_taken(ctx.module)
+    return taken
 
 
 def _address_taken(module: Module) -> list[Function]:

@@ -32,6 +32,7 @@ from .common import (ADContext, carries_float, clone_body, describe, differentia
                      value_name, zero)
 from .custom import custom_rules
 from .float_bits import float_bits_type, only_integer_uses, returned_float_bits
+from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
 from .loop_plans import plan_loops
 from .modes import Activities, Activity, Mode, activities_of
@@ -260,9 +261,11 @@ class _ReverseGenerator(ReverseState):
             kind = classify_call(self.m, inst, Mode.AUGMENTED).kind
             if kind in (CallKind.INACTIVE, CallKind.LIFETIME):
                 return False
-            # It may read active memory (long double complex operands are byval pointers).
+            # It may read active memory (long double complex operands are byval pointers), or a callee may
+            # change a global that has a shadow.
             if kind in (CallKind.CUSTOM, CallKind.DEFINED, CallKind.INDIRECT, CallKind.COMPLEX):
-                return any(a in self.active or self.maybe_shadowed(a) for a in inst.args)
+                return any(a in self.active or self.maybe_shadowed(a) for a in inst.args) \
+                    or reaches_shadowed_global(self.ctx, inst)
             return any(a in self.active for a in inst.args)
         if isinstance(inst, PhiInst):
             return any(v in self.active for v, _ in inst.incoming)

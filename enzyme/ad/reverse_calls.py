@@ -17,6 +17,7 @@ from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a
 from .complex_calls import reverse_adjoints, unpack
 from .complex_library import augment_complex_function, reverse_complex_function
 from .custom_calls import augment_custom_call, reverse_custom_call
+from .indirect import reaches_shadowed_global
 from .memory_calls import augment_memory_call, reverse_memory_call
 from .modes import Activities, Activity, Mode
 from .arith_insts import reverse_rule
@@ -40,8 +41,10 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         if _involved(st, inst):
             raise callee_unknown_error(inst)
     elif kind is CallKind.INDIRECT:
-        # The callee's sweeps take all lanes at once; a possible allocator's block needs a shadow.
-        if (_involved(st, inst) or is_allocator_call(st.ctx, inst)) and st.lane == 0:
+        # The callee's sweeps take all lanes at once; a possible allocator's block needs a shadow, and a
+        # callee may change a global that has one.
+        if (_involved(st, inst) or is_allocator_call(st.ctx, inst) or reaches_shadowed_global(st.ctx, inst)) \
+                and st.lane == 0:
             acts = st.call_activities(inst)
             if acts is not None:
                 augment_through(st, inst, ni, b, st.indirect_pair(inst, acts), acts, [ni.callee])

@@ -25,7 +25,7 @@ from .allocators import is_allocator_call
 from .common import ADContext, address_origins, carries_float, describe, value_name, zero
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
-from .indirect import reverse_dispatchers
+from .indirect import reaches_shadowed_global, reverse_dispatchers
 from .integer_addresses import AddressDisplacements
 from .modes import Activities, Activity
 from .recompute import Recomputation
@@ -256,7 +256,8 @@ class ReverseState(LaneState, Recomputation):
                 acts.append(Activity.ACTIVE)
             else:
                 acts.append(Activity.CONST)
-        if all(x is Activity.CONST for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst):
+        if all(x is Activity.CONST for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst) \
+                and not reaches_shadowed_global(self.ctx, inst):
             return None
         return tuple(acts)
 

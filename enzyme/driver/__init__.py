@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from ..ad.common import ADContext
 from ..ad.custom import custom_rules, remove_registrations
+from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
+from .active_globals import shadow_active_globals, zero_shadows_around
 from .proxies import install_proxies, remove_proxies
 from .replace import replace_request
 from .requests import Request, find_requests, where
@@ -24,12 +26,15 @@ def differentiate_module(module: Module) -> int:
     if not requests:
         return 0
     custom_rules(module)  # validate registrations and annotations before generating anything
+    # Decided before any derivative is made: the generated functions are shared between requests.
+    automatic_shadows = shadow_active_globals(module, requests)
     proxies = install_proxies(module)
     expose_shadowed_globals(module)
     ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
     for req in _inner_first(requests):
         site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
-        replace_request(ctx, req.refreshed())
+        call = replace_request(ctx, req.refreshed())
+        zero_shadows_around(module, call, req.mode, automatic_shadows)
         _check_device_tape(module, req.function, site)
     remove_proxies(module, proxies)
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
@@ -58,7 +63,7 @@ def _inner_first(requests: list[Request]) -> list[Request]:
     must see ``f`` calling the generated ``fwddiffe_g``, which it can
     differentiate, not the ``__enzyme_fwddiff`` declaration.
     """
-    reach = {id(r): _reachable(r.function) for r in requests}
+    reach = {id(r): set(reachable_functions(r.function)) for r in requests}
     done: list[Request] = []
     pending = list(requests)
     while pending:
@@ -71,17 +76,3 @@ def _inner_first(requests: list[Request]) -> list[Request]:
         pending = [r for r in pending if r not in ready]
     return done
 
-
-def _reachable(fn: Function) -> set[Function]:
-    """Functions with bodies that ``fn`` may call, directly or not (``fn`` included)."""
-    seen: set[Function] = set()
-    work = [fn]
-    while work:
-        f = work.pop()
-        if f in seen or f.is_declaration:
-            continue
-        seen.add(f)
-        for inst in f.instructions():
-            if isinstance(inst, CallInst) and inst.called_function is not None:
-                work.append(inst.called_function)
-    return seen

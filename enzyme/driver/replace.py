@@ -7,21 +7,21 @@ from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
 from ..ad.modes import Activity
 from ..errors import DifferentiationError, UsageError
-from ..ir import ArrayType, ConstantKeyword, FloatType, Function, InvokeInst, StructType, Type, Value, VectorType
+from ..ir import ArrayType, CallInst, ConstantKeyword, FloatType, Function, InvokeInst, StructType, Type, Value, VectorType
 from ..ir.builder import Builder, InsertPoint
 from .requests import Request, where
 
 
-def replace_request(ctx: ADContext, req: Request) -> None:
+def replace_request(ctx: ADContext, req: Request) -> CallInst:
+    """Replace ``req``'s call; returns the call of the derivative that took its place."""
     if req.mode == "forward":
-        _replace_forward(ctx, req)
-    elif req.mode == "augment":
-        _replace_augment(ctx, req)
-    elif req.mode == "split_reverse":
-        _replace_split_reverse(ctx, req)
-    else:
-        from ..ad.reverse import reverse_derivative
-        _replace_reverse(ctx, req, reverse_derivative)
+        return _replace_forward(ctx, req)
+    if req.mode == "augment":
+        return _replace_augment(ctx, req)
+    if req.mode == "split_reverse":
+        return _replace_split_reverse(ctx, req)
+    from ..ad.reverse import reverse_derivative
+    return _replace_reverse(ctx, req, reverse_derivative)
 
 
 def _finish(req: Request, result: Value | None) -> None:
@@ -69,18 +69,19 @@ def _call_args(req: Request) -> list[Value]:
     return args
 
 
-def _replace_forward(ctx: ADContext, req: Request) -> None:
+def _replace_forward(ctx: ADContext, req: Request) -> CallInst:
     acts = tuple(Activity.DUP if a.activity.has_shadow else Activity.CONST for a in req.args)
     d = forward_derivative(ctx, req.function, acts, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))
     result = b.extractvalue(res, [1]) if returns_tangent(req.function) else None
     _finish(req, result)
+    return res
 
 
 def _replace_reverse(ctx: ADContext, req: Request,
                      generate: Callable[[ADContext, Function, tuple[str, ...], int], tuple[Function, tuple[Type, ...]]]
-                     ) -> None:
+                     ) -> CallInst:
     d, out_types = generate(ctx, req.function, req.activities, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))
@@ -94,16 +95,18 @@ def _replace_reverse(ctx: ADContext, req: Request,
         raise DifferentiationError(f"{req.call.callee_name} {where(req.call)}: no enzyme_out arguments, so there "
                                    "is no result to return")
     _finish(req, result)
+    return res
 
 
-def _replace_augment(ctx: ADContext, req: Request) -> None:
+def _replace_augment(ctx: ADContext, req: Request) -> CallInst:
     from ..ad.split import split_augmented
     d = split_augmented(ctx, req.function, req.activities)
     res = Builder(InsertPoint.before_inst(req.call)).call(d, _call_args(req))
     _finish(req, res)
+    return res
 
 
-def _replace_split_reverse(ctx: ADContext, req: Request) -> None:
+def _replace_split_reverse(ctx: ADContext, req: Request) -> CallInst:
     from ..ad.split import split_reverse
     d, out_types, takes_dret = split_reverse(ctx, req.function, req.activities)
     assert req.tape is not None and takes_dret == (req.dret is not None)
@@ -119,6 +122,7 @@ def _replace_split_reverse(ctx: ADContext, req: Request) -> None:
         raise DifferentiationError(f"{req.call.callee_name} {where(req.call)}: no enzyme_out arguments, so there "
                                    "is no result to return")
     _finish(req, result)
+    return res
 
 
 def _scalar_types(t: Type) -> list[Type] | None:

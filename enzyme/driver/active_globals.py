@@ -1,0 +1,183 @@
+"""Shadow globals made automatically for mutable globals that carry derivatives.
+
+A global accumulator (``static double energy; ... energy += e;``), a
+``static`` work array, or a global that a callee writes and its caller reads
+holds active values inside the differentiated code.  Like upstream Enzyme,
+such a global gets a shadow: an internal, zero-initialised global of the same
+type (one per batch direction), which the engine then treats as it treats a
+global declared with ``enzyme_shadow`` (its loads and stores get tangents or
+adjoints).  Which globals need one comes from activity analysis of each
+request; globals only read by differentiated code (tables, model parameters)
+get none and cost nothing.
+
+The semantics is that of a derivative call: the global's value at entry was
+set before the call, so its tangent is zero, and its value at exit is not an
+output of the call, so its adjoint is zero at the start of the reverse sweep
+and the adjoint of its initial value is dropped.  The shadows are therefore
+zeroed at each top-level derivative call site (never inside the generated
+functions, which nested derivatives share): before the forward and the
+augmented sweep, and after the call, so the next call starts from zero.
+Between ``__enzyme_augmentfwd`` and ``__enzyme_reverse`` the shadow keeps what
+the augmented sweep put there (pointer shadows).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..ad.common import zero_fill
+from ..ad.custom import custom_rules
+from ..ad.modes import Activity
+from ..analysis import analyze_activity
+from ..analysis.activity_solver import reachable_functions
+from ..analysis.debuginfo import describe
+from ..analysis.layout import DataLayout
+from ..errors import DifferentiationError, EnzymeError
+from ..ir import (
+    CallInst,
+    ConstantExpr,
+    ConstantKeyword,
+    Function,
+    GlobalVariable,
+    Instruction,
+    LoadInst,
+    Module,
+    PointerType,
+    Value,
+)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I64
+from .requests import Request
+
+_GPU_TRIPLES = ("nvptx", "amdgcn")
+
+
+def shadow_active_globals(module: Module, requests: list[Request]) -> dict[GlobalVariable, list[GlobalVariable]]:
+    """Give every mutable global that some request's code makes active its shadow globals (one per lane).
+
+    They are registered with the shadows users declare (``custom_rules(module).shadows``), so the engine
+    seeds them the same way.  Returns the shadows made here, which the call sites must zero
+    (:func:`zero_shadows_around`).
+    """
+    rules = custom_rules(module)
+    made: dict[GlobalVariable, list[GlobalVariable]] = {}
+    analysed: set[tuple[Function, tuple[str, ...]]] = set()
+    for req in requests:
+        reach = set(reachable_functions(req.function))
+        candidates = _written_globals(reach, set(rules.shadows) | rules.inactive_globals)
+        if not candidates:
+            continue  # only reads of globals: they hold constants as far as this call goes
+        acts = tuple("dup" if a.activity.has_shadow else "active" if a.activity is Activity.ACTIVE else "const"
+                     for a in req.args)
+        if (req.function, acts) in analysed:
+            continue
+        analysed.add((req.function, acts))
+        try:
+            result = analyze_activity(module, req.function, list(acts), ret_active=not req.function.return_type.is_void)
+        except EnzymeError:
+            continue  # the engine's own checks refuse what the analysis could not answer
+        for g in result.active_globals:
+            if g not in candidates:
+                continue
+            if g not in made:
+                _check_shadowable(module, g, reach)
+                made[g] = []
+    # Any request may reach the global (the derivatives are shared): as many lanes as the widest one.
+    width = max(req.width for req in requests)
+    for g, lanes in made.items():
+        lanes += [_new_shadow(module, g, lane) for lane in range(width)]
+        rules.shadows[g] = lanes
+    return made
+
+
+def zero_shadows_around(module: Module, call: CallInst, mode: str,
+                        made: dict[GlobalVariable, list[GlobalVariable]]) -> None:
+    """Zero the automatic shadows the derivative ``call`` reaches: before it unless it is a split reverse
+    sweep (which continues from its augmented sweep), after it unless it is an augmented sweep."""
+    if not made:
+        return
+    callee = call.called_function
+    if callee is None:
+        return
+    owned = {s for lanes in made.values() for s in lanes}
+    used = sorted({v for f in reachable_functions(callee) for v in _globals_named(f) if v in owned}, key=lambda s: s.name or "")
+    if not used:
+        return
+    layout = DataLayout.of_module(module)
+    sites = []
+    if mode != "split_reverse":
+        sites.append(InsertPoint.before_inst(call))
+    if mode != "augment":
+        sites.append(InsertPoint.after_inst(call))
+    for at in sites:
+        b = Builder(at)
+        for s in used:
+            zero_fill(module, b, s, const_int(I64, layout.alloc_size(s.value_type)))
+
+
+def _written_globals(functions: Iterable[Function], skip: set[GlobalVariable]) -> set[GlobalVariable]:
+    """Mutable globals those functions use other than by loading from them (store, copy, pass on, escape)."""
+    out: set[GlobalVariable] = set()
+    for f in functions:
+        for inst in f.instructions():
+            for i, op in enumerate(inst.operands):
+                if isinstance(inst, LoadInst) and i == 0 and not isinstance(op, ConstantExpr):
+                    continue  # a load reads the global: it holds a value set before the call
+                for g in _globals_in(op):
+                    if not g.is_constant and g not in skip and not _is_enzyme_global(g):
+                        out.add(g)
+    return out
+
+
+def _globals_in(v: Value) -> Iterable[GlobalVariable]:
+    if isinstance(v, GlobalVariable):
+        yield v
+    elif isinstance(v, ConstantExpr):
+        for o in v.operands:
+            yield from _globals_in(o)
+
+
+def _globals_named(f: Function) -> set[GlobalVariable]:
+    return {g for inst in f.instructions() for op in inst.operands for g in _globals_in(op)}
+
+
+def _is_enzyme_global(g: GlobalVariable) -> bool:
+    name = g.name or ""
+    return name.startswith(("llvm.", "enzyme_", "__enzyme", "__pyenzyme", ".pyenzyme"))
+
+
+def _check_shadowable(module: Module, g: GlobalVariable, reach: set[Function]) -> None:
+    """Refuse the globals whose shadow the call sites could not zero (see the module docstring)."""
+    why = None
+    if (module.triple or "").startswith(_GPU_TRIPLES):
+        why = "in GPU device code, where every thread would zero the shared shadow"
+    elif "thread_local" in g.prefix:
+        why = "thread-local, and its shadow would have to be too"
+    elif isinstance(g.type, PointerType) and g.type.addrspace != 0:
+        why = f"in address space {g.type.addrspace}"
+    if why is None:
+        return
+    site = _first_write(g, reach)
+    where = describe(site) if site is not None else f"global @{g.name}"
+    raise DifferentiationError(
+        f"{where}: global @{g.name} carries derivatives, but it is {why}; pass that state through a pointer "
+        "argument marked enzyme_dup (Duplicated in Python), or give the global a shadow with enzyme_shadow")
+
+
+def _first_write(g: GlobalVariable, reach: set[Function]) -> Instruction | None:
+    for f in sorted(reach, key=lambda f: f.name or ""):
+        for inst in f.instructions():
+            if not isinstance(inst, LoadInst) and any(x is g for op in inst.operands for x in _globals_in(op)):
+                return inst
+    return None
+
+
+def _new_shadow(module: Module, g: GlobalVariable, lane: int) -> GlobalVariable:
+    align = re.search(r"\balign (\d+)", g.suffix)
+    suffix = f", align {align.group(1)}" if align else ""
+    name = module.unique_name(f"{g.name}_shadow" + (str(lane) if lane else ""))
+    s = GlobalVariable(name, g.value_type, initializer=ConstantKeyword(g.value_type, "zeroinitializer"),
+                       prefix="internal", suffix=suffix, type=g.type)
+    module.add(s)
+    return s
+
