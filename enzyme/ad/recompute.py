@@ -78,7 +78,7 @@ class Recomputation:
     need_order: list[Value]
     recomputed: dict[Value, Value]
     recomputed_shifted: dict[int, dict[Value, Value]]
-    after_counter_pushes: dict[Block, Instruction]  # forward exit block -> first instruction after its counter pushes
+    after_counter_pushes: dict[Block, Instruction]  # forward exit block -> its last counter push
     counter_pops: dict[Block, Instruction]          # exit block -> the first counter pop of its reverse
 
     def push(self, b: Builder, v: Value) -> None:
@@ -107,8 +107,12 @@ class Recomputation:
                 for lp in leaving:
                     assert lp.counter is not None
                     self.push(xb, lp.counter)
-                assert xb.ip.before is not None
-                self.after_counter_pushes[blk] = xb.ip.before
+                # The last counter push: invariants go right after it.  (Not "before the next instruction": in
+                # an exit block of phis and a branch that is the terminator, and the block's own pushes, put
+                # before the terminator later, would then come first and be popped out of order.)
+                at = xb.ip.block.instructions
+                self.after_counter_pushes[blk] = at[at.index(xb.ip.before) - 1] if xb.ip.before is not None \
+                    else at[-1]
 
     def loops_exited_at(self, blk: Block) -> list[LoopPlan]:
         out = [lp for lp in self.loops.values() if blk in lp.exits]
@@ -154,7 +158,7 @@ class Recomputation:
             leaving = [lp for lp in self.loops_exited_at(blk) if lp.invariants]
             if not leaving:
                 continue
-            xb = Builder(InsertPoint.before_inst(self.after_counter_pushes[blk]))
+            xb = Builder(InsertPoint.after_inst(self.after_counter_pushes[blk]))
             for lp in leaving:
                 for av in lp.invariants:
                     self.push(xb, av)
