@@ -54,7 +54,9 @@ class Recomputation:
     need_order: list[Value]
     recomputed: dict[Value, Value]
     recomputed_shifted: dict[int, dict[Value, Value]]
-    after_counter_pushes: dict[Block, Instruction]  # forward exit block -> first instruction after its counter pushes
+    # Forward exit block -> its last counter push (None: it pushes none): the loop invariants go right after,
+    # before the pushes of the values the block's reverse needs (inserted before its terminator).
+    after_counter_pushes: dict[Block, Instruction | None]
     counter_pops: dict[Block, Instruction]          # exit block -> the first counter pop of its reverse
 
     def push(self, b: Builder, v: Value) -> None:
@@ -81,12 +83,13 @@ class Recomputation:
             leaving = self.loops_exited_at(blk)
             if leaving:
                 xb = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
-                for lp in leaving:
-                    assert lp.counter is not None
-                    if lp.trip is None:
-                        self.push(xb, lp.counter)
-                assert xb.ip.before is not None
-                self.after_counter_pushes[blk] = xb.ip.before
+                pushed = [lp.counter for lp in leaving if lp.trip is None]
+                for counter in pushed:
+                    assert counter is not None
+                    self.push(xb, counter)
+                assert xb.ip.before is not None  # the terminator at least
+                insts = xb.ip.block.instructions
+                self.after_counter_pushes[blk] = insts[insts.index(xb.ip.before) - 1] if pushed else None
 
     def loops_exited_at(self, blk: Block) -> list[LoopPlan]:
         out = [lp for lp in self.loops.values() if blk in lp.exits]
@@ -142,7 +145,9 @@ class Recomputation:
             leaving = [lp for lp in self.loops_exited_at(blk) if lp.invariants]
             if not leaving:
                 continue
-            xb = Builder(InsertPoint.before_inst(self.after_counter_pushes[blk]))
+            last = self.after_counter_pushes[blk]
+            xb = Builder(InsertPoint.after_inst(last) if last is not None
+                         else InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
             for lp in leaving:
                 for av in lp.invariants:
                     self.push(xb, av)
