@@ -5,14 +5,50 @@ iteration counter in the augmented sweep; its exits push the final count,
 and the reverse sweep counts down to know when it is back at iteration 0.
 The counter also lets the reverse sweep recompute induction variables
 (``start + step * k``) instead of taping them (recompute.py).
+
+A loop that leaves only at its latch, on a comparison of an induction
+variable stepping by one with a value defined before the loop, needs no
+push: its trip count follows from the start and that bound (``TripCount``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir import BinaryOperator, Block, ConstantInt, Function, PhiInst, Value
+from ..ir import BinaryOperator, Block, BranchInst, CmpInst, ConstantInt, Function, Instruction, PhiInst, Value
+from ..ir.builder import Builder, const_int
+from ..ir.types import I64, IntType
 from ..ir.cfg import Loop, LoopInfo
-from ..ir.types import IntType
+
+#: The predicate that holds when ``a P b`` does not, and the one that holds for ``b P a``.
+_INVERSE = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
+            "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
+_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
+            "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
+
+
+@dataclass(frozen=True)
+class TripCount:
+    """The loop goes on while ``iv + step <predicate> bound``, ``iv`` starting at ``start`` (both defined
+    before the loop), ``step`` being +1 or -1 and the loop leaving only at its latch."""
+
+    start: Value
+    bound: Value
+    step: int
+    predicate: str  # ne, slt, ult (step +1), sgt, ugt (step -1)
+
+    def last_iteration(self, b: Builder, start: Value, bound: Value) -> Value:
+        """The number of the last iteration (trip count - 1) as an i64, from ``start`` and ``bound``."""
+        lo, hi = (start, bound) if self.step > 0 else (bound, start)
+        if self.predicate == "ne":
+            # The iterations until ``iv + step`` wraps around to the bound in the IV's width: 2^w when
+            # start == bound (so compute count - 1 in that width before widening).
+            last = b.sub(b.sub(hi, lo), const_int(start.type, 1))
+            return last if start.type == I64 else b.cast("zext", last, I64)
+        # A do-while: one iteration at least; no wrap (the step carries nsw/nuw for this predicate).
+        pred = ("s" if self.predicate.startswith("s") else "u") + "gt"
+        count = b.select(b.icmp(pred, hi, lo), b.sub(hi, lo), const_int(start.type, 1))
+        wide = count if start.type == I64 else b.cast("zext", count, I64)
+        return b.sub(wide, const_int(I64, 1))
 
 
 @dataclass(eq=False)
@@ -29,6 +65,7 @@ class LoopPlan:
     # counters), popped once in the exit's reverse into ``invariant_slots`` (recompute.py).
     invariants: list[Value] = field(default_factory=list)
     invariant_slots: dict[Value, Value] = field(default_factory=dict)
+    trip: TripCount | None = None  # set where the reverse sweep can compute the count instead of popping it
 
     @property
     def returns_inside(self) -> bool:
@@ -51,7 +88,45 @@ def plan_loops(fn: Function, order: list[Block]) -> dict[Block, LoopPlan]:
         if any(p not in lp.blocks for x in exits for p in x.predecessors if p in reachable):
             continue  # an exit block also reached from outside: not dedicated
         out[header] = LoopPlan(lp, pre, lp.latches[0], exits)
+    for plan in out.values():
+        plan.trip = _trip_count(plan, out)
     return out
+
+
+def _defined_before(v: Value, lp: Loop) -> bool:
+    return not isinstance(v, Instruction) or (v.parent is not None and v.parent not in lp.blocks)
+
+
+def _trip_count(plan: LoopPlan, loops: dict[Block, LoopPlan]) -> TripCount | None:
+    """The loop's trip count as a function of values defined before it, where it has one (see TripCount)."""
+    lp, latch = plan.loop, plan.latch
+    br = latch.terminator
+    if plan.returns_inside or lp.exiting_blocks != [latch] or not isinstance(br, BranchInst) \
+            or not br.is_conditional or not isinstance(br.condition, CmpInst) or br.condition.opcode != "icmp":
+        return None
+    cmp = br.condition
+    targets = br.successor_blocks()
+    pred = cmp.predicate if targets[0] is lp.header else _INVERSE.get(cmp.predicate, "")  # goes on while ...
+    for phi in lp.header.phis():
+        iv = affine_iv(phi, loops)
+        if iv is None or iv[2] not in (1, -1):
+            continue
+        nxt = phi.value_for(latch)
+        a, b = cmp.operands
+        if a is nxt:
+            p, bound = pred, b
+        elif b is nxt:
+            p, bound = _SWAPPED.get(pred, ""), a
+        else:
+            continue
+        if not _defined_before(bound, lp):
+            continue
+        flags = nxt.flags if isinstance(nxt, BinaryOperator) else []
+        step = iv[2]
+        if p == "ne" or (p == ("slt" if step > 0 else "sgt") and "nsw" in flags) \
+                or (p == "ult" and step > 0 and "nuw" in flags) or (p == "ugt" and step < 0 and "nuw" in flags):
+            return TripCount(iv[1], bound, step, p)
+    return None
 
 
 def affine_iv(phi: PhiInst, loops: dict[Block, LoopPlan]) -> tuple[LoopPlan, Value, int] | None:

@@ -2,21 +2,20 @@
 
 A value is recomputed when that is cheap and gives the same value (pure
 operations on available values, induction variables of counted loops,
-loads of memory a top-level function never writes); otherwise it is pushed
+loads of memory nothing writes after them in a top-level call, reread.py); otherwise it is pushed
 on the tape at the end of its forward block and popped at the start of
 that block's reverse.  Loop counters (loop_plans.py) are pushed at loop
 exits and counted down in the reverse sweep.
 """
 from __future__ import annotations
 
-from ..ir import (AllocaInst, Argument, Block, CallInst, Constant, Function, GEPInst, Instruction, LoadInst,
-                  PhiInst, StoreInst, Value)
+from ..ir import Argument, Block, CallInst, Constant, Function, Instruction, LoadInst, PhiInst, Value
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.parser import Placeholder
-from ..ir.types import I64, PointerType, Type
-from ..rules import lookup
+from ..ir.types import I64, Type
 from .common import value_name
 from .loop_plans import LoopPlan, affine_iv
+from .reread import RereadableLoads
 
 
 _RECOMPUTABLE = frozenset({
@@ -38,29 +37,6 @@ def recomputable(inst: Instruction) -> bool:
     return inst.opcode in _RECOMPUTABLE
 
 
-def _pure_math(inst: CallInst, name: str) -> bool:
-    """A math function that only computes its result: one given a pointer stores through it (frexp's
-    exponent, lgamma_r's sign, remquo's quotient, modf's integral part)."""
-    return lookup(name) is not None and not any(isinstance(a.type, PointerType) for a in inst.args)
-
-
-def never_writes_memory(fn: Function) -> bool:
-    """No stores, atomics or calls that could write memory (math functions and intrinsics aside)."""
-    for inst in fn.instructions():
-        if isinstance(inst, StoreInst) or inst.opcode in ("atomicrmw", "cmpxchg", "fence", "va_arg"):
-            return False
-        if isinstance(inst, CallInst):
-            name = inst.callee_name or ""
-            if not (_pure_math(inst, name) or name.startswith(("llvm.lifetime.", "llvm.assume", "llvm.dbg."))):
-                return False
-        elif inst.opcode not in _RECOMPUTABLE and not isinstance(inst, (LoadInst, PhiInst, GEPInst, AllocaInst)) \
-                and not inst.is_terminator:
-            return False
-    return True
-
-
-
-
 class Recomputation:
     """The reverse sweep's access to augmented values (mixed into the reverse state)."""
 
@@ -70,7 +46,7 @@ class Recomputation:
     rev: Function
     order: list[Block]
     loops: dict[Block, LoopPlan]
-    rereadable: bool
+    rereadable: RereadableLoads | None  # top level only: loads of memory nothing writes afterwards (reread.py)
     rentry: Block
     cur_blk: Block
     cur_ib: Block
@@ -78,7 +54,9 @@ class Recomputation:
     need_order: list[Value]
     recomputed: dict[Value, Value]
     recomputed_shifted: dict[int, dict[Value, Value]]
-    after_counter_pushes: dict[Block, Instruction]  # forward exit block -> its last counter push
+    # Forward exit block -> its last counter push (None: it pushes none): the loop invariants go right after,
+    # before the pushes of the values the block's reverse needs (inserted before its terminator).
+    after_counter_pushes: dict[Block, Instruction | None]
     counter_pops: dict[Block, Instruction]          # exit block -> the first counter pop of its reverse
 
     def push(self, b: Builder, v: Value) -> None:
@@ -99,32 +77,41 @@ class Recomputation:
             k.add_incoming(const_int(I64, 0), self.fwd[lp.preheader])  # type: ignore[arg-type]
             k.add_incoming(k_next, latch)  # type: ignore[arg-type]
             lp.counter = k
-        # Exit blocks push the counters of every loop they leave, outermost first.
+        # Exit blocks push the counters of every loop they leave, outermost first (those whose count
+        # the reverse sweep cannot compute).
         for blk in self.order:
             leaving = self.loops_exited_at(blk)
             if leaving:
                 xb = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
-                for lp in leaving:
-                    assert lp.counter is not None
-                    self.push(xb, lp.counter)
-                # The last counter push: invariants go right after it.  (Not "before the next instruction": in
-                # an exit block of phis and a branch that is the terminator, and the block's own pushes, put
-                # before the terminator later, would then come first and be popped out of order.)
-                at = xb.ip.block.instructions
-                self.after_counter_pushes[blk] = at[at.index(xb.ip.before) - 1] if xb.ip.before is not None \
-                    else at[-1]
+                pushed = [lp.counter for lp in leaving if lp.trip is None]
+                for counter in pushed:
+                    assert counter is not None
+                    self.push(xb, counter)
+                assert xb.ip.before is not None  # the terminator at least
+                insts = xb.ip.block.instructions
+                self.after_counter_pushes[blk] = insts[insts.index(xb.ip.before) - 1] if pushed else None
 
     def loops_exited_at(self, blk: Block) -> list[LoopPlan]:
         out = [lp for lp in self.loops.values() if blk in lp.exits]
         return sorted(out, key=lambda lp: lp.loop.depth)
 
     def restore_counters(self, b: Builder, blk: Block) -> None:
-        """At the end of an exit block's reverse: pop the counters (innermost first) into their slots."""
-        for lp in reversed(self.loops_exited_at(blk)):
-            popped = self.pop(b, I64)
-            assert isinstance(popped, LoadInst) and isinstance(popped.pointer, Instruction)
-            self.counter_pops.setdefault(blk, popped.pointer)  # the pop's call: where this block's pops begin
-            b.store(popped, self.counter_slot(lp))
+        """At the end of an exit block's reverse: pop the counters (innermost first) into their slots, or
+        compute them from the loop's start and bound."""
+        leaving = list(reversed(self.loops_exited_at(blk)))
+        for lp in leaving:
+            if lp.trip is None:
+                popped = self.pop(b, I64)
+                assert isinstance(popped, LoadInst) and isinstance(popped.pointer, Instruction)
+                self.counter_pops.setdefault(blk, popped.pointer)  # the pop's call: where this block's pops begin
+                b.store(popped, self.counter_slot(lp))
+        for lp in leaving:
+            if lp.trip is not None:
+                trip = lp.trip
+                start, bound = (self.available(self.fwd.get(v, v)) for v in (trip.start, trip.bound))
+                store = b.store(trip.last_iteration(Builder(self.cur_ib), start, bound), self.counter_slot(lp))
+                assert isinstance(store, Instruction)
+                self.counter_pops.setdefault(blk, store)  # where this block's (invariant) pops go before
 
     def invariant_loop(self, av: Value) -> LoopPlan | None:
         """The outermost counted loop around the current block that ``av`` is defined before, if any.
@@ -158,7 +145,9 @@ class Recomputation:
             leaving = [lp for lp in self.loops_exited_at(blk) if lp.invariants]
             if not leaving:
                 continue
-            xb = Builder(InsertPoint.after_inst(self.after_counter_pushes[blk]))
+            last = self.after_counter_pushes[blk]
+            xb = Builder(InsertPoint.after_inst(last) if last is not None
+                         else InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
             for lp in leaving:
                 for av in lp.invariants:
                     self.push(xb, av)
@@ -219,8 +208,8 @@ class Recomputation:
             got = self.recompute_phi(rb, orig, depth, shift)
             if got is None:
                 return None
-        elif recomputable(av) or (isinstance(av, LoadInst) and self.rereadable and not av.volatile
-                                    and not av.atomic):
+        elif recomputable(av) or (isinstance(orig, LoadInst) and self.rereadable is not None
+                                    and self.rereadable.allows(orig)):
             # Operands that cannot be recomputed come from the tape; at most one, so that
             # recomputing never pushes more than taping ``av`` itself would.  (Not in a shifted
             # iteration: the tape holds the current one.)

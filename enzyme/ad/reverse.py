@@ -37,7 +37,7 @@ from .integer_addresses import AddressDisplacements
 from .loop_plans import plan_loops
 from .modes import Activities, Activity, Mode, activities_of
 from .realloc import module_reallocs
-from .recompute import never_writes_memory
+from .reread import RereadableLoads
 from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
 from .handlers import augment_instruction, reverse_instruction
@@ -183,7 +183,7 @@ class _ReverseGenerator(ReverseState):
         self.order = differentiable_order(self.fn)
         self._augmented()
         self.orig_of = {v: k for k, v in self.fwd.items()}
-        self.rereadable = self.top_level and never_writes_memory(self.fn)
+        self.rereadable = RereadableLoads(self.fn) if self.top_level else None
         self.loops = plan_loops(self.fn, self.order)
         self.after_counter_pushes = {}
         self.counter_pops = {}

@@ -203,12 +203,12 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   br i1 %[[CMP_N]], label %[[DIFFEF_EXIT]], label %[[INVERTLOOP_I_I_PREHEADER10]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER10]]:
-; O2-NEXT:   %[[ITER_REV_0_I_IN_I_PH:[^ ,]+]] = phi i64 [ %[[N]], %[[VECTOR_MEMCHECK]] ], [ %[[N]], %[[INVERTLOOP_I_I_PREHEADER]] ], [ %[[TMP2]], %[[MIDDLE_BLOCK]] ]
+; O2-NEXT:   %[[ITER_REV_0_IN_I_I_PH:[^ ,]+]] = phi i64 [ %[[N]], %[[VECTOR_MEMCHECK]] ], [ %[[N]], %[[INVERTLOOP_I_I_PREHEADER]] ], [ %[[TMP2]], %[[MIDDLE_BLOCK]] ]
 ; O2-NEXT:   br label %[[INVERTLOOP_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I]]:
-; O2-NEXT:   %[[ITER_REV_0_I_IN_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_I_IN_I_PH]], %[[INVERTLOOP_I_I_PREHEADER10]] ]
-; O2-NEXT:   %[[ITER_REV_0_I_I]] = add i64 %[[ITER_REV_0_I_IN_I]], -1
+; O2-NEXT:   %[[ITER_REV_0_IN_I_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_IN_I_I_PH]], %[[INVERTLOOP_I_I_PREHEADER10]] ]
+; O2-NEXT:   %[[ITER_REV_0_I_I]] = add nsw i64 %[[ITER_REV_0_IN_I_I]], -1
 ; O2-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[ITER_REV_0_I_I]]
 ; O2-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
 ; O2-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[ITER_REV_0_I_I]]

@@ -57,7 +57,7 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store double %[[A]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[B]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   store ptr %[[BUF]], ptr %[[TMP6]], align 8
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
@@ -79,50 +79,52 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load ptr, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load ptr, ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP4]], i64 1
-; CHECK-NEXT:   br label %[[TMP10:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP6]], i64 1
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP4]], i64 1
+; CHECK-NEXT:   br label %[[TMP12:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP10]]:
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP12]]:
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP11]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[TMP11]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[TMP11]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP11]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP30]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[X]], %[[TMP26]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq double %[[TMP26]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[X]], %[[TMP26]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP32]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = insertvalue { double } undef, double %[[TMP34]], 0
-; CHECK-NEXT:   ret { double } %[[TMP35]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = insertvalue { double } undef, double %[[TMP36]], 0
+; CHECK-NEXT:   ret { double } %[[TMP37]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -36,10 +36,6 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[D_P1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = load double, ptr %[[P1]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[B]]
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[A]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[B]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -54,24 +50,23 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
-; CHECK-NEXT:   br label %[[TMP8:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = load double, ptr %[[Y]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 1
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
+; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP8]]:
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP7]]:
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP12]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP9]]
+; CHECK-NEXT:   store double %[[TMP14]], ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   call void @__pyenzyme_copy_adjoint_double(ptr %[[D_Y]], ptr %[[D_X]], i64 16)
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -93,9 +88,9 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; O2-LABEL: define void @grad(
 ; O2-SAME: ptr readonly captures(none) %[[X:[^ ,]+]], ptr captures(none) %[[DX:[^ ,]+]], ptr captures(none) initializes((0, 16)) %[[Y:[^ ,]+]], ptr captures(none) %[[DY:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
 ; O2-NEXT:   tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %[[Y]], ptr noundef nonnull readonly align 8 dereferenceable(16) %[[X]], i64 16, i1 false)
+; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[Y]], align 8
 ; O2-NEXT:   %[[P1_I_I:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[Y]], i64 8
 ; O2-NEXT:   %[[B_I_I:[^ ,]+]] = load double, ptr %[[P1_I_I]], align 8
-; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[Y]], align 8
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DY]], i64 8
 ; O2-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
 ; O2-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[A_I_I]], %[[TMP2]]

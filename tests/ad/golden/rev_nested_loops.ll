@@ -97,22 +97,20 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT: {{^}}[[OUTER_LATCH]]:
 ; CHECK-NEXT:   %[[S_OUT:[^ ,]+]] = phi double [ %[[S_NEXT]], %[[INNER]] ]
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[ITER]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   %[[PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 %[[I]]
 ; CHECK-NEXT:   %[[D_PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 %[[I]]
 ; CHECK-NEXT:   store double %[[S_OUT]], ptr %[[PY]], align 8
 ; CHECK-NEXT:   %[[I_NEXT]] = add nuw nsw i64 %[[I]], 1
 ; CHECK-NEXT:   %[[MORE_I:[^ ,]+]] = icmp slt i64 %[[I_NEXT]], %[[N]]
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE_I]], label %[[OUTER]], label %[[EXIT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
 ; CHECK-NEXT:   %[[FROM1:[^ ,]+]] = phi i64 [ 0, %[[ENTRY]] ], [ 1, %[[OUTER_LATCH]] ]
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
@@ -140,74 +138,76 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load i64, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 %[[TMP4]]
-; CHECK-NEXT:   br label %[[TMP6:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = icmp sgt i64 %[[M]], 0
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = sub i64 %[[M]], 0
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = select i1 %[[TMP6]], i64 %[[TMP7]], i64 1
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = sub i64 %[[TMP8]], 1
+; CHECK-NEXT:   br label %[[TMP10:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP6]]:
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
+; CHECK-NEXT: {{^}}[[TMP10]]:
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load i64, ptr %[[TMP8]], align 8
-; CHECK-NEXT:   store i64 %[[TMP9]], ptr %[[I_INV]], align 4
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load i64, ptr %[[TMP10]], align 8
-; CHECK-NEXT:   store i64 %[[TMP11]], ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load i64, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   store i64 %[[TMP13]], ptr %[[I_INV]], align 4
+; CHECK-NEXT:   store i64 %[[TMP9]], ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP11]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTINNER:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTINNER]]:
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = mul i64 %[[TMP18]], 1
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = add i64 0, %[[TMP19]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_B]], i64 %[[TMP20]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load i64, ptr %[[I_INV]], align 4
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = mul nsw i64 %[[TMP22]], %[[M]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = add nsw i64 %[[TMP23]], %[[TMP20]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_A]], i64 %[[TMP24]]
-; CHECK-NEXT:   br label %[[TMP26:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = mul i64 %[[TMP20]], 1
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = add i64 0, %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_B]], i64 %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load i64, ptr %[[I_INV]], align 4
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = mul nsw i64 %[[TMP24]], %[[M]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = add nsw i64 %[[TMP25]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_A]], i64 %[[TMP26]]
+; CHECK-NEXT:   br label %[[TMP28:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP26]]:
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP28]]:
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[TMP21]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[TMP21]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP25]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[TMP25]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = icmp eq i64 %[[TMP34]], 0
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP27]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP35]], double 0.000000e+00, double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = sub i64 %[[TMP34]], 1
-; CHECK-NEXT:   store i64 %[[TMP40]], ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   br i1 %[[TMP35]], label %[[INVERTOUTER:[^ ,]+]], label %[[INVERTINNER]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP29]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP29]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP23]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[TMP23]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP27]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP30]]
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[TMP27]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = icmp eq i64 %[[TMP36]], 0
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP37]], double %[[TMP29]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP37]], double 0.000000e+00, double %[[TMP29]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = sub i64 %[[TMP36]], 1
+; CHECK-NEXT:   store i64 %[[TMP42]], ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   br i1 %[[TMP37]], label %[[INVERTOUTER:[^ ,]+]], label %[[INVERTINNER]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTOUTER]]:
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load i64, ptr %[[TMP41]], align 8
-; CHECK-NEXT:   br label %[[TMP43:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load i64, ptr %[[TMP43]], align 8
+; CHECK-NEXT:   br label %[[TMP45:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP43]]:
-; CHECK-NEXT:   switch i64 %[[TMP42]], label %[[INVERTENTRY]] [
+; CHECK-NEXT: {{^}}[[TMP45]]:
+; CHECK-NEXT:   switch i64 %[[TMP44]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTOUTER_LATCH]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP44:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP46:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP44]]:
+; CHECK-NEXT: {{^}}[[TMP46]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

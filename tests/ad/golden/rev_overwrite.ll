@@ -37,9 +37,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[B]], %[[K]]
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[B]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[A]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   store double %[[A]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -58,35 +56,34 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: {{^}}[[TMP2]]:
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[X]], align 8
+; CHECK-NEXT:   br label %[[TMP6:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP7]]:
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP6]]:
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[K]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP9]]
-; CHECK-NEXT:   store double %[[TMP14]], ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[K]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
+; CHECK-NEXT:   store double %[[TMP11]], ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP8]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   store double %[[TMP19]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = insertvalue { double } undef, double %[[TMP21]], 0
-; CHECK-NEXT:   ret { double } %[[TMP22]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { double } undef, double %[[TMP20]], 0
+; CHECK-NEXT:   ret { double } %[[TMP21]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(
