@@ -266,11 +266,12 @@ double g(double x) { return __enzyme_fwddiff((void *)f, enzyme_out, x); }
 
 MIXED_MEMCPY = """
 typedef struct { double v; long tag; } Item;
-/* The copied bytes mix a double and an integer: moving adjoints as doubles would be wrong. */
+/* The copied bytes mix a double and a field nothing reads with a type (it may hold a float that is only
+   copied): moving adjoints as doubles, or skipping the field, could be wrong. */
 double f(Item *dst, const Item *src, int n) {
   memcpy(dst, src, n * sizeof(Item));
   double s = 0;
-  for (int i = 0; i < n; i++) s += dst[i].v * (double)dst[i].tag;
+  for (int i = 0; i < n; i++) s += dst[i].v * dst[i].v;
   return s;
 }
 double g(Item *d, Item *dd, const Item *s, Item *ds, int n) {
