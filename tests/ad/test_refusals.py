@@ -265,13 +265,13 @@ double g(double x) { return __enzyme_fwddiff((void *)f, enzyme_out, x); }
 
 
 MIXED_MEMCPY = """
-typedef struct { double v; long tag; } Item;
-/* The copied bytes mix a double and a field nothing reads with a type (it may hold a float that is only
-   copied): moving adjoints as doubles, or skipping the field, could be wrong. */
+typedef struct { double v; int tag; float w; } Item;
+/* The copied bytes hold a float field nothing here reads with a type (w is only copied): moving the
+   adjoints of v alone would lose w's, whoever reads it later. */
 double f(Item *dst, const Item *src, int n) {
   memcpy(dst, src, n * sizeof(Item));
   double s = 0;
-  for (int i = 0; i < n; i++) s += dst[i].v * dst[i].v;
+  for (int i = 0; i < n; i++) s += dst[i].v * (double)dst[i].tag;
   return s;
 }
 double g(Item *d, Item *dd, const Item *s, Item *ds, int n) {
