@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType,
+from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from .common import zero
+from .copy_sites import CopyView, InfosOf, copy_view
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -45,27 +46,32 @@ class CopyLayout:
     move back in the reverse sweep.  ``no_floats``: every byte is a pointer
     or an integer (a table of row pointers, any length), so the augmented
     sweep copies the shadow bytes as they are and the reverse sweep has
-    nothing to move back.
+    nothing to move back.  ``stride``: the ``leaves`` are those of one
+    record, repeated every ``stride`` bytes over a copy of any length.
     """
 
     element: FloatType | None = None
     leaves: tuple[tuple[int, FloatType], ...] = ()
     pointers: tuple[int, ...] = ()
     no_floats: bool = False
+    stride: int | None = None
 
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
-                layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None) -> CopyLayout | None:
+                layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None,
+                infos_of: InfosOf) -> CopyLayout | None:
     """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
 
     ``infos`` are the function's type analyses (one per calling context);
     their facts about both pointers are merged.  ``accessed`` is the one float
     type the function itself loads and stores through these objects, if any:
     it types a copy of unknown length when no analysis fact contradicts it
-    (``memcpy(dst, src, n * sizeof(double))`` then ``dst[0]``).  Padding and
-    lone char fields of a stack object's declared type (the usual other end of
-    a struct copy) need no fact; ``primal_functions`` are the functions whose
-    calls pass such objects.
+    (``memcpy(dst, src, n * sizeof(double))`` then ``dst[0]``).  When the
+    function's own facts do not account for every byte, the call sites of the
+    pointers are asked (copy_sites.py): their facts, the padding and lone char
+    fields of declared stack types, and the struct type the objects are
+    indexed with (an array of records of any length).  ``primal_functions``
+    are the functions whose calls count; ``infos_of`` gives a caller's analyses.
     """
     facts: dict[int, ConcreteType] = {}
     for info in infos:
@@ -88,48 +94,52 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
                 return CopyLayout(element=elem)
     if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
-    if nbytes is None or nbytes > MAX_UNROLLED_BYTES or -1 in facts:
+    if -1 in facts or (nbytes is not None and nbytes > MAX_UNROLLED_BYTES):
         return None
-    return _leaves(facts, nbytes, layout, _padding((dst, src), nbytes, layout, primal_functions))
+    view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes, layout), primal_functions)
+    if view is None:
+        return None
+    for off, t in facts.items():
+        if view.facts.setdefault(off, t) != t:
+            return None
+    if nbytes is not None:
+        found = _leaves(view.facts, nbytes, layout, view.padding)
+        if found is not None:
+            return found
+    return _records(view, nbytes, layout)
 
 
-def _padding(pointers: tuple[Value | None, ...], nbytes: int, layout: DataLayout, callers: set[Function],
-             depth: int = 0) -> set[int]:
-    """Bytes of the copy that the declared type of a stack object one of ``pointers`` points into says hold no
-    float: padding, and lone ``char``/``bool`` fields (one byte cannot hold a float, and a union holding a
-    float is laid out as a type with a float-sized member there).  Bytes of ``char`` arrays stay unknown (a
-    char buffer may hold anything).
-
-    Pointer arguments are followed to the actual arguments of every call site
-    in ``callers`` (the primal functions; calls in generated derivatives do not
-    count), a few levels deep; bytes that hold no float at all of them count.
-    """
-    pad: set[int] = set()
-    for ptr in pointers:
-        pad |= _declared_non_float(ptr, nbytes, layout)
-    args = [p for p in pointers if isinstance(p, Argument) and isinstance(p.function, Function)]
-    if not args or depth >= 3:
-        return pad
-    fn = args[0].function
-    assert isinstance(fn, Function)
-    users = [u.user for u in fn.uses if not (isinstance(u.user, Instruction) and u.user.function not in callers)]
-    calls = [c for c in users if isinstance(c, CallInst) and c.called_function is fn]
-    if not calls or len(calls) != len(users):
-        return pad  # address taken: unknown callers
-    common: set[int] | None = None
-    for call in calls:
-        actual = tuple(call.args[p.index] if p in args and p.function is fn else None for p in pointers)
-        here = _padding(actual, nbytes, layout, callers, depth + 1)
-        common = here if common is None else common & here
-    return pad | (common or set())
+def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayout | None:
+    """The copy as whole records of the one struct type its objects are indexed with: the facts (folded
+    into one record) and the struct's padding must account for every byte of the record."""
+    if len(view.records) != 1 or -1 in view.facts:
+        return None
+    (record,) = view.records
+    size = layout.alloc_size(record)
+    if size == 0 or size > MAX_UNROLLED_BYTES or (nbytes is not None and nbytes % size != 0):
+        return None
+    folded: dict[int, ConcreteType] = {}
+    for off, t in view.facts.items():
+        if off < 0 or folded.setdefault(off % size, t) != t:
+            return None  # a fact that does not repeat with the record: not an array of it
+    one = _leaves(folded, size, layout, _bytes_without_floats(record, layout))
+    if one is None:
+        return None
+    count = nbytes // size if nbytes is not None else None
+    if count is not None and count * size <= MAX_UNROLLED_BYTES:
+        return CopyLayout(leaves=tuple((k * size + o, t) for k in range(count) for o, t in one.leaves),
+                          pointers=tuple(k * size + o for k in range(count) for o in one.pointers))
+    if one.pointers:
+        return None  # pointer shadows of a copy of any length: not supported
+    return CopyLayout(leaves=one.leaves, stride=size)
 
 
-def _declared_non_float(ptr: Value | None, nbytes: int, layout: DataLayout) -> set[int]:
+def _declared_non_float(ptr: Value | None, nbytes: int | None, layout: DataLayout) -> set[int]:
     """The bytes [0, nbytes) after ``ptr`` that hold no float by the declared type of the stack object it
     points into: at a constant offset into the object, or at a variable index into an array (GEPs from an
     ``alloca``), where the element's layout repeats."""
     position = _position_in_stack_object(ptr, layout)
-    if position is None:
+    if position is None or nbytes is None:
         return set()
     obj, offset, strides = position
     t = obj.allocated_type

@@ -71,6 +71,71 @@ def copy_adjoint_function(module: Module, t: Type, overlapping: bool) -> Functio
     return helper
 
 
+def _record_loop(label: str, next_label: str, stride: int, body: list[str]) -> str:
+    """A loop over the ``%n`` records of ``stride`` bytes, ``%r.<label>`` the offset of the current one."""
+    lines = [f"{label}:", f"  %i.{label} = phi i64 [ 0, %{label}.pre ], [ %i.{label}.next, %{label} ]",
+             f"  %r.{label} = mul i64 %i.{label}, {stride}", *("  " + line for line in body),
+             f"  %i.{label}.next = add nuw i64 %i.{label}, 1",
+             f"  %more.{label} = icmp ult i64 %i.{label}.next, %n",
+             f"  br i1 %more.{label}, label %{label}, label %{next_label}"]
+    return "\n".join(lines) + "\n"
+
+
+def record_adjoint_function(module: Module, leaves: tuple[tuple[int, FloatType], ...], stride: int,
+                            overlapping: bool) -> Function:
+    """``void(ptr ddst, ptr dsrc, i64 nbytes)``: for each record of ``stride`` bytes, the float ``leaves`` of
+    ddst are added into dsrc and zeroed (padding, integers and pointers are left alone).
+
+    Overlapping copies (memmove) take the destination's adjoints out first and zero them all before adding
+    any, so an adjoint added into a record that is also a later destination record survives."""
+    key = "_".join(f"{o}{t}" for o, t in leaves)
+    name = f"__pyenzyme_{'move' if overlapping else 'copy'}_records_{stride}_{key}"
+    f = module.get_function(name)
+    if f is not None:
+        return f
+
+    def at(base: str, k: int, off: int, loop: str) -> list[str]:
+        return [f"%o.{loop}.{k} = add i64 %r.{loop}, {off}",
+                f"%p.{loop}.{base[1:]}.{k} = getelementptr inbounds i8, ptr {base}, i64 %o.{loop}.{k}"]
+
+    def move(loop: str, read: str, zero: bool, add: bool) -> list[str]:
+        body: list[str] = []
+        for k, (off, t) in enumerate(leaves):
+            body += at(read, k, off, loop)
+            if read != "%dd" and zero:
+                body += at("%dd", k, off, loop)
+            body.append(f"%a.{loop}.{k} = load {t}, ptr %p.{loop}.{read[1:]}.{k}, align 1")
+            if zero:
+                body.append(f"store {t} zeroinitializer, ptr %p.{loop}.dd.{k}, align 1")
+            if add:
+                body += [f"%ps.{loop}.{k} = getelementptr inbounds i8, ptr %ds, i64 %o.{loop}.{k}",
+                         f"%s.{loop}.{k} = load {t}, ptr %ps.{loop}.{k}, align 1",
+                         f"%sum.{loop}.{k} = fadd {t} %s.{loop}.{k}, %a.{loop}.{k}",
+                         f"store {t} %sum.{loop}.{k}, ptr %ps.{loop}.{k}, align 1"]
+        return body
+
+    head = (f"define internal void @{name}(ptr %dd, ptr %ds, i64 %nbytes) alwaysinline {{\n"
+            f"entry:\n  %n = udiv i64 %nbytes, {stride}\n  %any = icmp ne i64 %n, 0\n")
+    if overlapping:
+        text = (head + "  %tmp = call ptr @malloc(i64 %nbytes)\n"
+                "  call void @llvm.memcpy.p0.p0.i64(ptr %tmp, ptr %dd, i64 %nbytes, i1 false)\n"
+                "  br i1 %any, label %zero.pre, label %done\nzero.pre:\n  br label %zero\n"
+                + _record_loop("zero", "add.pre", stride, move("zero", "%dd", True, False))
+                + "add.pre:\n  br label %add\n"
+                + _record_loop("add", "done", stride, move("add", "%tmp", False, True))
+                + "done:\n  call void @free(ptr %tmp)\n  ret void\n}\n")
+    else:
+        text = (head + "  br i1 %any, label %move.pre, label %done\nmove.pre:\n  br label %move\n"
+                + _record_loop("move", "done", stride, move("move", "%dd", True, True))
+                + "done:\n  ret void\n}\n")
+    decls = ("declare ptr @malloc(i64)\ndeclare void @free(ptr)\n"
+             "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n")
+    add_helper_functions(module, decls + text)
+    helper = module.get_function(name)
+    assert helper is not None
+    return helper
+
+
 def underlying_object(p: Value) -> Value:
     while isinstance(p, (GEPInst, CastInst)):
         p = p.operand(0)

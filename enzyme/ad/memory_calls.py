@@ -19,7 +19,7 @@ from .common import constant_pointer_copy_error, describe, underlying_global, va
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers)
 from .custom import custom_rules
-from .memcopy import copied_element_type, copy_adjoint_function, record_returned_shadow
+from .memcopy import copied_element_type, copy_adjoint_function, record_adjoint_function, record_returned_shadow
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .forward_state import ForwardState
 from .reverse_state import ReverseState
@@ -194,6 +194,9 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
         return
     assert layout is not None  # checked in the augmented sweep
     ss = st.available(st.shadow[src])
+    if layout.stride is not None:
+        b.call(record_adjoint_function(st.m, layout.leaves, layout.stride, overlapping), [sd, ss, nbytes])
+        return
     if layout.element is None:
         emit_leaf_adjoints(b, sd, ss, layout.leaves)
         return
@@ -206,4 +209,6 @@ def copy_layout_of(st: ReverseState, dst: Value, src: Value, size: Value) -> Cop
     accessed = copied_element_type(st.fn, [dst, src])
     nbytes = size.value if isinstance(size, ConstantInt) else None
     infos = function_contexts(st.ctx, st.fn)
-    return copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed)
+    types = st.ctx.types
+    assert types is not None  # function_contexts made it
+    return copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts)

@@ -269,6 +269,8 @@ class Solver:
 
     # -- value instructions ---------------------------------------------------------------
     def visit_phi(self, inst: PhiInst) -> None:
+        if isinstance(inst.type, IntType) and _is_counter(inst):
+            self.set_top(inst, INTEGER)
         for v, _ in inst.incoming:
             self.update(inst, self.tree(v))
         t = self.tree(inst)
@@ -605,3 +607,20 @@ def _cycle_strides(f: Function, layout: DataLayout) -> dict[Value, int]:
         if c and stride:
             out[g] = stride
     return out
+
+
+def _is_counter(phi: PhiInst) -> bool:
+    """A loop counter: starts at integer constants and steps by constants (``i = 0; i += 1``).  Its bits are
+    a count -- no pointer starts at a constant, and no float is made by counting -- even where nothing else
+    uses it as an integer (``p.id = i`` stores it into a struct)."""
+    stepped = False
+    for v, _ in phi.incoming:
+        if isinstance(v, ConstantInt):
+            continue
+        if isinstance(v, BinaryOperator) and v.opcode in ("add", "sub") and phi in v.operands \
+                and isinstance(v.operand(1 - v.operands.index(phi)), ConstantInt):
+            stepped = True
+            continue
+        return False
+    return stepped
+

@@ -265,8 +265,9 @@ double g(double x) { return __enzyme_fwddiff((void *)f, enzyme_out, x); }
 
 
 MIXED_MEMCPY = """
-typedef struct { double v; long tag; } Item;
-/* The copied bytes mix a double and an integer: moving adjoints as doubles would be wrong. */
+typedef struct { double v; int tag; float w; } Item;
+/* The copied bytes hold a float field nothing here reads with a type (w is only copied): moving the
+   adjoints of v alone would lose w's, whoever reads it later. */
 double f(Item *dst, const Item *src, int n) {
   memcpy(dst, src, n * sizeof(Item));
   double s = 0;

@@ -1,0 +1,119 @@
+"""What the places a copied pointer comes from say about the copied bytes: the calls that pass it in.
+
+A copy inside a small helper (``allocator::construct`` copying a ``Particle``
+with ``llvm.memcpy`` at -O0, a byte-wise ``swap``) often has few facts of its
+own: the helper never touches the fields.  Its callers do -- they store the
+``int id`` field, declare the stack object the struct lives in, or index the
+array with the struct type (``getelementptr %struct.Particle, ptr %p, i64 %i``).
+:func:`copy_view` collects, for the copy's pointers and, through pointer
+arguments, the actual arguments at every primal call site:
+
+- ``facts``: bytes type analysis knows (here, or at *every* call site: a
+  helper called with a ``Particle`` and with a ``double[3]`` knows nothing);
+- ``padding``: bytes a declared stack type says hold no float;
+- ``records``: the struct types the pointers are indexed with (the copy is of
+  whole records of that type, so its padding is known at any length).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..analysis import FunctionTypeInfo
+from ..analysis.type_tree import ConcreteType
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantKeyword, Function, GEPInst, Instruction, PhiInst, StructType,
+                  Value)
+
+#: How many levels of callers are followed from a pointer argument.
+MAX_CALLER_DEPTH = 6
+
+InfosOf = Callable[[Function], list[FunctionTypeInfo]]
+NonFloatBytes = Callable[[Value | None], set[int]]
+
+
+@dataclass
+class CopyView:
+    facts: dict[int, ConcreteType] = field(default_factory=dict)
+    padding: set[int] = field(default_factory=set)
+    records: set[StructType] = field(default_factory=set)
+
+
+class Conflict(Exception):
+    """Two sources disagree about a byte: the copy's layout is unknown."""
+
+
+def copy_view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonFloatBytes,
+              callers: set[Function], depth: int = 0) -> CopyView | None:
+    """What is known about the bytes after ``pointers`` (None: contradictory facts)."""
+    try:
+        return _view(pointers, infos_of, non_float, callers, depth)
+    except Conflict:
+        return None
+
+
+def _view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonFloatBytes,
+          callers: set[Function], depth: int) -> CopyView:
+    view = CopyView()
+    for ptr in pointers:
+        if ptr is None:
+            continue
+        fn = ptr.function if isinstance(ptr, (Argument, Instruction)) else None
+        for info in infos_of(fn) if isinstance(fn, Function) else []:
+            for path, t in info.pointee_tree(ptr):
+                if len(path) == 1 and not t.is_anything:
+                    _add_fact(view.facts, path[0], t)
+        view.padding |= non_float(ptr)
+        view.records |= record_types(ptr)
+    args = [p for p in pointers if isinstance(p, Argument) and isinstance(p.function, Function)]
+    if not args or depth >= MAX_CALLER_DEPTH:
+        return view
+    fn = args[0].function
+    assert isinstance(fn, Function)
+    users = [u.user for u in fn.uses if not (isinstance(u.user, Instruction) and u.user.function not in callers)]
+    calls = [c for c in users if isinstance(c, CallInst) and c.called_function is fn]
+    if not calls or len(calls) != len(users):
+        return view  # address taken: unknown callers
+    sites = []
+    for call in calls:
+        actual = tuple(call.args[p.index] if p in args and p.function is fn else None for p in pointers)
+        sites.append(_view(actual, infos_of, non_float, callers, depth + 1))
+    common = sites[0]
+    for other in sites[1:]:  # what holds at every call site
+        common = CopyView({o: t for o, t in common.facts.items() if other.facts.get(o) == t},
+                          common.padding & other.padding, common.records & other.records)
+    for o, t in common.facts.items():
+        _add_fact(view.facts, o, t)
+    view.padding |= common.padding
+    view.records |= common.records
+    return view
+
+
+def _add_fact(facts: dict[int, ConcreteType], offset: int, t: ConcreteType) -> None:
+    if facts.setdefault(offset, t) != t:
+        raise Conflict
+
+
+def record_types(ptr: Value, seen: frozenset[Value] = frozenset()) -> set[StructType]:
+    """Struct types ``ptr`` is known to point at the start of (an element of an array of them): it is the
+    ``alloca`` of one, an element address ``getelementptr %T, ptr %base, i64 %i``, the base of such a
+    GEP, or a phi of such pointers (every incoming value says the same)."""
+    out: set[StructType] = set()
+    if isinstance(ptr, PhiInst) and ptr not in seen:
+        # null (an empty vector's storage) points at no record; a phi already being followed adds nothing.
+        incoming = [record_types(v, seen | {ptr}) for v, _ in ptr.incoming
+                    if v not in seen and v is not ptr and not isinstance(v, ConstantKeyword)]
+        if incoming and all(incoming):
+            out |= set.intersection(*incoming)
+    if isinstance(ptr, AllocaInst):
+        t = ptr.allocated_type
+        while isinstance(t, ArrayType):
+            t = t.element
+        if isinstance(t, StructType):
+            out.add(t)
+    if isinstance(ptr, GEPInst) and len(ptr.indices) == 1 and isinstance(ptr.source_type, StructType):
+        out.add(ptr.source_type)
+    for use in ptr.uses:
+        user = use.user
+        if isinstance(user, GEPInst) and user.pointer is ptr and isinstance(user.source_type, StructType):
+            out.add(user.source_type)
+    return out
