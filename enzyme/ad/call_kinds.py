@@ -20,7 +20,6 @@ from ..rules import lookup
 from ..rules.complex_functions import ComplexRule, complex_rule
 from ..rules.dsl import Rule
 from ..rules.memory import MemoryFunction, lookup_memory
-from ..rules.runtime_bodies import body_name
 from .common import is_inactive_function, is_inline_asm
 from .complex_calls import is_complex_call
 from .custom import custom_rules
@@ -90,14 +89,4 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
         return CallSite(CallKind.COMPLEX, name, callee, complex=crule)
     if callee is not None and not callee.is_declaration:
         return CallSite(CallKind.DEFINED, name, callee)
-    body = _runtime_body(module, name)
-    if body is not None:  # a runtime function without bitcode, differentiated through pyenzyme's body of it
-        return CallSite(CallKind.DEFINED, name, body)
     return CallSite(CallKind.UNKNOWN, name, callee)
-
-
-def _runtime_body(module: Module, name: str) -> Function | None:
-    """The body linked in for runtime function ``name`` (enzyme.runtime_bodies), if any."""
-    stand_in = body_name(name)
-    body = module.get_function(stand_in) if stand_in is not None else None
-    return body if body is not None and not body.is_declaration else None

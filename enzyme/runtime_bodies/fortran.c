@@ -26,7 +26,7 @@ typedef struct {
   Dim dim[15];
 } Desc;
 
-enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
+enum { T_DOUBLE = 28, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
        T_FIRST_FLOAT = 25, T_LAST_COMPLEX = 38, ATTR_ALLOCATABLE = 2 };
 
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
@@ -47,7 +47,7 @@ enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFF
 static const char *const REASONS[] = {
   "",
   "arrays of derived type",
-  "real kinds other than 4 and 8",
+  "real and complex kinds other than 8",
   "rank over 15",
   "assignment with a type conversion or of deferred-length characters",
   "operands of different ranks",
@@ -70,10 +70,16 @@ __attribute__((noreturn, noinline, cold)) void __pyenzyme_fortran_unsupported(in
   abort();
 }
 
+/* Dimension k of a descriptor.  Dimensions 0 and 1 are read at constant offsets (rank 1 and 2 are the common
+ * case), so that type analysis sees integers there in the callers' descriptors, which they copy around. */
+static const Dim *dim_of(const Desc *d, int k) {
+  return k == 0 ? &d->dim[0] : k == 1 ? &d->dim[1] : &d->dim[k];
+}
+
 static long element_count(const Desc *d) {
   long n = 1;
   for (int k = 0; k < d->rank; k++)
-    n *= d->dim[k].extent > 0 ? d->dim[k].extent : 0;
+    n *= dim_of(d, k)->extent > 0 ? dim_of(d, k)->extent : 0;
   return n;
 }
 
@@ -81,20 +87,20 @@ static long element_count(const Desc *d) {
 static long element_offset(const Desc *d, long i) {
   long offset = 0;
   for (int k = 0; k < d->rank; k++) {
-    long extent = d->dim[k].extent;
-    offset += (i % extent) * d->dim[k].sm;
-    i /= extent;
+    const Dim *dk = dim_of(d, k);
+    offset += (i % dk->extent) * dk->sm;
+    i /= dk->extent;
   }
   return offset;
 }
 
-/* Element types copied element by element: real and complex kinds 4 and 8 as floats; integers, logicals
- * and characters as bytes (no derivative).  Others (derived types, other real kinds) are refused. */
+/* Element types copied element by element: REAL(8) and COMPLEX(8) as doubles; integers, logicals and characters
+ * as bytes (no derivative).  Others are refused: derived types, and other real kinds, since one body that moved
+ * floats and doubles through the same pointers would leave type analysis unable to tell which bytes are which. */
 static int uncopyable(const Desc *d) {
   if (d->type == T_STRUCT)
     return R_DERIVED;
-  if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_FLOAT && d->type != T_DOUBLE &&
-      d->type != T_FLOAT_COMPLEX && d->type != T_DOUBLE_COMPLEX)
+  if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_DOUBLE && d->type != T_DOUBLE_COMPLEX)
     return R_REAL_KIND;
   if (d->rank > 15)
     return R_RANK;
@@ -110,8 +116,6 @@ static void copy_element(signed char type, unsigned long len, char *to, const ch
   switch (type) {
   case T_DOUBLE: *(double *)to = *(const double *)from; break;
   case T_DOUBLE_COMPLEX: ((double *)to)[0] = ((const double *)from)[0]; ((double *)to)[1] = ((const double *)from)[1]; break;
-  case T_FLOAT: *(float *)to = *(const float *)from; break;
-  case T_FLOAT_COMPLEX: ((float *)to)[0] = ((const float *)from)[0]; ((float *)to)[1] = ((const float *)from)[1]; break;
   default: __pyenzyme_fortran_copy_inactive(to, from, len);
   }
 }
@@ -120,23 +124,31 @@ static void copy_element(signed char type, unsigned long len, char *to, const ch
 static void byte_range(const Desc *d, char **first, char **last) {
   char *lo = d->base, *hi = d->base;
   for (int k = 0; k < d->rank; k++) {
-    long span = (d->dim[k].extent - 1) * d->dim[k].sm;
+    long span = (dim_of(d, k)->extent - 1) * dim_of(d, k)->sm;
     if (span < 0) lo += span; else hi += span;
   }
   *first = lo;
   *last = hi + d->elem_len;
 }
 
+static long set_dim(Desc *to, int k, const long *lower, const long *extent, long stride) {
+  to->dim[k].lower = lower ? lower[k] : 1;
+  to->dim[k].extent = extent[k] > 0 ? extent[k] : 0;
+  to->dim[k].sm = stride;
+  return stride * to->dim[k].extent;
+}
+
 /* Give descriptor `to` (rank and type already set) a fresh contiguous block; `extent` and `lower` per dimension.
- * (No descriptor is copied as a whole: its bytes mix pointers and integers, and only the base matters.) */
+ * No descriptor is copied as a whole (its bytes mix pointers and integers), and the first two dimensions are
+ * written at constant offsets, so that type analysis sees integers in the caller's descriptors there. */
 static void allocate(Desc *to, const long *lower, const long *extent, unsigned long elem_len) {
   long stride = (long)elem_len;
-  for (int k = 0; k < to->rank; k++) {
-    to->dim[k].lower = lower ? lower[k] : 1;
-    to->dim[k].extent = extent[k] > 0 ? extent[k] : 0;
-    to->dim[k].sm = stride;
-    stride *= to->dim[k].extent;
-  }
+  if (to->rank > 0)
+    stride = set_dim(to, 0, lower, extent, stride);
+  if (to->rank > 1)
+    stride = set_dim(to, 1, lower, extent, stride);
+  for (int k = 2; k < to->rank; k++)
+    stride = set_dim(to, k, lower, extent, stride);
   to->elem_len = elem_len;
   to->base = malloc(stride > 0 ? (unsigned long)stride : 1);
 }
@@ -144,8 +156,8 @@ static void allocate(Desc *to, const long *lower, const long *extent, unsigned l
 static void allocate_like(Desc *to, const Desc *shape_of) {
   long lower[15], extent[15];
   for (int k = 0; k < to->rank; k++) {
-    lower[k] = shape_of->dim[k].lower;
-    extent[k] = shape_of->dim[k].extent;
+    lower[k] = dim_of(shape_of, k)->lower;
+    extent[k] = dim_of(shape_of, k)->extent;
   }
   allocate(to, lower, extent, shape_of->elem_len);
 }
@@ -161,7 +173,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranAAssign(Desc *to, const Desc 
     __pyenzyme_fortran_unsupported(call, R_RANKS_DIFFER, file, line);
   int conforms = to->base != 0;
   for (int k = 0; conforms && k < from->rank; k++)
-    conforms = to->dim[k].extent == from->dim[k].extent;
+    conforms = dim_of(to, k)->extent == dim_of(from, k)->extent;
   if (!conforms) {
     if (to->attribute != ATTR_ALLOCATABLE)
       __pyenzyme_fortran_unsupported(call, R_LEFT_SIDE, file, line);
@@ -173,21 +185,18 @@ __attribute__((weak)) void __pyenzyme_body__FortranAAssign(Desc *to, const Desc 
   char *to_first, *to_last, *from_first, *from_last;
   byte_range(to, &to_first, &to_last);
   byte_range(from, &from_first, &from_last);
-  const Desc *source = from;
-  Desc scratch;
-  if (n > 0 && from->rank > 0 && to_first < from_last && from_first < to_last) {  /* overlap: copy through a temporary */
-    scratch.rank = from->rank;
-    allocate_like(&scratch, from);
+  char *scratch = 0;  /* overlapping operands: copy through a contiguous temporary */
+  if (n > 0 && from->rank > 0 && to_first < from_last && from_first < to_last) {
+    scratch = malloc((unsigned long)n * from->elem_len);
     for (long i = 0; i < n; i++)
-      copy_element(from->type, from->elem_len, scratch.base + element_offset(&scratch, i),
-                   from->base + element_offset(from, i));
-    source = &scratch;
+      copy_element(from->type, from->elem_len, scratch + i * (long)from->elem_len, from->base + element_offset(from, i));
   }
-  for (long i = 0; i < n; i++)
-    copy_element(from->type, from->elem_len, to->base + element_offset(to, i),
-                 source->base + (source->rank ? element_offset(source, i) : 0));
-  if (source == &scratch)
-    free(scratch.base);
+  for (long i = 0; i < n; i++) {
+    const char *source = scratch ? scratch + i * (long)from->elem_len
+                                 : from->base + (from->rank ? element_offset(from, i) : 0);
+    copy_element(from->type, from->elem_len, to->base + element_offset(to, i), source);
+  }
+  free(scratch);
 }
 
 static int mask_at(const Desc *mask, long i) {
@@ -289,24 +298,40 @@ __attribute__((weak)) void __pyenzyme_body__FortranAMatmulReal8Real8(Desc *r, co
   int call = C_MATMUL;
   check_real8(a, call, file, line);
   check_real8(b, call, file, line);
-  if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank + 1 != a->rank + b->rank || a->rank + b->rank < 3)
+  if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank != a->rank + b->rank - 2 || a->rank + b->rank < 3)
     __pyenzyme_fortran_unsupported(call, R_MATMUL_SHAPES, file, line);
-  /* Shapes: (m,k)x(k,n) -> (m,n); (k)x(k,n) -> (n); (m,k)x(k) -> (m). Vectors act as 1-by-k or k-by-1. */
-  long m = a->rank == 2 ? a->dim[0].extent : 1, k = a->rank == 2 ? a->dim[1].extent : a->dim[0].extent;
-  long n = b->rank == 2 ? b->dim[1].extent : 1;
-  long rows = a->rank == 2 ? m : n;
-  allocate_result(r, rows, r->rank == 2 ? n : 1, 8);
-  for (long j = 0; j < n; j++)
+  /* (m,k)x(k,n) -> (m,n); (k)x(k,n) -> (n); (m,k)x(k) -> (m).  One loop nest per case, each reading the
+   * descriptors' fields at constant offsets (a field chosen at run time would be a variable offset into the
+   * descriptor, which type analysis cannot tell from the base address). */
+  if (a->rank == 2 && b->rank == 2) {
+    long m = a->dim[0].extent, k = a->dim[1].extent, n = b->dim[1].extent;
+    allocate_result(r, m, n, 8);
+    for (long j = 0; j < n; j++)
+      for (long i = 0; i < m; i++) {
+        double s = 0;
+        for (long l = 0; l < k; l++)
+          s += at2(a, i, l) * at2(b, l, j);
+        *(double *)(r->base + i * r->dim[0].sm + j * r->dim[1].sm) = s;
+      }
+  } else if (a->rank == 1) {
+    long k = a->dim[0].extent, n = b->dim[1].extent;
+    allocate_result(r, n, 1, 8);
+    for (long j = 0; j < n; j++) {
+      double s = 0;
+      for (long l = 0; l < k; l++)
+        s += *(const double *)(a->base + l * a->dim[0].sm) * at2(b, l, j);
+      *(double *)(r->base + j * r->dim[0].sm) = s;
+    }
+  } else {
+    long m = a->dim[0].extent, k = a->dim[1].extent;
+    allocate_result(r, m, 1, 8);
     for (long i = 0; i < m; i++) {
       double s = 0;
-      for (long l = 0; l < k; l++) {
-        double av = a->rank == 2 ? at2(a, i, l) : *(const double *)(a->base + l * a->dim[0].sm);
-        double bv = b->rank == 2 ? at2(b, l, j) : *(const double *)(b->base + l * b->dim[0].sm);
-        s += av * bv;
-      }
-      long offset = r->rank == 2 ? i * r->dim[0].sm + j * r->dim[1].sm : (a->rank == 2 ? i : j) * r->dim[0].sm;
-      *(double *)(r->base + offset) = s;
+      for (long l = 0; l < k; l++)
+        s += at2(a, i, l) * *(const double *)(b->base + l * b->dim[0].sm);
+      *(double *)(r->base + i * r->dim[0].sm) = s;
     }
+  }
 }
 
 __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Desc *x, const char *file, int line) {
