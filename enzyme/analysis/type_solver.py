@@ -23,8 +23,8 @@ from .sign_bits import constant_bits, is_sign_mask, sign_operation
 from .tbaa import access_tree
 from .type_info import CalleeTypes, FunctionTypeInfo, TypeConflict, global_seed
 from .type_offsets import (gep_backward, gep_forward, gep_offset, globals_in, ir_type_tree, is_array_descriptor,
-                           memory_to_value,
-                           offset_pointer, outside, place_value, sub_value, value_to_memory, wild_only)
+                           memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
+                           wild_only)
 from .type_tree import ANYTHING, INTEGER, POINTER, TypeTree, float_type
 
 
