@@ -62,7 +62,7 @@ static const char *const REASONS[] = {
 };
 
 /* Inactive (rules/inactive.py): the derivative stops here, before any wrong number is computed. */
-__attribute__((noreturn, noinline, cold)) void __pyenzyme_fortran_unsupported(int call, int reason, const char *file,
+__attribute__((weak, noreturn, noinline, cold)) void __pyenzyme_fortran_unsupported(int call, int reason, const char *file,
                                                                              int line) {
   fprintf(stderr, "pyenzyme: the derivative of %s at %s:%d does not support %s\n", CALLS[call],
           file ? file : "<unknown>", line, REASONS[reason]);
@@ -108,7 +108,7 @@ static int uncopyable(const Desc *d) {
 }
 
 /* Inactive (rules/inactive.py): integer, logical and character elements carry no derivative. */
-__attribute__((noinline)) void __pyenzyme_fortran_copy_inactive(char *to, const char *from, unsigned long len) {
+__attribute__((weak, noinline)) void __pyenzyme_fortran_copy_inactive(char *to, const char *from, unsigned long len) {
   memcpy(to, from, len);
 }
 
