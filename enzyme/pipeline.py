@@ -18,6 +18,7 @@ from pathlib import Path
 
 from enzyme import llvm, toolchain
 from enzyme.errors import EnzymeWarning, IRError, UsageError, VerifyError
+from enzyme.runtime_bodies import with_runtime_bodies
 
 PathLike = str | os.PathLike[str]
 MODULE_SUFFIXES = (".bc", ".ll")
@@ -128,6 +129,7 @@ def transform_module(
 ) -> llvm.ModuleRef:
     """The ``enzyme opt`` pipeline; returns a new, verified module (``module`` is preoptimized in place)."""
     llvm.verify(module, name=name)
+    module = with_runtime_bodies(module, name=name)
     for fn in llvm.keep_registered_calls(module):
         warnings.warn(
             f"@{fn} has a registered derivative or an Enzyme annotation but is not marked noinline where it is "

@@ -240,6 +240,11 @@ def callee_unknown_error(inst: CallInst) -> DifferentiationError:
         "directly, or build with optimization so the pointer is resolved")
 
 
+# Addresses below this are never mapped: a pointer made from one (Rust's ``NonNull::dangling()``, the alignment
+# of the element type) is never dereferenced, so a null shadow loses nothing.
+NULL_PAGE = 4096
+
+
 def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
                                    float_free: Callable[[Value], bool]) -> DifferentiationError | None:
     """The refusal of storing ``pointer``, which has no shadow, into memory that has one -- or None if harmless.
@@ -255,6 +260,8 @@ def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
         target = target.operands[0]
     if isinstance(target, ConstantKeyword) or isinstance(target, Function):
         return None
+    if isinstance(target, ConstantInt) and 0 <= target.value < NULL_PAGE:
+        return None  # an address in the never-mapped first page (Rust's dangling pointer of an empty Vec)
     if isinstance(target, GlobalVariable):
         if not carries_float(target.value_type):
             return None

@@ -197,6 +197,23 @@ def ir_type_tree(t: Type, layout: DataLayout, *, integers: bool = False) -> Type
     return tree
 
 
+# flang's array descriptor (CFI_cdesc_t): base address, element length, version, rank, type code, attribute,
+# extra byte, then per dimension (lower bound, extent, byte stride).  Every field but the base is an integer.
+_DESCRIPTOR_HEAD = ("ptr", "i64", "i32", "i8", "i8", "i8", "i8")
+
+
+def is_array_descriptor(t: Type) -> bool:
+    """Is ``t`` the layout of a flang array descriptor (``{ ptr, i64, i32, i8, i8, i8, i8, [r x [3 x i64]] }``)?
+
+    Fortran code copies descriptors whole (memcpy of 24 + 24·rank bytes) and fills most fields with
+    constants, which alone say nothing about their type; the layout does.
+    """
+    if not isinstance(t, StructType) or t.packed or tuple(map(str, t.elements[:7])) != _DESCRIPTOR_HEAD:
+        return False
+    rest = t.elements[7:]
+    return not rest or (len(rest) == 1 and isinstance(rest[0], ArrayType) and str(rest[0].element) == "[3 x i64]")
+
+
 def _scalar_type(t: Type, integers: bool) -> ConcreteType | None:
     if isinstance(t, FloatType):
         return float_type(t.kind)

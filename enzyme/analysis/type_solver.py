@@ -22,8 +22,9 @@ from .layout import DataLayout
 from .sign_bits import constant_bits, is_sign_mask, sign_operation
 from .tbaa import access_tree
 from .type_info import CalleeTypes, FunctionTypeInfo, TypeConflict, global_seed
-from .type_offsets import (gep_backward, gep_forward, gep_offset, globals_in, ir_type_tree, memory_to_value,
-                           offset_pointer, outside, place_value, sub_value, value_to_memory, wild_only)
+from .type_offsets import (gep_backward, gep_forward, gep_offset, globals_in, ir_type_tree, is_array_descriptor,
+                           memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
+                           wild_only)
 from .type_tree import ANYTHING, INTEGER, POINTER, TypeTree, float_type
 
 
@@ -232,7 +233,7 @@ class Solver:
         self.set_top(inst, POINTER)
         if inst.count is not None and not isinstance(inst.count, Constant):
             self.set_top(inst.count, INTEGER)
-        seed = ir_type_tree(inst.allocated_type, self.layout)
+        seed = ir_type_tree(inst.allocated_type, self.layout, integers=is_array_descriptor(inst.allocated_type))
         mem = value_to_memory(self.layout, seed, inst.allocated_type) if not isinstance(
             inst.allocated_type, (ArrayType, VectorType)) else wild_only(seed)
         self.update(inst, mem.under(-1))

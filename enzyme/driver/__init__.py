@@ -10,6 +10,7 @@ from .active_globals import shadow_active_globals, zero_shadows_around
 from .proxies import install_proxies, remove_proxies
 from .replace import replace_request
 from .requests import Request, find_requests, where
+from .runtime_calls import install_runtime_bodies, restore_runtime_calls
 from .shadowed_globals import expose_shadowed_globals
 
 __all__ = ["Request", "differentiate_module", "find_requests"]
@@ -26,6 +27,7 @@ def differentiate_module(module: Module) -> int:
     if not requests:
         return 0
     custom_rules(module)  # validate registrations and annotations before generating anything
+    runtime_bodies = install_runtime_bodies(module)
     # Decided before any derivative is made: the generated functions are shared between requests.
     automatic_shadows = shadow_active_globals(module, requests)
     proxies = install_proxies(module)
@@ -36,6 +38,7 @@ def differentiate_module(module: Module) -> int:
         call = replace_request(ctx, req.refreshed())
         zero_shadows_around(module, call, req.mode, automatic_shadows)
         _check_device_tape(module, req.function, site)
+    restore_runtime_calls(runtime_bodies)
     remove_proxies(module, proxies)
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)

@@ -24,6 +24,8 @@ _TIME = "reads a clock; the result does not depend on any differentiable input"
 _RANDOM = "random numbers and their seeds: values no input differentiates"
 _STRINGS = "string and byte-comparison functions: chars and integers only"
 _PARSE = "parses a string: the number returned is a constant as far as derivatives go"
+_NON_FLOAT_COPY = ("copies integer, logical or character array elements (enzyme/runtime_bodies/fortran.c calls "
+                   "it for those type codes only)")
 _TERMINATE = "terminates the program or reports a failed check; returns nothing differentiable"
 _EXCEPTIONS = "C++ exception and static-initialisation runtime (__cxa_*, unwinding)"
 _ENV = "environment, errno and locale queries; integers and chars only"
@@ -66,8 +68,10 @@ _NAMES: dict[str, tuple[str, ...]] = {
     _TERMINATE: (
         "abort", "exit", "_exit", "_Exit", "quick_exit", "atexit", "at_quick_exit", "__assert_fail",
         "__assert_perror_fail", "__assert_rtn", "__assert", "__stack_chk_fail", "__chk_fail",
-        "__ubsan_handle_builtin_unreachable", "_ZSt9terminatev"),
+        "__ubsan_handle_builtin_unreachable", "_ZSt9terminatev",
+        "__pyenzyme_fortran_unsupported"),  # enzyme/runtime_bodies/fortran.c: a case its bodies refuse
     _EXCEPTIONS: ("_Unwind_Resume", "__gxx_personality_v0", "__clang_call_terminate"),
+    _NON_FLOAT_COPY: ("__pyenzyme_fortran_copy_inactive",),
     _ENV: ("getenv", "secure_getenv", "setlocale", "__errno_location", "signal", "raise"),
     _PARALLEL_QUERY: (
         "omp_get_wtime", "omp_get_wtick", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",

@@ -1,0 +1,42 @@
+"""Differentiable bodies for runtime-library calls that ship no bitcode (flang's runtime).
+
+flang-22 calls its C++ runtime for array assignment (``_FortranAAssign``: allocatable and
+array-section assignment at -O0, reallocating assignment at every level) and, at -O0, for
+MATMUL, TRANSPOSE, RESHAPE, SUM, PRODUCT, MAXVAL, MINVAL and DOT_PRODUCT.  ``fortran.c``
+beside this file implements them over flang's array descriptors; a module that declares one
+of them gets the bodies linked in (as ``__pyenzyme_body_<name>``), and the engine
+differentiates a call of ``<name>`` through that body (``ad.call_kinds``) while the program
+itself keeps calling the runtime.  A case a body does not handle stops the derivative at run
+time with a message naming the call and its source line.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from enzyme import llvm
+from enzyme.rules.runtime_bodies import FORTRAN_ENTRIES
+
+SOURCE = Path(__file__).with_name("fortran.c")
+
+
+def with_runtime_bodies(module: llvm.ModuleRef, *, name: str) -> llvm.ModuleRef:
+    """``module``, or a copy linked with the bodies when it declares a runtime function that has one."""
+    declared = {fn.name for fn in module.functions if fn.is_declaration}
+    if declared.isdisjoint(FORTRAN_ENTRIES):
+        return module
+    return llvm.link([(name, llvm.to_bitcode(module)), ("pyenzyme's Fortran runtime bodies", _bodies_bitcode())])
+
+
+def _bodies_bitcode() -> bytes:
+    from enzyme import toolchain  # compilers are only needed when a module calls the runtime
+    from enzyme.toolchain.cache import cached_entry
+
+    digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
+    clang = toolchain.find_tool("clang")
+
+    def build(directory: Path) -> None:
+        # No vectorizing or unrolling before AD, as for user code.
+        toolchain.compile_to_bitcode(SOURCE, directory / "fortran.bc", opt_level=2)
+
+    return (cached_entry(f"runtime-bodies-{clang.version}-{digest}", build) / "fortran.bc").read_bytes()

@@ -1,0 +1,374 @@
+/* Differentiable bodies of flang-22 runtime entry points (libflang_rt has no bitcode).
+ *
+ * pyenzyme links these into a module that calls the runtime and differentiates a call of
+ * _FortranAX as a call of __pyenzyme_body__FortranAX; the primal program keeps calling the
+ * runtime itself.  Each body does exactly what the runtime does for the cases it handles
+ * (element-wise loops over flang's descriptors, so the engine sees every float load and store)
+ * and stops the derivative with a message naming the call and its source line otherwise.
+ *
+ * Descriptor layout (flang's CFI_cdesc_t): base address, element length, version, rank, type
+ * code, attribute, extra byte, then per dimension (lower bound, extent, byte stride).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <float.h>
+
+typedef struct { long lower, extent, sm; } Dim;
+typedef struct {
+  char *base;
+  unsigned long elem_len;
+  int version;
+  unsigned char rank;
+  signed char type;
+  unsigned char attribute;
+  unsigned char extra;
+  Dim dim[15];
+} Desc;
+
+enum { T_DOUBLE = 28, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
+       T_FIRST_FLOAT = 25, T_LAST_COMPLEX = 38, ATTR_ALLOCATABLE = 2 };
+
+/* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
+ * descriptors' pointers in the engine's eyes). */
+enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE };
+static const char *const CALLS[] = {
+  "_FortranAAssign (array assignment)",
+  "_FortranASumReal8 (SUM)",
+  "_FortranAProductReal8 (PRODUCT)",
+  "_FortranAMaxvalReal8 (MAXVAL)",
+  "_FortranAMinvalReal8 (MINVAL)",
+  "_FortranADotProductReal8 (DOT_PRODUCT)",
+  "_FortranAMatmulReal8Real8 (MATMUL)",
+  "_FortranATranspose (TRANSPOSE)",
+  "_FortranAReshape (RESHAPE)",
+};
+enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL8, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL };
+static const char *const REASONS[] = {
+  "",
+  "arrays of derived type",
+  "real and complex kinds other than 8",
+  "rank over 15",
+  "assignment with a type conversion or of deferred-length characters",
+  "operands of different ranks",
+  "an unallocated or nonconforming left side",
+  "an argument that is not REAL(8)",
+  "DIM=",
+  "this combination of operand ranks or an allocated result",
+  "an allocated result",
+  "PAD= or ORDER=",
+  "an allocated result or this SHAPE=",
+  "a SOURCE= smaller than SHAPE= without PAD=",
+};
+
+/* Inactive (rules/inactive.py): the derivative stops here, before any wrong number is computed. */
+__attribute__((weak, noreturn, noinline, cold)) void __pyenzyme_fortran_unsupported(int call, int reason, const char *file,
+                                                                             int line) {
+  fprintf(stderr, "pyenzyme: the derivative of %s at %s:%d does not support %s\n", CALLS[call],
+          file ? file : "<unknown>", line, REASONS[reason]);
+  fflush(stderr);
+  abort();
+}
+
+/* Dimension k of a descriptor.  Dimensions 0 and 1 are read at constant offsets (rank 1 and 2 are the common
+ * case), so that type analysis sees integers there in the callers' descriptors, which they copy around. */
+static const Dim *dim_of(const Desc *d, int k) {
+  return k == 0 ? &d->dim[0] : k == 1 ? &d->dim[1] : &d->dim[k];
+}
+
+static long element_count(const Desc *d) {
+  long n = 1;
+  for (int k = 0; k < d->rank; k++)
+    n *= dim_of(d, k)->extent > 0 ? dim_of(d, k)->extent : 0;
+  return n;
+}
+
+/* Byte offset of the i-th element in array element order (column major). */
+static long element_offset(const Desc *d, long i) {
+  long offset = 0;
+  for (int k = 0; k < d->rank; k++) {
+    const Dim *dk = dim_of(d, k);
+    offset += (i % dk->extent) * dk->sm;
+    i /= dk->extent;
+  }
+  return offset;
+}
+
+/* Element types copied element by element: REAL(8) and COMPLEX(8) as doubles; integers, logicals and characters
+ * as bytes (no derivative).  Others are refused: derived types, and other real kinds, since one body that moved
+ * floats and doubles through the same pointers would leave type analysis unable to tell which bytes are which. */
+static int uncopyable(const Desc *d) {
+  if (d->type == T_STRUCT)
+    return R_DERIVED;
+  if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_DOUBLE && d->type != T_DOUBLE_COMPLEX)
+    return R_REAL_KIND;
+  if (d->rank > 15)
+    return R_RANK;
+  return R_NONE;
+}
+
+/* Inactive (rules/inactive.py): integer, logical and character elements carry no derivative. */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_copy_inactive(char *to, const char *from, unsigned long len) {
+  memcpy(to, from, len);
+}
+
+static void copy_element(signed char type, unsigned long len, char *to, const char *from) {
+  switch (type) {
+  case T_DOUBLE: *(double *)to = *(const double *)from; break;
+  case T_DOUBLE_COMPLEX: ((double *)to)[0] = ((const double *)from)[0]; ((double *)to)[1] = ((const double *)from)[1]; break;
+  default: __pyenzyme_fortran_copy_inactive(to, from, len);
+  }
+}
+
+/* [first, last) bytes an array covers. */
+static void byte_range(const Desc *d, char **first, char **last) {
+  char *lo = d->base, *hi = d->base;
+  for (int k = 0; k < d->rank; k++) {
+    long span = (dim_of(d, k)->extent - 1) * dim_of(d, k)->sm;
+    if (span < 0) lo += span; else hi += span;
+  }
+  *first = lo;
+  *last = hi + d->elem_len;
+}
+
+static long set_dim(Desc *to, int k, const long *lower, const long *extent, long stride) {
+  to->dim[k].lower = lower ? lower[k] : 1;
+  to->dim[k].extent = extent[k] > 0 ? extent[k] : 0;
+  to->dim[k].sm = stride;
+  return stride * to->dim[k].extent;
+}
+
+/* Give descriptor `to` (rank and type already set) a fresh contiguous block; `extent` and `lower` per dimension.
+ * No descriptor is copied as a whole (its bytes mix pointers and integers), and the first two dimensions are
+ * written at constant offsets, so that type analysis sees integers in the caller's descriptors there. */
+static void allocate(Desc *to, const long *lower, const long *extent, unsigned long elem_len) {
+  long stride = (long)elem_len;
+  if (to->rank > 0)
+    stride = set_dim(to, 0, lower, extent, stride);
+  if (to->rank > 1)
+    stride = set_dim(to, 1, lower, extent, stride);
+  for (int k = 2; k < to->rank; k++)
+    stride = set_dim(to, k, lower, extent, stride);
+  to->elem_len = elem_len;
+  to->base = malloc(stride > 0 ? (unsigned long)stride : 1);
+}
+
+static void allocate_like(Desc *to, const Desc *shape_of) {
+  long lower[15], extent[15];
+  for (int k = 0; k < to->rank; k++) {
+    lower[k] = dim_of(shape_of, k)->lower;
+    extent[k] = dim_of(shape_of, k)->extent;
+  }
+  allocate(to, lower, extent, shape_of->elem_len);
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAAssign(Desc *to, const Desc *from, const char *file, int line) {
+  int call = C_ASSIGN;
+  int why = uncopyable(from);
+  if (why)
+    __pyenzyme_fortran_unsupported(call, why, file, line);
+  if (to->type != from->type || to->elem_len != from->elem_len)
+    __pyenzyme_fortran_unsupported(call, R_CONVERSION,file, line);
+  if (from->rank != to->rank && from->rank != 0)
+    __pyenzyme_fortran_unsupported(call, R_RANKS_DIFFER, file, line);
+  int conforms = to->base != 0;
+  for (int k = 0; conforms && k < from->rank; k++)
+    conforms = dim_of(to, k)->extent == dim_of(from, k)->extent;
+  if (!conforms) {
+    if (to->attribute != ATTR_ALLOCATABLE)
+      __pyenzyme_fortran_unsupported(call, R_LEFT_SIDE, file, line);
+    if (to->base)  /* reallocation of the left side (F2003 semantics) */
+      free(to->base);
+    allocate_like(to, from);
+  }
+  long n = element_count(to);
+  char *to_first, *to_last, *from_first, *from_last;
+  byte_range(to, &to_first, &to_last);
+  byte_range(from, &from_first, &from_last);
+  char *scratch = 0;  /* overlapping operands: copy through a contiguous temporary */
+  if (n > 0 && from->rank > 0 && to_first < from_last && from_first < to_last) {
+    scratch = malloc((unsigned long)n * from->elem_len);
+    for (long i = 0; i < n; i++)
+      copy_element(from->type, from->elem_len, scratch + i * (long)from->elem_len, from->base + element_offset(from, i));
+  }
+  for (long i = 0; i < n; i++) {
+    const char *source = scratch ? scratch + i * (long)from->elem_len
+                                 : from->base + (from->rank ? element_offset(from, i) : 0);
+    copy_element(from->type, from->elem_len, to->base + element_offset(to, i), source);
+  }
+  free(scratch);
+}
+
+static int mask_at(const Desc *mask, long i) {
+  if (!mask)
+    return 1;
+  const char *p = mask->base + (mask->rank ? element_offset(mask, i) : 0);
+  switch (mask->elem_len) {
+  case 1: return *(const signed char *)p != 0;
+  case 2: return *(const short *)p != 0;
+  case 4: return *(const int *)p != 0;
+  default: return *(const long *)p != 0;
+  }
+}
+
+static void check_real8(const Desc *x, int call, const char *file, int line) {
+  if (x->type != T_DOUBLE || x->elem_len != 8 || x->rank > 15)
+    __pyenzyme_fortran_unsupported(call, R_NOT_REAL8, file, line);
+}
+
+__attribute__((weak)) double __pyenzyme_body__FortranASumReal8(const Desc *x, const char *file, int line, int dim,
+                                                              const Desc *mask) {
+  check_real8(x, C_SUM, file, line);
+  if (dim != 0)
+    __pyenzyme_fortran_unsupported(C_SUM, R_DIM, file, line);
+  double s = 0;
+  long n = element_count(x);
+  for (long i = 0; i < n; i++)
+    if (mask_at(mask, i))
+      s += *(const double *)(x->base + element_offset(x, i));
+  return s;
+}
+
+__attribute__((weak)) double __pyenzyme_body__FortranAProductReal8(const Desc *x, const char *file, int line, int dim,
+                                                                  const Desc *mask) {
+  check_real8(x, C_PRODUCT, file, line);
+  if (dim != 0)
+    __pyenzyme_fortran_unsupported(C_PRODUCT, R_DIM, file, line);
+  double p = 1;
+  long n = element_count(x);
+  for (long i = 0; i < n; i++)
+    if (mask_at(mask, i))
+      p *= *(const double *)(x->base + element_offset(x, i));
+  return p;
+}
+
+/* MAXVAL/MINVAL: the first extreme element in array element order, -HUGE/HUGE when none is selected
+ * (as the runtime; NaN elements are never chosen). */
+static double extreme(const Desc *x, int call, const char *file, int line, int dim, const Desc *mask,
+                      int want_max) {
+  check_real8(x, call, file, line);
+  if (dim != 0)
+    __pyenzyme_fortran_unsupported(call, R_DIM, file, line);
+  double best = want_max ? -DBL_MAX : DBL_MAX;
+  long n = element_count(x);
+  for (long i = 0; i < n; i++) {
+    if (!mask_at(mask, i))
+      continue;
+    double v = *(const double *)(x->base + element_offset(x, i));
+    if (want_max ? v > best : v < best)
+      best = v;
+  }
+  return best;
+}
+
+__attribute__((weak)) double __pyenzyme_body__FortranAMaxvalReal8(const Desc *x, const char *file, int line, int dim,
+                                                                 const Desc *mask) {
+  return extreme(x, C_MAXVAL, file, line, dim, mask, 1);
+}
+
+__attribute__((weak)) double __pyenzyme_body__FortranAMinvalReal8(const Desc *x, const char *file, int line, int dim,
+                                                                 const Desc *mask) {
+  return extreme(x, C_MINVAL, file, line, dim, mask, 0);
+}
+
+__attribute__((weak)) double __pyenzyme_body__FortranADotProductReal8(const Desc *x, const Desc *y, const char *file,
+                                                                     int line) {
+  int call = C_DOT_PRODUCT;
+  check_real8(x, call, file, line);
+  check_real8(y, call, file, line);
+  double s = 0;
+  long n = element_count(x);
+  for (long i = 0; i < n; i++)
+    s += *(const double *)(x->base + x->dim[0].sm * i) * *(const double *)(y->base + y->dim[0].sm * i);
+  return s;
+}
+
+static double at2(const Desc *a, long i, long j) {
+  return *(const double *)(a->base + i * a->dim[0].sm + j * a->dim[1].sm);
+}
+
+/* The result descriptor arrives unallocated with its rank and type set; the runtime allocates it. */
+static void allocate_result(Desc *r, long rows, long cols, unsigned long elem_len) {
+  long extent[2] = {rows, cols};
+  allocate(r, 0, extent, elem_len);
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAMatmulReal8Real8(Desc *r, const Desc *a, const Desc *b,
+                                                                     const char *file, int line) {
+  int call = C_MATMUL;
+  check_real8(a, call, file, line);
+  check_real8(b, call, file, line);
+  if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank != a->rank + b->rank - 2 || a->rank + b->rank < 3)
+    __pyenzyme_fortran_unsupported(call, R_MATMUL_SHAPES, file, line);
+  /* (m,k)x(k,n) -> (m,n); (k)x(k,n) -> (n); (m,k)x(k) -> (m).  One loop nest per case, each reading the
+   * descriptors' fields at constant offsets (a field chosen at run time would be a variable offset into the
+   * descriptor, which type analysis cannot tell from the base address). */
+  if (a->rank == 2 && b->rank == 2) {
+    long m = a->dim[0].extent, k = a->dim[1].extent, n = b->dim[1].extent;
+    allocate_result(r, m, n, 8);
+    for (long j = 0; j < n; j++)
+      for (long i = 0; i < m; i++) {
+        double s = 0;
+        for (long l = 0; l < k; l++)
+          s += at2(a, i, l) * at2(b, l, j);
+        *(double *)(r->base + i * r->dim[0].sm + j * r->dim[1].sm) = s;
+      }
+  } else if (a->rank == 1) {
+    long k = a->dim[0].extent, n = b->dim[1].extent;
+    allocate_result(r, n, 1, 8);
+    for (long j = 0; j < n; j++) {
+      double s = 0;
+      for (long l = 0; l < k; l++)
+        s += *(const double *)(a->base + l * a->dim[0].sm) * at2(b, l, j);
+      *(double *)(r->base + j * r->dim[0].sm) = s;
+    }
+  } else {
+    long m = a->dim[0].extent, k = a->dim[1].extent;
+    allocate_result(r, m, 1, 8);
+    for (long i = 0; i < m; i++) {
+      double s = 0;
+      for (long l = 0; l < k; l++)
+        s += at2(a, i, l) * *(const double *)(b->base + l * b->dim[0].sm);
+      *(double *)(r->base + i * r->dim[0].sm) = s;
+    }
+  }
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Desc *x, const char *file, int line) {
+  int call = C_TRANSPOSE;
+  int why = uncopyable(x);
+  if (why)
+    __pyenzyme_fortran_unsupported(call, why, file, line);
+  if (r->base || x->rank != 2 || r->rank != 2)
+    __pyenzyme_fortran_unsupported(call, R_ALLOCATED_RESULT, file, line);
+  allocate_result(r, x->dim[1].extent, x->dim[0].extent, x->elem_len);
+  r->type = x->type;
+  for (long j = 0; j < x->dim[1].extent; j++)
+    for (long i = 0; i < x->dim[0].extent; i++)
+      copy_element(x->type, x->elem_len, r->base + j * r->dim[0].sm + i * r->dim[1].sm,
+                   x->base + i * x->dim[0].sm + j * x->dim[1].sm);
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAReshape(Desc *r, const Desc *x, const Desc *shape, const Desc *pad,
+                                                           const Desc *order, const char *file, int line) {
+  int call = C_RESHAPE;
+  int why = uncopyable(x);
+  if (why)
+    __pyenzyme_fortran_unsupported(call, why, file, line);
+  if (pad || order)
+    __pyenzyme_fortran_unsupported(call, R_PAD_ORDER, file, line);
+  if (r->base || shape->rank != 1 || shape->dim[0].extent != r->rank || (shape->elem_len != 4 && shape->elem_len != 8))
+    __pyenzyme_fortran_unsupported(call, R_SHAPE, file, line);
+  long extent[15];
+  for (int k = 0; k < r->rank; k++) {
+    const char *p = shape->base + k * shape->dim[0].sm;
+    extent[k] = shape->elem_len == 4 ? *(const int *)p : *(const long *)p;
+  }
+  allocate(r, 0, extent, x->elem_len);
+  r->type = x->type;
+  long n = element_count(r);
+  if (n > element_count(x))
+    __pyenzyme_fortran_unsupported(call, R_SOURCE_TOO_SMALL, file, line);
+  for (long i = 0; i < n; i++)
+    copy_element(x->type, x->elem_len, r->base + element_offset(r, i), x->base + element_offset(x, i));
+}

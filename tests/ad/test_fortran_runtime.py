@@ -1,0 +1,54 @@
+"""Fortran array code that calls flang's runtime (tests/ad/fortran): assignment, MATMUL, TRANSPOSE, RESHAPE,
+DOT_PRODUCT and masked reductions, differentiated through pyenzyme's bodies of those entry points
+(enzyme/runtime_bodies/fortran.c) at -O0...-O3; each program checks reverse and forward mode against central
+differences.  Cases the bodies do not handle stop with a message naming the call and its source line."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from enzyme import llvm, toolchain
+from enzyme.errors import DifferentiationError
+from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
+from enzyme.toolchain.flang import runtime_archive
+
+PROGRAMS = Path(__file__).parent / "fortran"
+
+
+def build(tmp_path: Path, name: str, opt_level: int) -> Path:
+    """The differentiated program ``name`` (``name.f90`` with its C driver ``name_main.c``)."""
+    sources = [PROGRAMS / f"{name}.f90", PROGRAMS / f"{name}_main.c"]
+    module = compile_sources(sources, CompileOptions(opt_level=opt_level))
+    result = transform_module(module, TransformOptions(postopt_level=opt_level))
+    (tmp_path / "prog.bc").write_bytes(llvm.to_bitcode(result))
+    obj = toolchain.compile_ir_object(tmp_path / "prog.bc", tmp_path / "prog.o", opt_level=opt_level)
+    return toolchain.link_executable([obj], tmp_path / "prog",
+                                     libraries=[str(runtime_archive()), "-lstdc++", "-lm"])
+
+
+def run(exe: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+def test_array_runtime_gradients(tmp_path: Path, opt_level: int) -> None:
+    result = run(build(tmp_path, "array_runtime", opt_level))
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = [line for line in result.stdout.splitlines() if "central" in line]
+    assert len(checked) == 6 + 18 + 6 and not any("WRONG" in line for line in checked), result.stdout
+
+
+def test_single_precision_assignment_stops_the_derivative(tmp_path: Path) -> None:
+    """REAL(4) data: the body of _FortranAAssign refuses before computing anything (at -O2 SUM is inlined)."""
+    result = run(build(tmp_path, "single_precision", 2))
+    assert result.returncode != 0
+    assert "_FortranAAssign (array assignment) at " in result.stderr
+    assert "single_precision.f90:12 does not support real and complex kinds other than 8" in result.stderr
+
+
+def test_runtime_entry_without_a_body_is_refused_by_name(tmp_path: Path) -> None:
+    """At -O0 SUM of REAL(4) is a call of _FortranASumReal4, which has no body: refused while compiling."""
+    with pytest.raises(DifferentiationError, match=r"@energy4: @_FortranASumReal4 has no body"):
+        build(tmp_path, "single_precision", 0)
