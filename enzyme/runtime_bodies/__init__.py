@@ -21,10 +21,11 @@ SOURCE = Path(__file__).with_name("fortran.c")
 
 
 def with_runtime_bodies(module: llvm.ModuleRef, *, name: str) -> llvm.ModuleRef:
-    """``module``, or a copy linked with the bodies when it declares a runtime function that has one."""
+    """``module``, or a copy linked with the bodies when it declares a runtime function that has one and asks
+    for derivatives (an ``__enzyme_*`` entry point)."""
     declared = {fn.name for fn in module.functions if fn.is_declaration}
-    if declared.isdisjoint(FORTRAN_ENTRIES):
-        return module
+    if declared.isdisjoint(FORTRAN_ENTRIES) or not any("__enzyme_" in (n or "") for n in declared):
+        return module  # nothing to differentiate through them: the module stays as it is
     return llvm.link([(name, llvm.to_bitcode(module)), ("pyenzyme's Fortran runtime bodies", _bodies_bitcode())])
 
 
