@@ -147,6 +147,21 @@ def transform_module(
         # The input verified, so invalid output is our bug, not the user's.
         raise VerifyError(f"internal error: pyenzyme produced invalid IR ({exc}); please report this") from exc
     llvm.optimize(result, options.postopt_level)
+    try:
+        llvm.verify(result, name=f"optimized pyenzyme output for {name}")
+        return result
+    except IRError as exc:
+        # LLVM 22's SLP vectorizer can put a use before its definition in derivative code (seen on shuffles of
+        # bitcast vectors) although the module it was given verified: optimize that module again without it.
+        warnings.warn(f"{name}: LLVM's SLP vectorizer produced invalid IR ({str(exc)[:200]}); optimized "
+                      "again without it", EnzymeWarning, stacklevel=2)
+    result = llvm.parse(produced, name=f"pyenzyme output for {name}")
+    llvm.optimize(result, options.postopt_level, slp=False)
+    try:
+        llvm.verify(result, name=f"optimized pyenzyme output for {name}")
+    except IRError as exc:
+        raise VerifyError(f"internal error: LLVM's O{options.postopt_level} pipeline turned the verified derivative "
+                          f"module into invalid IR ({exc}); build at -O0 or please report this") from exc
     return result
 
 

@@ -30,23 +30,25 @@ def preopt(mod: llvm.ModuleRef) -> None:
     canonical_loops.run(mod, builder)
 
 
-def optimize(mod: llvm.ModuleRef, level: int, *, vectorize_and_unroll: bool = True) -> None:
+def optimize(mod: llvm.ModuleRef, level: int, *, vectorize_and_unroll: bool = True, slp: bool = True) -> None:
     """Run LLVM's default ``O<level>`` pipeline in place; level 0 changes nothing.
 
     Without ``vectorize_and_unroll`` it is the frontends' pre-AD pipeline
-    (clang with -fno-vectorize -fno-slp-vectorize -fno-unroll-loops).
+    (clang with -fno-vectorize -fno-slp-vectorize -fno-unroll-loops); without
+    ``slp`` only the SLP vectorizer is left out.
     """
     if level not in (0, 1, 2, 3):
         raise UsageError(f"optimization level must be 0, 1, 2 or 3, not {level}")
     if level == 0:
         return
-    builder = _pass_builder(mod, speed_level=level, vectorize_and_unroll=vectorize_and_unroll)
+    builder = _pass_builder(mod, speed_level=level, vectorize_and_unroll=vectorize_and_unroll, slp=slp)
     builder.getModulePassManager().run(mod, builder)
 
 
-def _pass_builder(mod: llvm.ModuleRef, *, speed_level: int, vectorize_and_unroll: bool = True) -> llvm.PassBuilder:
+def _pass_builder(mod: llvm.ModuleRef, *, speed_level: int, vectorize_and_unroll: bool = True,
+                  slp: bool = True) -> llvm.PassBuilder:
     options = llvm.create_pipeline_tuning_options(speed_level=speed_level)
     options.loop_vectorization = vectorize_and_unroll
-    options.slp_vectorization = vectorize_and_unroll
+    options.slp_vectorization = vectorize_and_unroll and slp
     options.loop_unrolling = vectorize_and_unroll
     return llvm.create_pass_builder(target_machine_for(mod, opt=speed_level), options)
