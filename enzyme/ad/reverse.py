@@ -43,6 +43,7 @@ from .reverse_calls import augment_call, reverse_call
 from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp
+from .special_calls import zero_derivative_field
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape
 from .common import check_address_escape
@@ -269,6 +270,8 @@ class _ReverseGenerator(ReverseState):
             return any(a in self.active for a in inst.args)
         if isinstance(inst, PhiInst):
             return any(v in self.active for v, _ in inst.incoming)
+        if zero_derivative_field(inst):
+            return False
         if isinstance(inst, BinaryOperator) and inst.opcode in BITWISE:
             sop = sign_operation(inst)
             if sop is not None:  # only the magnitude source carries a derivative

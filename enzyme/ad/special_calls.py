@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..ir import CallInst, Module, Value
+from ..ir import CallInst, ExtractValueInst, Instruction, Module, Value
 from ..ir.types import StructType
 from ..rules import canonical_name, lookup_multi
 from ..rules.dsl import MultiRule, X
@@ -37,6 +37,17 @@ def is_struct_math_intrinsic(name: str) -> bool:
     """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*`` (a rule in MULTI); glibc's
     ``sincos``/``sincosf``/``sincosl``."""
     return lookup_multi(name) is not None or is_libm_sincos(name)
+
+
+def zero_derivative_field(inst: Instruction) -> bool:
+    """Is ``inst`` an extractvalue of a result field no derivative flows through (modf's integral part,
+    frexp's exponent)?  Such a value is inactive whatever the operand is."""
+    call = inst.operand(0) if isinstance(inst, ExtractValueInst) else None
+    if not isinstance(call, CallInst) or not isinstance(inst, ExtractValueInst) or not inst.indices:
+        return False
+    rule = lookup_multi(call.callee_name or "")
+    k = inst.indices[0]
+    return rule is not None and k < len(rule.fields) and rule.fields[k] is None
 
 
 def _rule(inst: CallInst) -> MultiRule:

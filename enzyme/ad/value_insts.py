@@ -17,6 +17,7 @@ from .forward_state import ForwardState
 from .lanes import pack
 from .memory_insts import has_tangent, shadow_name
 from .reverse_state import ReverseState
+from .special_calls import zero_derivative_field
 
 
 # -- forward -----------------------------------------------------------------------------------------------------
@@ -32,7 +33,7 @@ def forward_select(st: ForwardState, inst: Instruction, ni: Instruction, b: Buil
 def forward_extract(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
     """extractvalue, extractelement, freeze: the same operation on the tangent."""
     t = st.tangent(inst.operand(0))
-    if t is not None:
+    if t is not None and not zero_derivative_field(inst):
         c = ni.clone()
         c.set_operand(0, t)
         st.tan[inst] = b.insert(c, value_name(inst, "'"))
