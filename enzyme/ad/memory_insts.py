@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import AllocaInst, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
+from ..ir import AllocaInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PointerType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
@@ -80,6 +80,10 @@ def forward_alloca(st: ForwardState, inst: Instruction, ni: Instruction, b: Buil
 # -- augmented ----------------------------------------------------------------------------------------------------
 
 
+def _is_null(v: Value) -> bool:
+    return isinstance(v, ConstantKeyword) and v.keyword == "null"
+
+
 def augment_load(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
     assert isinstance(inst, LoadInst)
     s = st.shadow.get(inst.pointer)
@@ -115,8 +119,11 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
 
 
 def augment_address(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
-    """GEPs and pointer casts: the same address computation on the shadow."""
-    s = st.shadow.get(inst.operand(0))
+    """GEPs and pointer casts: the same address computation on the shadow.  An address computed from null
+    (the end of an empty range, ``null + n``) is its own shadow: it points nowhere in either memory, and
+    phis that merge it with real addresses (``begin + size`` of a vector that may be empty) get a shadow."""
+    base = inst.operand(0)
+    s = base if _is_null(base) else st.shadow.get(base)
     if s is not None:
         g = ni.clone()
         g.set_operand(0, s)
