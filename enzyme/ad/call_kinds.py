@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..ir import CallInst, Function, Module
-from ..rules import lookup
+from ..rules import canonical_name, lookup, lookup_multi
+from ..rules.names import intrinsic_base
 from ..rules.complex_functions import ComplexRule, complex_rule
 from ..rules.dsl import Rule
 from ..rules.memory import MemoryFunction, lookup_memory
@@ -24,8 +25,6 @@ from .common import is_inactive_function, is_inline_asm
 from .complex_calls import is_complex_call
 from .custom import custom_rules
 from .modes import Mode
-from .special_calls import is_struct_math_intrinsic
-from .vectors import is_float_reduction
 
 
 class CallKind(Enum):
@@ -41,6 +40,27 @@ class CallKind(Enum):
     COMPLEX = "complex"            # complex multiply/divide helpers (__muldc3, ...) and functions (cexp, cpow, carg...)
     DEFINED = "defined"            # a function with a body: its derivative is generated
     UNKNOWN = "unknown"            # a declaration without any rule
+
+
+#: The floating-point vector reductions (``llvm.vector.reduce.fadd.v4f64``...): vectors.py differentiates them.
+REDUCTIONS = frozenset({"vector.reduce.fadd", "vector.reduce.fmul", "vector.reduce.fmax", "vector.reduce.fmin",
+                        "vector.reduce.fmaximum", "vector.reduce.fminimum"})
+
+
+def is_float_reduction(name: str) -> bool:
+    """``llvm.vector.reduce.fadd.v4f64`` and the other floating-point reductions."""
+    return intrinsic_base(name) in REDUCTIONS
+
+
+def is_libm_sincos(name: str) -> bool:
+    """glibc's ``sincos``/``sincosf``/``sincosl`` (results through pointers), not the ``llvm.sincos`` intrinsic."""
+    return not name.startswith("llvm.") and canonical_name(name) == "sincos"
+
+
+def is_struct_math_intrinsic(name: str) -> bool:
+    """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*`` (a rule in MULTI); glibc's
+    ``sincos``/``sincosf``/``sincosl``: special_calls.py differentiates them."""
+    return lookup_multi(name) is not None or is_libm_sincos(name)
 
 
 @dataclass(frozen=True)
@@ -90,3 +110,23 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
     if callee is not None and not callee.is_declaration:
         return CallSite(CallKind.DEFINED, name, callee)
     return CallSite(CallKind.UNKNOWN, name, callee)
+
+
+class CallSites:
+    """``classify_call`` for one derivative's sweeps, once per call (the walks ask per lane and per pass).
+
+    The augmented and reverse sweeps see the same kinds (only registered derivatives differ by mode, and
+    only forward mode differs from them), so a reverse-mode state keeps one of these for both.
+    """
+
+    def __init__(self, module: Module, mode: Mode) -> None:
+        self.module = module
+        self.mode = mode
+        self._sites: dict[CallInst, CallSite] = {}
+
+    def __call__(self, inst: CallInst) -> CallSite:
+        site = self._sites.get(inst)
+        if site is None:
+            site = self._sites[inst] = classify_call(self.module, inst, self.mode)
+        return site
+

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..ir import CallInst, Function, Instruction, IntType, Value
 from ..ir.builder import Builder
 from .allocators import is_allocator_call
-from .call_kinds import CallKind, classify_call
+from .call_kinds import CallKind, is_libm_sincos
 from .common import callee_unknown_error, carries_float, no_rule_error, value_name
 from .complex_calls import forward_tangent, pack
 from .complex_library import forward_complex_function
@@ -23,8 +23,8 @@ from .memory_insts import has_tangent
 from .forward_state import ForwardState
 from .indirect import forward_dispatcher, reaches_shadowed_global
 from .memory_calls import forward_memory_call
-from .modes import Activities, Activity, Mode
-from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic, is_libm_sincos
+from .modes import Activities, Activity
+from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic
 from .vectors import forward_reduction
 
 
@@ -33,7 +33,7 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     assert isinstance(ni, CallInst)
     if passes_untracked_bits(inst, lambda v: st.tangent(v) is not None, lambda p: st.tangent(p) is not None):
         raise untracked_bits_error(inst)
-    site = classify_call(st.ctx.module, inst, Mode.FORWARD)
+    site = st.call_site(inst)
     kind, name, args = site.kind, site.name, inst.args
     active = any(st.tangent(a) is not None for a in args)
     active_somewhere = any(lane.get(a) is not None for lane in st.shadows for a in args)

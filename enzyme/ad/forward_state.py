@@ -19,8 +19,9 @@ from .common import ADContext, zero
 from .copy_types import function_contexts, points_to_no_floats
 from .float_bits import float_granule, is_float_data, is_integer_data, may_hold_active_bits
 from .integer_addresses import AddressDisplacements
+from .call_kinds import CallSites
 from .lanes import LaneState
-from .modes import Activities
+from .modes import Activities, Mode
 
 #: How the state gets the derivative of a callee (the generator of forward.py, for other functions).
 DerivativeOf = Callable[[Function, Activities], Function]
@@ -39,6 +40,7 @@ class ForwardState(LaneState):
         self.fn = fn
         self.activities = activities
         self.derivative_of = derivative_of
+        self.call_site = CallSites(ctx.module, Mode.FORWARD)  # what each call's callee is
         self.vmap: dict[Value, Value] = {}
         # Integers holding the bits of active floats -> the width of those floats (0: unknown); their
         # tangents are integers too, the tangents' bits in the same places.

@@ -27,7 +27,7 @@ from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers
-from .call_kinds import CallKind, classify_call
+from .call_kinds import CallKind
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules
@@ -35,7 +35,7 @@ from .float_bits import float_bits_type, only_integer_uses, returned_float_bits
 from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
 from .loop_plans import plan_loops
-from .modes import Activities, Activity, Mode, activities_of
+from .modes import Activities, Activity, activities_of
 from .realloc import module_reallocs
 from .reread import RereadableLoads
 from .reverse_bits import check_float_bits
@@ -259,7 +259,7 @@ class _ReverseGenerator(ReverseState):
         if isinstance(inst, LoadInst):
             return inst.pointer in self.shadow or self.maybe_shadowed(inst.pointer)
         if isinstance(inst, CallInst):
-            kind = classify_call(self.m, inst, Mode.AUGMENTED).kind
+            kind = self.call_site(inst).kind
             if kind in (CallKind.INACTIVE, CallKind.LIFETIME):
                 return False
             # It may read active memory (long double complex operands are byval pointers), or a callee may

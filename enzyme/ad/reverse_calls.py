@@ -11,7 +11,7 @@ from ..errors import DifferentiationError
 from ..ir import CallInst, Instruction, Value
 from ..ir.builder import Builder
 from .allocators import is_allocator_call
-from .call_kinds import CallKind, classify_call
+from .call_kinds import CallKind
 from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, no_rule_error, value_name, zero,
                      zero_where_seeds_zero)
 from .complex_calls import reverse_adjoints, unpack
@@ -19,7 +19,7 @@ from .complex_library import augment_complex_function, reverse_complex_function
 from .custom_calls import augment_custom_call, reverse_custom_call
 from .indirect import reaches_shadowed_global
 from .memory_calls import augment_memory_call, reverse_memory_call
-from .modes import Activities, Activity, Mode
+from .modes import Activities, Activity
 from .arith_insts import reverse_rule
 from .lanes import unpack as unpack_lanes
 from .reverse_state import ReverseState
@@ -35,7 +35,7 @@ def _involved(st: ReverseState, inst: CallInst) -> bool:
 def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) -> None:
     """The augmented code of a call, for the current lane (``b`` inserts after the clone ``ni``)."""
     assert isinstance(ni, CallInst)
-    site = classify_call(st.m, inst, Mode.AUGMENTED)
+    site = st.call_site(inst)
     kind, name = site.kind, site.name
     if kind is CallKind.INLINE_ASM:
         if _involved(st, inst):
@@ -89,7 +89,7 @@ def _refuse_unknown(st: ReverseState, inst: CallInst, name: str) -> None:
 
 def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
     """The reverse of a call, for the current lane."""
-    site = classify_call(st.m, inst, Mode.REVERSE)
+    site = st.call_site(inst)
     kind = site.kind
     if kind is CallKind.INDIRECT:
         acts = st.call_activities(inst) if st.lane == 0 else None

@@ -22,12 +22,13 @@ from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
+from .call_kinds import CallSites
 from .common import ADContext, address_origins, carries_float, describe, value_name, zero
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .indirect import reaches_shadowed_global, reverse_dispatchers
 from .integer_addresses import AddressDisplacements
-from .modes import Activities, Activity
+from .modes import Activities, Activity, Mode
 from .recompute import Recomputation
 from .lanes import LaneState
 from .sweep_pair import SweepPair
@@ -81,6 +82,7 @@ class ReverseState(LaneState, Recomputation):
         self.fn = fn
         self.acts = activities
         self.sweeps_of = sweeps_of
+        self.call_site = CallSites(self.m, Mode.REVERSE)  # what each call's callee is, for both sweeps
         self.push_fn, self.pop_fn = tape_functions(self.m)
         self.fwd: dict[Value, Value] = {}      # primal -> augmented value
         self.active: set[Value] = set()        # primal float values that carry adjoints

@@ -22,21 +22,16 @@ from typing import TYPE_CHECKING
 
 from ..ir import CallInst, ExtractValueInst, Instruction, Module, Value
 from ..ir.types import StructType
-from ..rules import canonical_name, lookup_multi
+from ..rules import lookup_multi
 from ..rules.dsl import MultiRule, X
 from ..rules.emit import Emitter
+from .call_kinds import is_libm_sincos
 from .common import zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
     from .forward_state import ForwardState
     from .reverse_state import ReverseState
-
-
-def is_struct_math_intrinsic(name: str) -> bool:
-    """``llvm.modf.*``, ``llvm.frexp.*``, ``llvm.sincos.*``, ``llvm.sincospi.*`` (a rule in MULTI); glibc's
-    ``sincos``/``sincosf``/``sincosl``."""
-    return lookup_multi(name) is not None or is_libm_sincos(name)
 
 
 def zero_derivative_field(inst: Instruction) -> bool:
@@ -54,10 +49,6 @@ def _rule(inst: CallInst) -> MultiRule:
     rule = lookup_multi(inst.callee_name or "")
     assert rule is not None  # classified as CallKind.STRUCT_MATH
     return rule
-
-
-def is_libm_sincos(name: str) -> bool:
-    return not name.startswith("llvm.") and canonical_name(name) == "sincos"
 
 
 def _sin_cos(em: Emitter) -> tuple[Value, Value]:

@@ -50,17 +50,8 @@ if TYPE_CHECKING:
     from .forward_state import ForwardState
     from .reverse_state import ReverseState
 
-REDUCTIONS = frozenset({"vector.reduce.fadd", "vector.reduce.fmul", "vector.reduce.fmax", "vector.reduce.fmin",
-                        "vector.reduce.fmaximum", "vector.reduce.fminimum"})
-
-
 def is_vector_lane_instruction(inst: Instruction) -> bool:
     return isinstance(inst, (ExtractElementInst, InsertElementInst, ShuffleVectorInst))
-
-
-def is_float_reduction(name: str) -> bool:
-    """``llvm.vector.reduce.fadd.v4f64`` and the other floating-point reductions."""
-    return intrinsic_base(name) in REDUCTIONS
 
 
 def _lanes(inst: Instruction, t: VectorType, mode: str = "reverse") -> int:

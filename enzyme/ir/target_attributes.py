@@ -13,6 +13,7 @@ the primal's own body).
 from __future__ import annotations
 
 import re
+import weakref
 
 from .blocks import Function, Module, RawEntity
 
@@ -24,14 +25,21 @@ _GROUP_DEF = re.compile(r"attributes #(\d+) = \{(.*)\}")
 _STRING_ATTR = re.compile(r'"([^"]+)"="([^"]*)"')
 
 
+#: Each module's attribute groups, read once: groups come from the parsed text, and the only ones added
+#: afterwards are this module's (added to the cache too), while derivatives are made by the hundred.
+_GROUPS: "weakref.WeakKeyDictionary[Module, dict[str, str]]" = weakref.WeakKeyDictionary()
+
+
 def _groups(module: Module) -> dict[str, str]:
     """Attribute group number -> its body text."""
-    out = {}
-    for e in module.entities:
-        if isinstance(e, RawEntity) and e.kind == "attributes":
-            m = _GROUP_DEF.match(e.text.strip())
-            if m:
-                out[m.group(1)] = m.group(2)
+    out = _GROUPS.get(module)
+    if out is None:
+        out = _GROUPS[module] = {}
+        for e in module.entities:
+            if isinstance(e, RawEntity) and e.kind == "attributes":
+                m = _GROUP_DEF.match(e.text.strip())
+                if m:
+                    out[m.group(1)] = m.group(2)
     return out
 
 
@@ -60,4 +68,5 @@ def inherit_target_attributes(source: Function, target: Function) -> None:
     if number is None:
         number = str(max((int(n) for n in groups), default=-1) + 1)
         module.entities.append(RawEntity("attributes", f"attributes #{number} = {{ {text} }}"))
+        groups[number] = text
     target.suffix = f"{target.suffix} #{number}".strip()
