@@ -7,6 +7,7 @@ from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
 from .active_globals import shadow_active_globals, zero_shadows_around
+from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
 from .replace import replace_request
 from .requests import Request, find_requests, where
@@ -42,6 +43,7 @@ def differentiate_module(module: Module) -> int:
     remove_proxies(module, proxies)
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)
+    drop_foreign_loop_locations(module)
     return len(requests)
 
 

@@ -66,6 +66,13 @@ def test_program(program: str, opt_level: int, tmp_path: Path) -> None:
     assert run.returncode == 0 and "ALL OK" in run.stdout, f"{program} at -O{opt_level}:\n{mismatches}\n{run.stderr}"
 
 
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+def test_program_with_debug_info(opt_level: int, tmp_path: Path) -> None:
+    """Debug information in the sources (-g) must not make LLVM reject the module after inlining."""
+    run = build_and_run(program_sources("loops_debug_info.c"), opt_level, tmp_path, flags=("-g",))
+    assert run.returncode == 0 and "ALL OK" in run.stdout, f"-O{opt_level}:\n{run.stdout}\n{run.stderr}"
+
+
 # clang lowers bzero, bcopy and mempcpy to llvm.memset/memmove/memcpy; -fno-builtin (freestanding and
 # embedded builds) keeps them calls, which the engine must handle from the memory table.
 LIBRARY_CALLS = ("bzero", "bcopy", "mempcpy")
