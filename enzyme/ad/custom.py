@@ -18,11 +18,15 @@ registration, not as a crash inside generated code):
 * ``foo_aug`` takes foo's arguments, pointer arguments followed by their
   shadow (floating-point arguments alone: they are ``out``), and returns
   ``{T, ptr}`` (foo's result and an opaque tape, which may be null), or just
-  the tape ``ptr`` when foo returns void.
+  the tape ``ptr`` when foo returns void.  As in upstream Enzyme, it may also
+  leave foo's result out when that is not a pointer: it then returns just the
+  tape ``ptr``, or nothing (void) when it needs no tape, and foo itself is
+  called (right after ``foo_aug``) for the result.
 * ``foo_rev`` takes the same arguments, then ``dret`` (type T) if foo returns
-  a floating-point value, then the tape; it returns the adjoints of foo's
-  floating-point arguments (none: void, one: that scalar, several: a struct in
-  argument order) and adds into pointer shadows.
+  a floating-point value, then the tape (left out when ``foo_aug`` returns
+  none); it returns the adjoints of foo's floating-point arguments (none:
+  void, one: that scalar, several: a struct in argument order) and adds into
+  pointer shadows.
 
 Enzyme's source annotations (``enzyme_inactive``, ``enzyme_function_like``,
 ``enzyme_shadow``, the ``__enzyme_function_like``/``__enzyme_allocation_like``
@@ -40,9 +44,10 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import DifferentiationError, UsageError
-from ..ir import (CallInst, ConstantAggregate, Function, FunctionType, GlobalVariable, Module, Value,
-                  strip_pointer_casts)
+from ..ir import (AllocaInst, CallInst, CastInst, ConstantAggregate, Function, FunctionType, GEPInst, GlobalVariable,
+                  Module, StoreInst, Value, strip_pointer_casts)
 from ..ir.types import PTR, VOID, FloatType, PointerType, StructType, Type, VectorType
+from ..rules import MATH
 from ..rules.names import proxy_parts
 from .annotations import AllocationLike, Annotations, read_annotations, table_name
 
@@ -169,8 +174,8 @@ def _read(module: Module) -> CustomRules:
             _not_twice(name, primal, rules.forwards)
             rules.forwards[primal] = fns[1]
         else:
-            _check(name, fns[1], augmented_signature(primal), "augmented forward function")
-            _check(name, fns[2], reverse_signature(primal), "reverse function")
+            _check_augmented(name, fns[1], primal)
+            _check(name, fns[2], reverse_signature(primal, tape=has_tape(fns[1])), "reverse function")
             _not_twice(name, primal, rules.gradients)
             rules.gradients[primal] = (fns[1], fns[2])
     return rules
@@ -215,7 +220,71 @@ def _check(name: str, fn: Function, expected: FunctionType, what: str) -> None:
                          "(see enzyme.ad.custom for the calling convention)")
 
 
+def _check_augmented(name: str, aug: Function, primal: Function) -> None:
+    """``foo_aug`` returns ``{T, ptr}``, or leaves the (non-pointer) result to foo: ``ptr`` or void."""
+    expected = augmented_signature(primal)
+    got = aug.function_type
+    rt = primal.return_type
+    short = rt.is_void or not isinstance(rt, PointerType)
+    if short and not got.vararg and got.params == expected.params and (got.ret.is_void or got.ret == PTR):
+        return
+    _check(name, aug, expected, "augmented forward function")
+
+
 # -- signatures ----------------------------------------------------------------------------------
+def has_tape(aug: Function) -> bool:
+    """Does the registered ``foo_aug`` return a tape (it then goes to ``foo_rev``)?"""
+    return not aug.return_type.is_void
+
+
+def returns_primal(aug: Function, primal: Function) -> bool:
+    """Does ``foo_aug`` return foo's result (``{T, ptr}``)?  Else foo_aug replaces a void foo, or foo is
+    called for its result."""
+    return not primal.return_type.is_void and isinstance(aug.return_type, StructType)
+
+
+_STACK_ONLY_CALLS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl")
+
+
+def writes_only_its_stack(fn: Function) -> bool:
+    """Conservatively: can no instruction of ``fn`` change memory its caller sees?
+
+    Stores and memory intrinsics must target ``fn``'s own allocas; other calls
+    are allowed only to LLVM intrinsics that write nothing.
+    """
+    if fn.is_declaration:
+        return False
+    for inst in fn.instructions():
+        if isinstance(inst, StoreInst):
+            if not isinstance(_base(inst.pointer), AllocaInst):
+                return False
+        elif isinstance(inst, CallInst):
+            name = inst.callee_name or ""
+            if name.startswith(("llvm.memcpy", "llvm.memmove", "llvm.memset")):
+                if not isinstance(_base(inst.args[0]), AllocaInst):
+                    return False
+            elif not name.startswith(_STACK_ONLY_CALLS) and not _pure_intrinsic(inst):
+                return False
+        elif inst.opcode in ("atomicrmw", "cmpxchg", "invoke", "callbr", "fence"):
+            return False
+    return True
+
+
+def _base(p: Value) -> Value:
+    while isinstance(p, (GEPInst, CastInst)):
+        p = p.operand(0)
+    return p
+
+
+def _pure_intrinsic(call: CallInst) -> bool:
+    """An LLVM intrinsic or a libm function with a derivative rule (``llvm.fabs``, ``exp``, ...) taking no
+    pointer: it writes no memory (errno aside)."""
+    name = call.callee_name or ""
+    if any(isinstance(a.type, PointerType) for a in call.args):
+        return False
+    return name.startswith("llvm.") or name in MATH
+
+
 def is_float(t: Type) -> bool:
     return isinstance(t, FloatType) or (isinstance(t, VectorType) and isinstance(t.element, FloatType))
 
@@ -246,11 +315,12 @@ def augmented_signature(primal: Function) -> FunctionType:
     return FunctionType(ret, tuple(gradient_params(primal)))
 
 
-def reverse_signature(primal: Function) -> FunctionType:
+def reverse_signature(primal: Function, tape: bool = True) -> FunctionType:
     params = gradient_params(primal)
     if is_float(primal.return_type):
         params.append(primal.return_type)
-    params.append(PTR)
+    if tape:
+        params.append(PTR)
     adjoints = adjoint_types(primal)
     ret: Type = VOID if not adjoints else adjoints[0] if len(adjoints) == 1 else StructType(adjoints)
     return FunctionType(ret, tuple(params))

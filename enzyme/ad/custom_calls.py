@@ -5,8 +5,9 @@ custom.py for the calling convention), a call ``r = foo(args)`` becomes
 
 * in the augmented sweep: ``{r, t} = foo_aug(args with pointer shadows)``;
   ``r`` replaces foo's result and the rule's tape pointer ``t`` goes on our
-  tape (like any value the reverse sweep needs);
-* in the reverse sweep: ``adj = foo_rev(args with pointer shadows, [dr], t)``
+  tape (like any value the reverse sweep needs).  A ``foo_aug`` that returns
+  only ``t`` (or nothing) leaves the call to foo in place for ``r``;
+* in the reverse sweep: ``adj = foo_rev(args with pointer shadows, [dr], [t])``
   and the returned adjoints are added to the float arguments' adjoints.
   The primal arguments are recomputed or taped as for any instruction.
 
@@ -22,12 +23,12 @@ from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantKeyword, Function, Instruction, Value
+from ..ir.builder import Builder, InsertPoint
 from ..ir.types import PTR, PointerType
 from .common import describe, value_name, zero
-from .custom import adjoint_types, custom_rules, is_float
+from .custom import adjoint_types, custom_rules, has_tape, is_float, returns_primal, writes_only_its_stack
 
 if TYPE_CHECKING:
-    from ..ir.builder import Builder
     from .reverse_state import ReverseState
 
 
@@ -62,6 +63,22 @@ def augment_custom_call(gen: ReverseState, inst: CallInst, ni: Instruction, b: B
         raise DifferentiationError(f"{describe(inst)}: @{inst.callee_name} returns a pointer; custom gradients "
                                    "cannot give it a shadow, so its derivative could not be followed")
     aug, _ = pair
+    callee = inst.called_function
+    assert callee is not None
+    if not returns_primal(aug, callee):
+        # foo_aug does not give foo's result: call it first (it sees foo's inputs), then foo for the
+        # result, which is only sound when foo changes no memory its caller can see.
+        if not inst.type.is_void and not writes_only_its_stack(callee):
+            raise DifferentiationError(
+                f"{describe(inst)}: the registered augmented forward @{aug.name} does not return @{callee.name}'s "
+                f"result and @{callee.name} writes memory, so it cannot be called again for it; make "
+                f"@{aug.name} return {{result, tape}}")
+        res = Builder(InsertPoint.before_inst(ni)).call(aug, _rule_args(gen, inst, list(ni.args),
+                                                                        gen.shadow_or_none))
+        gen.custom_tapes[inst] = res if has_tape(aug) else ConstantKeyword(PTR, "null")
+        if inst.type.is_void:
+            ni.erase()  # foo_aug does foo's work
+        return
     res = b.call(aug, _rule_args(gen, inst, list(ni.args), gen.shadow_or_none))
     tape: Value
     if inst.type.is_void:
@@ -83,7 +100,7 @@ def reverse_custom_call(gen: ReverseState, b: Builder, inst: CallInst) -> None:
         return  # the plain call was kept
     pair = _custom_gradient(gen, inst)
     assert pair is not None
-    _, rev = pair
+    aug, rev = pair
     def shadow_in_reverse(a: Value) -> Value | None:
         s = gen.shadow_or_none(a)
         return gen.available(s) if s is not None else None
@@ -91,7 +108,8 @@ def reverse_custom_call(gen: ReverseState, b: Builder, inst: CallInst) -> None:
     args = _rule_args(gen, inst, [gen.primal(a) for a in inst.args], shadow_in_reverse)
     if is_float(inst.type):
         args.append(gen.take_adjoint(b, inst) if inst in gen.active else zero(inst.type))
-    args.append(gen.available(tape))
+    if has_tape(aug):
+        args.append(gen.available(tape))
     res = b.call(rev, args)
     callee = inst.called_function
     assert callee is not None

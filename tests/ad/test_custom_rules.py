@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from enzyme.ad.custom import custom_rules
-from enzyme.errors import UsageError
+from enzyme.errors import DifferentiationError, UsageError
 from enzyme.ir import parse_module
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
@@ -72,4 +72,40 @@ double g(double x) { return __enzyme_fwddiff((void *)foo, x, 1.0); }
     module = compile_sources([src], CompileOptions(opt_level=2))
     with pytest.raises(UsageError, match=r"@__enzyme_register_derivative_foo: the forward derivative @foo_fwd has "
                                           r"type double \(double\), expected double \(double, double\)"):
+        transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
+
+
+def test_augmented_forward_without_result() -> None:
+    """As upstream allows: foo_aug may return only a tape, or nothing (then foo_rev takes no tape)."""
+    m = parse_module("""
+declare double @f(double)
+declare void @f_aug(double)
+declare double @f_rev(double, double)
+declare double @g(double)
+declare ptr @g_aug(double)
+declare double @g_rev(double, double, ptr)
+@__enzyme_register_gradient_f = global [3 x ptr] [ptr @f, ptr @f_aug, ptr @f_rev]
+@__enzyme_register_gradient_g = global [3 x ptr] [ptr @g, ptr @g_aug, ptr @g_rev]
+""")
+    rules = custom_rules(m)
+    assert rules.gradient(m.get_function("f")) == (m.get_function("f_aug"), m.get_function("f_rev"))
+    assert rules.gradient(m.get_function("g")) == (m.get_function("g_aug"), m.get_function("g_rev"))
+
+
+def test_augmented_forward_without_result_of_a_writing_function(tmp_path: Path) -> None:
+    """foo is called again for its result only when it changes no memory its caller sees."""
+    src = tmp_path / "prog.c"
+    src.write_text("""
+double __enzyme_autodiff(void *, ...);
+double calls;
+__attribute__((noinline)) double foo(double x) { calls += 1; return x * x; }
+void foo_aug(double x) {}
+double foo_rev(double x, double dret) { return 2 * x * dret; }
+void *__enzyme_register_gradient_foo[3] = {(void *)foo, (void *)foo_aug, (void *)foo_rev};
+double g(double x) { return 3 * foo(x); }
+double dg(double x) { return __enzyme_autodiff((void *)g, x); }
+""")
+    module = compile_sources([src], CompileOptions(opt_level=0))
+    with pytest.raises(DifferentiationError, match=r"@foo_aug does not return @foo's result and @foo writes "
+                                                   r"memory.*make @foo_aug return \{result, tape\}"):
         transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
