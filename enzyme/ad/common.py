@@ -48,6 +48,11 @@ def zero_where_seeds_zero(b: "Builder", seeds: list[Value], contribution: Value)
     return b.select(is_zero, zero(contribution.type), contribution)
 
 
+def is_null_pointer(v: Value) -> bool:
+    """``ptr null``: it points nowhere in either memory, so it is its own shadow."""
+    return isinstance(v, ConstantKeyword) and v.keyword == "null" and isinstance(v.type, PointerType)
+
+
 def carries_float(t: Type) -> bool:
     """Can a value of this type hold floating-point data (directly, not through memory)?"""
     if isinstance(t, FloatType):

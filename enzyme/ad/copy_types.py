@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType,
+from ..ir import (AllocaInst, ArrayType, CastInst, ConstantInt, Function, GEPInst, GlobalVariable, IntType,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
@@ -297,6 +297,21 @@ def points_to_no_floats(infos: list[FunctionTypeInfo], ptr: Value) -> bool:
     return known
 
 
+def _constant_without_pointers(p: Value) -> bool:
+    """Does ``p`` point into a constant global whose type has no pointer (``c"..."``, numbers)?"""
+    while isinstance(p, (GEPInst, CastInst)):
+        p = p.operand(0)
+    return isinstance(p, GlobalVariable) and p.is_constant and not _has_pointer(p.value_type)
+
+
+def _has_pointer(t: Type) -> bool:
+    if isinstance(t, (ArrayType, VectorType)):
+        return _has_pointer(t.element)
+    if isinstance(t, StructType):
+        return any(_has_pointer(e) for e in t.elements)
+    return not isinstance(t, (IntType, FloatType))
+
+
 def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, accessed: object) -> bool:
     """Could a copy between these objects move pointers (or bytes nobody knows anything about)?
 
@@ -304,6 +319,8 @@ def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, acc
     copied bytes: right for numbers, wrong for pointers, whose shadows would be
     null (derivatives followed through them would be lost or land elsewhere).
     """
+    if _constant_without_pointers(src):
+        return False  # a string literal or a table of numbers: it has no pointer to move
     known = accessed is not None  # the one float type the function accesses these objects with, if any
     for info in infos:
         for ptr in (dst, src):

@@ -14,7 +14,7 @@ from ..ir import CallInst, Function, Instruction, IntType, Value
 from ..ir.builder import Builder
 from .allocators import is_allocator_call
 from .call_kinds import CallKind, is_libm_sincos
-from .common import callee_unknown_error, carries_float, no_rule_error, value_name
+from .common import callee_unknown_error, carries_float, is_null_pointer, no_rule_error, value_name
 from .complex_calls import forward_tangent, pack
 from .complex_library import forward_complex_function
 from .float_bits import float_bits_error, passes_untracked_bits, untracked_bits_error
@@ -98,10 +98,15 @@ def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
         if any(t is not None for t in lanes) and (has_tangent(a.type) or a in st.float_bits):
             acts.append(Activity.DUP)
             call_args += [na, *st.all_lanes(a)]
+        elif is_null_pointer(a):
+            # A null pointer is its own shadow: the callee may store it beside shadowed pointers (a list's end).
+            acts.append(Activity.DUP)
+            call_args += [na, *[a] * st.width]
         else:
             acts.append(Activity.CONST)
             call_args.append(na)
-    if all(x is Activity.CONST for x in acts) and not carries_float(inst.type) \
+    if all(x is Activity.CONST or is_null_pointer(a) for a, x in zip(inst.args, acts)) \
+            and not carries_float(inst.type) \
             and not is_allocator_call(st.ctx, inst) \
             and not reaches_shadowed_global(st.ctx, inst):
         return

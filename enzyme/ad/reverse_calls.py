@@ -12,7 +12,7 @@ from ..ir import CallInst, Instruction, Value
 from ..ir.builder import Builder
 from .allocators import is_allocator_call
 from .call_kinds import CallKind
-from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, no_rule_error, value_name, zero,
+from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, is_null_pointer, no_rule_error, value_name, zero,
                      zero_where_seeds_zero)
 from .complex_calls import reverse_adjoints, unpack
 from .complex_library import augment_complex_function, reverse_complex_function
@@ -132,7 +132,7 @@ def augment_through(st: ReverseState, inst: CallInst, ni: CallInst, b: Builder, 
     for a, na, act in zip(inst.args, ni.args, acts):
         args.append(na)
         if act is Activity.DUP:
-            args += [lane[a] for lane in st.shadows]
+            args += [a if is_null_pointer(a) else lane[a] for lane in st.shadows]
     call = b.call(pair.augmented, [*lead, *args, st.aug_tape])
     primal: Value = call
     if pair.returns_shadow:
@@ -154,7 +154,7 @@ def reverse_through(st: ReverseState, b: Builder, inst: CallInst, pair: SweepPai
     for a, act in zip(inst.args, acts):
         args.append(st.primal(a))
         if act is Activity.DUP:
-            args += [st.available(lane[a]) for lane in st.shadows]
+            args += [a if is_null_pointer(a) else st.available(lane[a]) for lane in st.shadows]
     if pair.returns_adjoint:
         assert pair.dret_type is not None
         args += [st.take_adjoint(b, inst) if inst in st.active else zero(pair.dret_type) for _ in st.lanes()]

@@ -23,7 +23,7 @@ from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
 from .call_kinds import CallSites
-from .common import ADContext, address_origins, carries_float, describe, value_name, zero
+from .common import ADContext, address_origins, carries_float, describe, is_null_pointer, value_name, zero
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .indirect import reaches_shadowed_global, reverse_dispatchers
@@ -261,7 +261,8 @@ class ReverseState(LaneState, Recomputation):
         if all(x is Activity.CONST for x in acts) and inst not in self.active and not is_allocator_call(self.ctx, inst) \
                 and not reaches_shadowed_global(self.ctx, inst):
             return None
-        return tuple(acts)
+        # A null pointer is its own shadow: the callee may store it beside shadowed pointers (a list's end).
+        return tuple(Activity.DUP if is_null_pointer(a) else x for a, x in zip(inst.args, acts))
 
     def indirect_pair(self, inst: CallInst, acts: Activities) -> SweepPair:
         return reverse_dispatchers(self.ctx, inst, acts, self.width, lambda g: self.sweeps_of(g, acts))

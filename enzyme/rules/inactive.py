@@ -83,6 +83,9 @@ _NAMES: dict[str, tuple[str, ...]] = {
 
 _CXX_STREAM = ("C++ output streams: std::ostream members and operator<< (print only; input streams "
                "write into variables and are not here)")
+_CXX_TEXT = ("libstdc++'s character machinery: std::allocator<char/wchar_t>, std::basic_string<char/wchar_t> "
+             "members, string hashing, locales, ios_base/basic_ios state, file buffers and output-stream objects; "
+             "chars, sizes and flags only (input streams, which store into variables, are not here)")
 _FORTRAN_IO = "Fortran runtime output, statement begin/end and STOP; _FortranAioInput* store into variables"
 _RUST_FMT = "Rust formatting, printing and panics: core::fmt, core::panicking, std's print/panic/exit"
 
@@ -96,6 +99,30 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     (_CXX_STREAM, "_ZSt16__ostream_insertI"),
     (_CXX_STREAM, "_ZNKSt5ctypeIcE"),    # widen() calls that std::endl inlines
     (_CXX_STREAM, "_ZNSt8ios_base4Init"),
+    (_CXX_STREAM, "_ZNSt13basic_ostreamIwSt11char_traitsIwEE"),  # std::wostream members (std::wcout)
+    (_CXX_STREAM, "_ZNKSt5ctypeIwE"),
+    (_CXX_TEXT, "_ZNSaIcE"),             # std::allocator<char>: constructors, destructor
+    (_CXX_TEXT, "_ZNSaIwE"),
+    (_CXX_TEXT, "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE"),   # std::string members
+    (_CXX_TEXT, "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE"),
+    (_CXX_TEXT, "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE"),   # std::wstring members
+    (_CXX_TEXT, "_ZNKSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE"),
+    (_CXX_TEXT, "_ZSt11_Hash_bytes"),    # std::hash<std::string>
+    (_CXX_TEXT, "_ZNSt6locale"),         # std::locale constructors, global(), destructor
+    (_CXX_TEXT, "_ZNKSt6locale"),
+    (_CXX_TEXT, "_ZNSt8ios_base"),       # stream flags, sync_with_stdio
+    (_CXX_TEXT, "_ZNKSt8ios_base"),
+    (_CXX_TEXT, "_ZNSt9basic_iosIcSt11char_traitsIcEE"),   # init, clear, imbue
+    (_CXX_TEXT, "_ZNSt9basic_iosIwSt11char_traitsIwEE"),
+    (_CXX_TEXT, "_ZNKSt9basic_iosIcSt11char_traitsIcEE"),  # operator bool, good(), fail(), rdbuf()
+    (_CXX_TEXT, "_ZNKSt9basic_iosIwSt11char_traitsIwEE"),
+    (_CXX_TEXT, "_ZNSt13basic_filebufIcSt11char_traitsIcEE"),  # open, close; reading goes through istream
+    (_CXX_TEXT, "_ZNSt14basic_ofstreamIcSt11char_traitsIcEE"),
+    (_CXX_TEXT, "_ZNSt14basic_ifstreamIcSt11char_traitsIcEE"),  # construct, open, close (not read)
+    (_CXX_TEXT, "_ZNSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE"),
+    (_CXX_TEXT, "_ZNKSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE"),
+    (_CXX_TEXT, "_ZNSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEE"),
+    (_CXX_TEXT, "_ZNKSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEE"),
     (_FORTRAN_IO, "_FortranAio"),
     (_TERMINATE, "_FortranAStopStatement"),
     (_TERMINATE, "_FortranAFailImageStatement"),
