@@ -30,8 +30,13 @@ _FRESH_KINDS = ("alloc", "calloc")
 
 def returns_fresh_memory(ctx: ADContext, fn: Function) -> bool:
     """Does ``fn`` (with a body) return pointers only to memory allocated during the call (or null)?"""
-    if ctx.allocators is None:
-        ctx.allocators = _allocators(ctx.module.functions)
+    analyzed = ctx.memo.get(("allocator-analysis",))
+    if ctx.allocators is None or analyzed is None or fn not in analyzed:
+        # First use, or ``fn`` was made since (the direct wrapper of ``malloc`` that an indirect call's
+        # dispatcher calls when malloc is the user's allocator): analyze the module as it is now.
+        functions = ctx.module.functions
+        ctx.allocators = _allocators(functions)
+        ctx.memo[("allocator-analysis",)] = set(functions)
     return fn in ctx.allocators
 
 
