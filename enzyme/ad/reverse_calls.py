@@ -12,8 +12,8 @@ from ..ir import CallInst, Instruction, Value
 from ..ir.builder import Builder
 from .allocators import is_allocator_call
 from .call_kinds import CallKind
-from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, is_null_pointer, no_rule_error, value_name, zero,
-                     zero_where_seeds_zero)
+from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, is_null_pointer, no_rule_error,
+                     value_name, zero, zero_where_seeds_zero)
 from .complex_calls import reverse_adjoints, unpack
 from .complex_library import augment_complex_function, reverse_complex_function
 from .custom_calls import augment_custom_call, reverse_custom_call

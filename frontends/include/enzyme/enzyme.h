@@ -43,8 +43,11 @@ extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_primal_return,
  *   void *__enzyme_register_derivative_foo[2] = {(void *)foo, (void *)foo_fwd};
  *       foo_fwd(args with shadows interleaved, floats as value, tangent) -> tangent of foo's result
  *   void *__enzyme_register_gradient_foo[3] = {(void *)foo, (void *)foo_aug, (void *)foo_rev};
- *       foo_aug(args, pointer shadows) -> {result, void *tape} (or just the tape for void foo);
- *       foo_rev(args, pointer shadows, [d result,] tape) -> adjoints of foo's float arguments
+ *       foo_aug(args, pointer shadows) -> {result, void *tape} (or just the tape for void foo); for a
+ *       non-pointer result it may return only the tape, or nothing, and foo is then called for the result
+ *       (refused if foo writes memory its caller sees)
+ *       foo_rev(args, pointer shadows, [d result,] [tape]) -> adjoints of foo's float arguments (the tape
+ *       only if foo_aug returns one)
  *   void *__enzyme_inactivefn_foo = (void *)foo;   (foo carries no derivative)
  * Give foo __attribute__((noinline)) if it is defined in the same file as its callers. */
 
