@@ -24,6 +24,7 @@ returns a floating-point value, then the tape from ``__enzyme_augmentfwd``.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..ad.common import carries_float
@@ -121,11 +122,23 @@ def find_requests(module: Module) -> list[Request]:
         mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
         if mode is not None:
             out.append(decode(inst, mode))
-        elif name.startswith("__enzyme_") and any(k in name for k in ("__enzyme_batch", "__enzyme_fwdsplit")):
+        elif any(k in name for k in ("__enzyme_batch", "__enzyme_fwdsplit")):
             raise DifferentiationError(
                 f"{name} {where(inst)}: __enzyme_batch and __enzyme_fwdsplit are not supported yet; use "
                 "__enzyme_fwddiff with enzyme_width, or __enzyme_augmentfwd/__enzyme_reverse")
+        elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
+            # Another upstream entry point (__enzyme_virtualreverse, __enzyme_iter, __enzyme_checkpoint_for,
+            # ...): nothing would define it, so the program could not link; say which one instead.
+            raise DifferentiationError(
+                f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
+                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse)")
     return out
+
+
+def _source_name(name: str) -> str:
+    """``__enzyme_iter`` for the C++ (Itanium-mangled) ``_Z13__enzyme_iterll`` as well as for C."""
+    m = re.match(r"_Z(\d+)", name)
+    return name[m.end():m.end() + int(m.group(1))] if m else name
 
 
 class _Decoder:

@@ -145,3 +145,32 @@ int main(void) {
     exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
     assert run.stdout == "before\n" and run.returncode != 0
+
+
+@pytest.mark.parametrize("lang, decl, call, pattern", [
+    ("c", "unsigned long __enzyme_iter(unsigned long, unsigned long);",
+     "return sq(x[0]) * __enzyme_iter(3, 1);", r"^__enzyme_iter in @g\b.*: this Enzyme entry point is not supported yet"),
+    ("cpp", "template <typename T> T __enzyme_virtualreverse(T);",
+     "return __enzyme_virtualreverse(x) == x ? sq(x[0]) : 0;",
+     r"^__enzyme_virtualreverse in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
+    ("cpp", "struct V { double a, b; }; extern V __enzyme_batch(...); extern int enzyme_vector;",
+     "V v = __enzyme_batch((void *)sq, enzyme_width, 2, enzyme_vector, x[0], x[1]); return v.a;",
+     r"__enzyme_batch and __enzyme_fwdsplit are not supported yet"),
+])
+def test_unsupported_entry_points_are_refused(tmp_path: Path, lang: str, decl: str, call: str, pattern: str) -> None:
+    """Other upstream entry points (also C++-mangled) are named in a one-line refusal, not left to the linker."""
+    prelude = HEADER if lang == "c" else CXX_HEADER
+    src = tmp_path / f"prog.{lang}"
+    src.write_text(f"{prelude}{decl}\ndouble g(double *x) {{ {call} }}\n"
+                   "double h(double *x, double *d) { return __enzyme_autodiff((void *)g, x, d); }\n")
+    module = compile_sources([src], CompileOptions(opt_level=0))
+    with pytest.raises(DifferentiationError, match=pattern) as info:
+        transform_module(module, TransformOptions(postopt_level=0), name=src.name)
+    assert "\n" not in str(info.value)
+
+
+CXX_HEADER = """
+extern int enzyme_width;
+double __enzyme_autodiff(void *, ...);
+double sq(double x) { return x * x; }
+"""
