@@ -218,6 +218,10 @@ NOT_INACTIVE: dict[str, str] = {
 NOT_INACTIVE_PREFIXES: dict[str, str] = {
     "_FortranAioInput": "Fortran READ items: store into variables, whose shadows must be cleared",
     "_ZNSirs": "std::istream::operator>>: stores into a variable, whose shadow must be cleared",
+    "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE4copy": "std::string::copy writes into a caller buffer",
+    "_ZNKSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE4copy": "std::wstring::copy writes into a caller buffer",
+    "_ZNSt13basic_filebufIcSt11char_traitsIcEE6xsgetn": "reads a file into a caller buffer",
+    "_ZNSt13basic_filebufIcSt11char_traitsIcEE9underflow": "reads a file into the stream's buffer",
 }
 
 _EXACT = {name: reason for reason, names in _NAMES.items() for name in names}

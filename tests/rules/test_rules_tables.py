@@ -213,3 +213,20 @@ def test_memory_table_is_consistent():
             assert (f.returns, f.out is None) in ((Returns.BLOCK, True), (Returns.THROUGH, False)), name
         if f.kind in (MemoryKind.FREE, MemoryKind.REALLOC):
             assert f.ptr == 0
+
+
+@pytest.mark.parametrize("name, inactive", [
+    ("_ZNSaIcEC1Ev", True),                                                  # std::allocator<char>()
+    ("_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE4sizeEv", True),  # std::string::size
+    ("_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm", True),
+    ("_ZSt11_Hash_bytesPKvmm", True),
+    ("_ZNSt6localeC1EPKc", True),
+    ("_ZNKSt9basic_iosIcSt11char_traitsIcEEcvbEv", True),
+    ("_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE4copyEPcmm", False),  # writes a caller buffer
+    ("_ZNSt13basic_filebufIcSt11char_traitsIcEE6xsgetnEPcl", False),
+    ("_ZNSirsERd", False),                                                   # std::istream >> double
+    ("_ZNSi4readEPcl", False),                                               # std::istream::read
+])
+def test_libstdcxx_character_machinery(name: str, inactive: bool) -> None:
+    """libstdc++'s text machinery is inactive; what writes into caller memory from outside is not."""
+    assert is_known_inactive(name) is inactive
