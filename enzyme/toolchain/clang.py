@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from enzyme import llvm
+from enzyme import _paths, llvm
 from enzyme.errors import CompileError
 from enzyme.toolchain.clang_plugin import PluginStatus, clang_plugin
 from enzyme.toolchain.request import CompileRequest
@@ -56,6 +56,8 @@ def clang_args(request: CompileRequest, *, language: str) -> list[str]:
         *(["-g"] if request.debug else []),
         "-emit-llvm", "-c",
         *request.preprocessor_args,
+        # <enzyme/enzyme.h> works without -I; after the user's own directories, so theirs win.
+        "-idirafter", str(_paths.include_dir()),
     ]
 
 

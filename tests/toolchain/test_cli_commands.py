@@ -46,6 +46,31 @@ def test_version_and_cmake_dir() -> None:
     assert (cmake_dir / "EnzymeConfig.cmake").is_file()
 
 
+def test_include_dir_is_printed_and_used_without_flags(tmp_path: Path) -> None:
+    include = Path(enzyme_cli("--include-dir").stdout.strip())
+    assert (include / "enzyme" / "enzyme.h").is_file()
+    # No -I: pyenzyme's compiles find <enzyme/enzyme.h> themselves (the header declares enzyme_out).
+    (tmp_path / "uses_header.c").write_text(
+        "#include <enzyme/enzyme.h>\n"
+        "double sq(double x) { return x * x; }\n"
+        "double dsq(double x) { return __enzyme_autodiff((void *)sq, enzyme_out, x); }\n")
+    result = enzyme_cli("compile", tmp_path / "uses_header.c", "-o", tmp_path / "out.bc")
+    assert result.returncode == 0, result.stderr
+
+
+def test_cache_info_and_clear(tmp_path: Path) -> None:
+    env = {"ENZYME_CACHE_DIR": str(tmp_path / "cache")}
+    (tmp_path / "cache" / "api").mkdir(parents=True)
+    (tmp_path / "cache" / "api" / "k.entry").write_bytes(b"x" * 3000)
+    info = enzyme_cli("cache", "info", env=env)
+    assert info.returncode == 0, info.stderr
+    assert str(tmp_path / "cache") in info.stdout and "api: 2.9 KiB, 1 entries" in info.stdout, info.stdout
+    cleared = enzyme_cli("cache", "clear", env=env)
+    assert cleared.returncode == 0 and "2.9 KiB freed" in cleared.stdout, cleared
+    assert not any((tmp_path / "cache").iterdir())
+    assert_one_line_error(enzyme_cli("cache", "empty", env=env), "invalid choice: 'empty'")
+
+
 def test_compile_c_fortran_rust_to_bitcode_and_text(sources: Path) -> None:
     args = [sources / "poly.c", sources / "twice.f90", sources / "cube.rs", "-I", sources / "inc", "-DOFFSET=1.5"]
     result = enzyme_cli("compile", *args, "-o", sources / "out.bc")
