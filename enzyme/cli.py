@@ -43,6 +43,9 @@ class _Parser(argparse.ArgumentParser):
 def _add_debug_flag(parser: argparse.ArgumentParser, *, default: object) -> None:
     parser.add_argument("--debug", action="store_true", default=default,
                         help="show the Python traceback of errors")
+    parser.add_argument("--verbose", action="store_true", default=default,
+                        help="print each phase (compile, optimize, differentiate, ...) and its duration to stderr "
+                             "(also ENZYME_VERBOSE=1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -314,6 +317,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         nonlocal debug
         args = build_parser().parse_args(argv)
         debug = args.debug
+        if getattr(args, "verbose", False):
+            from enzyme import progress
+
+            progress.enable_stderr()
         if args.version:
             print(f"pyenzyme {_version()}")
             return 0

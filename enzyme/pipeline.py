@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from enzyme import llvm, toolchain
+from enzyme import llvm, progress, toolchain
 from enzyme.errors import EnzymeWarning, IRError, UsageError, VerifyError
 from enzyme.runtime_bodies import with_runtime_bodies
 
@@ -107,7 +107,8 @@ def compile_sources_with_dependencies(
             files.update(dict.fromkeys(f for f in map(toolchain.absolute, found.prerequisites)
                                        if scratch_names.isdisjoint(f.parents)))
             environment.update(found.environment)
-        module = llvm.link(inputs)
+        with progress.phase(f"linked {len(inputs)} module(s)"):
+            module = llvm.link(inputs)
     if options.strip_debug:
         llvm.strip_debug(module)
     llvm.verify(module, name="linked module")
@@ -137,16 +138,19 @@ def transform_module(
             f"differentiated as code, not with the rule; declare it __attribute__((noinline))",
             EnzymeWarning, stacklevel=2)
     if options.preopt:
-        llvm.preopt(module)
+        with progress.phase(f"optimized {name} before differentiation"):
+            llvm.preopt(module)
     transform = options.transform or _through_enzyme_ir
-    produced = transform(llvm.to_text(module))
+    with progress.phase(f"differentiated {name}"):
+        produced = transform(llvm.to_text(module))
     try:
         result = llvm.parse(produced, name=f"pyenzyme output for {name}")
         llvm.verify(result, name=f"pyenzyme output for {name}")
     except IRError as exc:
         # The input verified, so invalid output is our bug, not the user's.
         raise VerifyError(f"internal error: pyenzyme produced invalid IR ({exc}); please report this") from exc
-    llvm.optimize(result, options.postopt_level)
+    with progress.phase(f"optimized the derivatives of {name} at -O{options.postopt_level}"):
+        llvm.optimize(result, options.postopt_level)
     try:
         llvm.verify(result, name=f"optimized pyenzyme output for {name}")
         return result

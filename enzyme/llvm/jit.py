@@ -17,6 +17,7 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
+from enzyme import progress
 from enzyme.errors import LinkError, UsageError
 from enzyme.llvm.modules import to_text
 from enzyme.llvm.parsing import parse
@@ -96,7 +97,8 @@ class JIT:
         for name in exports:
             builder.export_symbol(name)
         try:
-            self._tracker: Any = builder.link(self._jit, f"enzyme_jit_{next(_library_names)}")
+            with progress.phase(f"JIT-compiled {mod.name or 'the module'} to machine code"):
+                self._tracker: Any = builder.link(self._jit, f"enzyme_jit_{next(_library_names)}")
         except RuntimeError as exc:
             self._jit.close()
             raise LinkError(f"JIT compilation failed: {str(exc).strip()}") from None

@@ -6,7 +6,7 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from enzyme import llvm
+from enzyme import llvm, progress
 from enzyme.errors import UsageError
 from enzyme.toolchain.clang import compile_c, compile_cxx
 from enzyme.toolchain.cuda import compile_cuda
@@ -86,4 +86,5 @@ def compile_to_bitcode(
     if language is not None and language not in _DRIVERS:
         raise UsageError(f"unknown language {language!r} for {source}; known: {', '.join(_DRIVERS)}")
     request.output.parent.mkdir(parents=True, exist_ok=True)
-    return _DRIVERS[language or language_of(source)](request)
+    with progress.phase(f"compiled {source} at -O{opt_level}"):
+        return _DRIVERS[language or language_of(source)](request)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,19 @@ def test_include_dir_is_printed_and_used_without_flags(tmp_path: Path) -> None:
         "double dsq(double x) { return __enzyme_autodiff((void *)sq, enzyme_out, x); }\n")
     result = enzyme_cli("compile", tmp_path / "uses_header.c", "-o", tmp_path / "out.bc")
     assert result.returncode == 0, result.stderr
+
+
+def test_verbose_prints_each_phase_with_its_duration(sources: Path) -> None:
+    quiet = enzyme_cli("compile", sources / "cube.rs", "-o", sources / "q.bc", env={"ENZYME_VERBOSE": ""})
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    flagged = enzyme_cli("compile", sources / "cube.rs", "-o", sources / "v.bc", "--verbose")
+    assert flagged.returncode == 0, flagged.stderr
+    assert re.search(r"^enzyme: compiled \S*cube.rs at -O2 \(\d+\.\d\d s\)$", flagged.stderr, re.M), flagged.stderr
+    by_env = enzyme_cli("opt", sources / "v.bc", "-o", sources / "o.bc", env={"ENZYME_VERBOSE": "1"})
+    phases = [line.split(" (")[0] for line in by_env.stderr.splitlines()]
+    assert phases == [f"enzyme: optimized {sources / 'v.bc'} before differentiation",
+                      f"enzyme: differentiated {sources / 'v.bc'}",
+                      f"enzyme: optimized the derivatives of {sources / 'v.bc'} at -O3"], by_env.stderr
 
 
 def test_cache_info_and_clear(tmp_path: Path) -> None:
