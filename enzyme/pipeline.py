@@ -76,8 +76,9 @@ def compile_sources_with_dependencies(
     # Check every input before compiling any: a typo should not cost a build.
     languages = [toolchain.language_of(path) for path in paths]
     for path in paths:
-        if not path.is_file():
-            raise UsageError(f"source file {path} does not exist")
+        problem = toolchain.missing_source_message(path)
+        if problem:
+            raise UsageError(problem)
     files: dict[Path, None] = {}
     environment: dict[str, str | None] = {}
     with tempfile.TemporaryDirectory(prefix="enzyme-compile-") as scratch:

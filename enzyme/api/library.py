@@ -67,8 +67,9 @@ def compile(
     items: list[Path | str] = [str(s) if _is_ir_text(s) else Path(s) for s in given]
     paths = [item for item in items if isinstance(item, Path)]
     for path in paths:
-        if not path.is_file():
-            raise UsageError(f"enzyme.compile: source file {path} does not exist")
+        problem = toolchain.missing_source_message(path)
+        if problem:
+            raise UsageError(f"enzyme.compile: {problem}")
     languages = frozenset(toolchain.language_of(p) for p in paths) | ({"ir"} if len(paths) < len(items) else set())
     building.refuse_device_code(paths)
     options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, include_dirs=tuple(map(Path, include_dirs)),

@@ -13,7 +13,7 @@ from enzyme.toolchain.cuda import compile_cuda
 from enzyme.toolchain.depfiles import absolute, write_depfile
 from enzyme.toolchain.flang import compile_fortran
 from enzyme.toolchain.hip import compile_hip
-from enzyme.toolchain.languages import language_of
+from enzyme.toolchain.languages import language_of, missing_source_message
 from enzyme.toolchain.request import CompileRequest
 from enzyme.toolchain.rustc import compile_rust
 
@@ -67,8 +67,9 @@ def compile_to_bitcode(
     (for every language; see :mod:`enzyme.toolchain.depfiles`).
     """
     source = Path(source)
-    if not source.is_file():
-        raise UsageError(f"source file {source} does not exist")
+    problem = missing_source_message(source)
+    if problem:
+        raise UsageError(problem)
     if opt_level not in (0, 1, 2, 3):
         raise UsageError(f"optimization level must be 0, 1, 2 or 3, not {opt_level}")
     request = CompileRequest(
