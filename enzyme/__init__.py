@@ -20,7 +20,7 @@ _API_NAMES = frozenset({
     "Active", "Annotation", "BatchDuplicated", "BatchDuplicatedNoNeed", "CFunction", "Const", "Duplicated",
     "DuplicatedNoNeed", "Forward", "ForwardWithPrimal", "Library", "Mode", "Tape", "Reverse", "ReverseSplitNoPrimal",
     "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate", "as_array", "autodiff", "autodiff_thunk", "compile",
-    "custom_rule", "gradient", "gradient_", "jacobian", "make_zero",
+    "custom_rule", "gradient", "gradient_", "hessian", "hvp", "hvp_and_gradient", "jacobian", "make_zero",
 })
 
 # The error classes (enzyme.errors, enzyme.api.errors), so ``except enzyme.DifferentiationError`` works.
