@@ -41,3 +41,10 @@ int count_positive(const double *x, int n) {
     for (int i = 0; i < n; i++) c += x[i] > 0;
     return c;
 }
+
+/* A regularized objective: the derivative with respect to the weight lambda is sum(x^2). */
+double ridge(const double *x, int n, double lambda) {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i] * x[i];
+    return rosenbrock(x, n) + lambda * s;
+}
