@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import platform
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -245,7 +246,10 @@ class Library:
                     module = pipeline.transform_module(module, name=label or self.name)
                 if not self.process_local:
                     cache.store(key, llvm.to_bitcode(module))
-            jit = _jits[jit_key] = llvm.JIT(module, libraries=self.jit_libraries, stub_unresolved=True)
+            objects = None if self.process_local else cache.DiskEntry(cache.cache_key("object", jit_key,
+                                                                                      platform.machine()))
+            jit = _jits[jit_key] = llvm.JIT(module, libraries=self.jit_libraries, stub_unresolved=True,
+                                            object_cache=objects)
             return jit
 
     def primal_address(self, name: str) -> int:

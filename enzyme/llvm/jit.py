@@ -14,7 +14,7 @@ import itertools
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import llvmlite.binding as llvm
 
@@ -55,6 +55,14 @@ def _load_emutls_runtime() -> None:
     load_library(found)
 
 
+class ObjectCache(Protocol):
+    """Where a JIT keeps the machine code it generated (an object image), e.g. on disk across processes."""
+
+    def load(self) -> bytes | None: ...
+
+    def store(self, image: bytes) -> None: ...
+
+
 class JIT:
     """A module compiled to machine code in this process.
 
@@ -67,7 +75,7 @@ class JIT:
     """
 
     def __init__(self, module: str | llvm.ModuleRef, *, libraries: Sequence[str] = (),
-                 stub_unresolved: bool = False) -> None:
+                 stub_unresolved: bool = False, object_cache: ObjectCache | None = None) -> None:
         initialize_targets()
         for library in libraries:
             load_library(library)
@@ -104,12 +112,20 @@ class JIT:
             opt=3,
             jit=True,
         )
+        # Code generation makes an object image first, so a later process can link the cached image
+        # instead of generating code again.
+        image = object_cache.load() if object_cache is not None else None
+        if image is None:
+            with progress.phase(f"generated machine code for {mod.name or 'the module'}"):
+                image = self._target_machine.emit_object(parse(text, name=mod.name))
+            if object_cache is not None:
+                object_cache.store(image)
         self._jit: Any = llvm.create_lljit_compiler(self._target_machine)
-        builder = llvm.JITLibraryBuilder().add_ir(text).add_current_process()
+        builder = llvm.JITLibraryBuilder().add_object_img(image).add_current_process()
         for name in exports:
             builder.export_symbol(name)
         try:
-            with progress.phase(f"JIT-compiled {mod.name or 'the module'} to machine code"):
+            with progress.phase(f"linked the machine code of {mod.name or 'the module'} into this process"):
                 self._tracker: Any = builder.link(self._jit, f"enzyme_jit_{next(_library_names)}")
         except RuntimeError as exc:
             self._jit.close()
