@@ -31,6 +31,7 @@ class CompileOptions:
 
     opt_level: int = 2
     debug: bool = False
+    line_tables: bool = False  # see toolchain.CompileRequest
     include_dirs: tuple[Path, ...] = ()
     defines: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
@@ -95,6 +96,7 @@ def compile_sources_with_dependencies(
                 scratch_dir / f"{index}-{path.name}.bc",
                 opt_level=options.opt_level,
                 debug=options.debug,
+                line_tables=options.line_tables,
                 flags=options.flags,
                 include_dirs=options.include_dirs,
                 defines=options.defines,

@@ -60,6 +60,9 @@ def compile(
     itself are unchanged.  CUDA and HIP sources are refused: device code
     cannot be JIT-compiled into this process.
 
+    Sources are compiled with line tables (a refusal names the source line);
+    ``debug=True`` gives full debug information.
+
     ``libraries`` are existing libraries the code calls into: shared or
     static library paths, or names as the linker takes them (``"m"``,
     ``"-lfoo"``, searched in ``library_dirs`` and then the system's path).
@@ -84,8 +87,10 @@ def compile(
             raise UsageError(f"enzyme.compile: {problem}")
     languages = frozenset(toolchain.language_of(p) for p in paths) | ({"ir"} if len(paths) < len(items) else set())
     building.refuse_device_code(paths)
-    options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, include_dirs=tuple(map(Path, include_dirs)),
-                                      defines=tuple(defines), flags=tuple(flags))
+    # Line tables always: a refusal then names the source line (JIT-ed code ships nowhere, so they cost nothing).
+    options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, line_tables=True,
+                                      include_dirs=tuple(map(Path, include_dirs)), defines=tuple(defines),
+                                      flags=tuple(flags))
     user_libraries = linking.resolve_libraries(libraries, library_dirs)
     bitcode = building.linked_bitcode(items, options)
     name = ", ".join(str(p.name) for p in paths) or "<IR text>"

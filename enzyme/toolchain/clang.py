@@ -53,7 +53,7 @@ def clang_args(request: CompileRequest, *, language: str) -> list[str]:
         *(["--driver-mode=g++"] if language != "c" else []),
         "-x", language,
         *optimization_args(request.opt_level),
-        *(["-g"] if request.debug else []),
+        *(["-g"] if request.debug else ["-gline-tables-only"] if request.line_tables else []),
         "-emit-llvm", "-c",
         *request.preprocessor_args,
         # <enzyme/enzyme.h> works without -I; after the user's own directories, so theirs win.
