@@ -145,3 +145,22 @@ int main(void) {
     exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
     assert run.stdout == "before\n" and run.returncode != 0
+
+
+@pytest.mark.parametrize("call,pattern", [
+    ("__enzyme_autodiff((void *)sq, &enzyme_dup_return, 2.0)",
+     r"enzyme_dup_return is not a reverse-mode return activity; use enzyme_const_return or enzyme_active_return"),
+    ("__enzyme_fwddiff((void *)sq, &enzyme_active_return, 2.0, 1.0)",
+     r"enzyme_active_return is not a forward-mode return activity"),
+    ("__enzyme_autodiff((void *)sq, &enzyme_primal_return, &enzyme_noret, 2.0)",
+     r"enzyme_noret contradicts an earlier return marker"),
+    ("__enzyme_autodiff((void *)touch, &enzyme_primal_return, enzyme_dup, &v, &dv)",
+     r"enzyme_primal_return but @touch returns void"),
+    ("__enzyme_fwddiff((void *)count, &enzyme_dup_return, enzyme_dup, &v, &dv)",
+     r"enzyme_dup_return but @count returns i32, which has no derivative; use enzyme_const_return"),
+])
+def test_return_marker_misuse(tmp_path: Path, call: str, pattern: str) -> None:
+    body = ("extern int enzyme_primal_return, enzyme_noret, enzyme_dup_return, enzyme_active_return; "
+            "double v, dv; void touch(double *p) { *p *= 2; } int count(double *p) { return *p > 0; } "
+            f"double g(void) {{ return {call}; }}\n")
+    refused(tmp_path, body, pattern)
