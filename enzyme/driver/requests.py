@@ -128,10 +128,9 @@ def find_requests(module: Module) -> list[Request]:
         mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
         if mode is not None:
             out.append(decode(inst, mode))
-        elif name.startswith("__enzyme_") and any(k in name for k in ("__enzyme_batch", "__enzyme_fwdsplit")):
+        elif "__enzyme_fwdsplit" in name:
             raise DifferentiationError(
-                f"{name} {where(inst)}: __enzyme_batch and __enzyme_fwdsplit are not supported yet; use "
-                "__enzyme_fwddiff with enzyme_width, or __enzyme_augmentfwd/__enzyme_reverse")
+                f"{name} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
     return out
 
 
