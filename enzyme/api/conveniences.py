@@ -75,7 +75,7 @@ def _onehots(n: int, like: np.ndarray, start: int, count: int) -> tuple[np.ndarr
     for k in range(count):
         e = np.zeros_like(like)
         if start + k < n:
-            e.reshape(-1)[start + k] = 1
+            e.flat[start + k] = 1  # C index order whatever the memory order (reshape may copy)
         out.append(e)
     return tuple(out)
 

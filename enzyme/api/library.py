@@ -17,14 +17,14 @@ import os
 import platform
 import re
 import threading
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import warnings
-
 from .. import llvm
 from ..errors import EnzymeWarning, UsageError
+from ..ir.debugloc import source_language
 from . import building, cache, linking
 from .signature import Signature, array_address, check_array, check_scalar, pointee_dtypes, signature_of
 
@@ -162,7 +162,8 @@ class Library:
                 raise UsageError(f"@{name} in {self.name} has internal linkage (static); make it extern to call "
                                  "or differentiate it from Python")
             fn = self._functions[name] = CFunction(
-                self, signature_of(f, pointee_dtypes(ir, f), self._read_only_arguments().get(name, ())))
+                self, signature_of(f, pointee_dtypes(ir, f), self._read_only_arguments().get(name, ()),
+                                   fortran=(source_language(f) or "").startswith("DW_LANG_Fortran")))
         return fn
 
     def __getattr__(self, name: str) -> CFunction:
