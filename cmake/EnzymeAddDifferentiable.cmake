@@ -215,6 +215,15 @@ function(enzyme_add_differentiable target)
     list(JOIN kinds " and " kinds)
     _enzyme_fail("target '${target}' is given ${kinds}; give at most one of STATIC, SHARED, MODULE, EXECUTABLE")
   endif()
+  # Sources may also come before any keyword; an upper-case word without a suffix among them is a misspelt
+  # keyword (after SOURCES, `OPTLEVEL 3` would otherwise be taken for two sources).
+  foreach(word IN LISTS arg_SOURCES arg_UNPARSED_ARGUMENTS)
+    if(word MATCHES "^[A-Z][A-Z0-9_]*$")
+      _enzyme_fail("unknown keyword '${word}' for target '${target}'; enzyme_add_differentiable takes "
+                   "STATIC, SHARED, MODULE or EXECUTABLE, OPT_LEVEL <0-3>, SOURCES, LINK_LIBRARIES, "
+                   "COMPILE_OPTIONS and ENZYME_OPTIONS")
+    endif()
+  endforeach()
   set(sources ${arg_SOURCES} ${arg_UNPARSED_ARGUMENTS})
   if(NOT sources)
     _enzyme_fail("no SOURCES given for target '${target}'; "
@@ -257,6 +266,15 @@ function(enzyme_add_differentiable target)
     endif()
     set(device_only TRUE)
   endif()
+
+  # A missing source fails now, not halfway through the build (generated sources are made by the build).
+  foreach(source IN LISTS sources)
+    get_filename_component(path "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    get_source_file_property(generated "${path}" GENERATED)
+    if(NOT EXISTS "${path}" AND NOT generated)
+      _enzyme_fail("source '${source}' of target '${target}' does not exist (looked for ${path})")
+    endif()
+  endforeach()
 
   _enzyme_command(enzyme)
   set(env)

@@ -20,12 +20,21 @@ _API_NAMES = frozenset({
     "Active", "Annotation", "BatchDuplicated", "BatchDuplicatedNoNeed", "CFunction", "Const", "Duplicated",
     "DuplicatedNoNeed", "Forward", "ForwardWithPrimal", "Library", "Mode", "Tape", "Reverse", "ReverseSplitNoPrimal",
     "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate", "as_array", "autodiff", "autodiff_thunk", "compile",
-    "custom_rule", "gradient", "gradient_", "jacobian", "make_zero",
+    "custom_rule", "gradient", "gradient_", "hessian", "hvp", "hvp_and_gradient", "jacobian", "make_zero",
 })
+
+# The error classes (enzyme.errors, enzyme.api.errors), so ``except enzyme.DifferentiationError`` works.
+_ERROR_NAMES = {
+    "EnzymeError": "enzyme.errors", "ToolchainError": "enzyme.errors", "ToolNotFoundError": "enzyme.errors",
+    "LLVMVersionError": "enzyme.errors", "CompileError": "enzyme.errors", "IRError": "enzyme.errors",
+    "IRParseError": "enzyme.errors", "VerifyError": "enzyme.errors", "DifferentiationError": "enzyme.errors",
+    "UsageError": "enzyme.errors", "LinkError": "enzyme.errors", "EnzymeWarning": "enzyme.errors",
+    "ArgumentTypeError": "enzyme.api.errors", "ArgumentValueError": "enzyme.api.errors",
+}
 
 # ``from enzyme import *`` gives the modes, annotations and functions; not ``compile``, which would
 # shadow the builtin (call it as enzyme.compile).
-__all__ = sorted(_API_NAMES - {"compile"})
+__all__ = sorted((_API_NAMES - {"compile"}) | _ERROR_NAMES.keys())
 
 
 def __getattr__(name: str) -> Any:
@@ -35,8 +44,14 @@ def __getattr__(name: str) -> Any:
         value = getattr(api, name)
         globals()[name] = value
         return value
+    if name in _ERROR_NAMES:
+        import importlib
+
+        value = getattr(importlib.import_module(_ERROR_NAMES[name]), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'enzyme' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_API_NAMES])
+    return sorted([*globals(), *_API_NAMES, *_ERROR_NAMES])

@@ -43,6 +43,9 @@ class _Parser(argparse.ArgumentParser):
 def _add_debug_flag(parser: argparse.ArgumentParser, *, default: object) -> None:
     parser.add_argument("--debug", action="store_true", default=default,
                         help="show the Python traceback of errors")
+    parser.add_argument("--verbose", action="store_true", default=default,
+                        help="print each phase (compile, optimize, differentiate, ...) and its duration to stderr "
+                             "(also ENZYME_VERBOSE=1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the pyenzyme version")
     parser.add_argument("--cmake-dir", action="store_true",
                         help="print the directory of EnzymeConfig.cmake (for -DEnzyme_DIR=...)")
+    parser.add_argument("--include-dir", action="store_true",
+                        help="print the include directory of <enzyme/enzyme.h> (for -I...; pyenzyme's own "
+                             "compiles add it themselves)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     compile_ = commands.add_parser("compile", help="compile and link sources into one LLVM module")
@@ -128,6 +134,12 @@ def _add_build_commands(commands: argparse._SubParsersAction) -> None:
     _add_debug_flag(info, default=argparse.SUPPRESS)
     info.set_defaults(run=_run_build_info)
 
+    cache = commands.add_parser("cache", help="show or clear pyenzyme's caches of compiled code")
+    cache.add_argument("action", choices=("info", "clear"), help="info: where the caches are and their size; "
+                                                                 "clear: delete them (they are rebuilt on demand)")
+    _add_debug_flag(cache, default=argparse.SUPPRESS)
+    cache.set_defaults(run=_run_cache)
+
 
 def _run_bitcode(args: argparse.Namespace) -> int:
     from enzyme import build
@@ -157,6 +169,18 @@ def _run_build_info(args: argparse.Namespace) -> int:
     from enzyme import build
 
     print("\n".join(build.build_info(args.languages).lines()))
+    return 0
+
+
+def _run_cache(args: argparse.Namespace) -> int:
+    from enzyme.toolchain import cache
+
+    if args.action == "clear":
+        freed = cache.clear_cache()
+        print(f"cleared {cache.cache_dir()} ({cache.format_size(freed)} freed)")
+        return 0
+    for line in cache.cache_report():
+        print(line)
     return 0
 
 
@@ -293,14 +317,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         nonlocal debug
         args = build_parser().parse_args(argv)
         debug = args.debug
+        if getattr(args, "verbose", False):
+            from enzyme import progress
+
+            progress.enable_stderr()
         if args.version:
             print(f"pyenzyme {_version()}")
             return 0
         if args.cmake_dir:
             print(_cmake_dir())
             return 0
+        if args.include_dir:
+            from enzyme import _paths
+
+            print(_paths.include_dir())
+            return 0
         if args.command is None:
-            raise UsageError("no command given; use one of: compile, opt, bitcode, build, build-info, doctor (see enzyme --help)")
+            raise UsageError("no command given; use one of: compile, opt, bitcode, build, build-info, doctor, cache (see enzyme --help)")
         return int(args.run(args))
 
     return _guarded(run, debug=lambda: debug, rerun_hint="rerun with --debug")

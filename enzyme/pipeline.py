@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from enzyme import llvm, toolchain
+from enzyme import llvm, progress, toolchain
 from enzyme.errors import EnzymeWarning, IRError, UsageError, VerifyError
 from enzyme.runtime_bodies import with_runtime_bodies
 
@@ -31,6 +31,7 @@ class CompileOptions:
 
     opt_level: int = 2
     debug: bool = False
+    line_tables: bool = False  # see toolchain.CompileRequest
     include_dirs: tuple[Path, ...] = ()
     defines: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
@@ -76,8 +77,9 @@ def compile_sources_with_dependencies(
     # Check every input before compiling any: a typo should not cost a build.
     languages = [toolchain.language_of(path) for path in paths]
     for path in paths:
-        if not path.is_file():
-            raise UsageError(f"source file {path} does not exist")
+        problem = toolchain.missing_source_message(path)
+        if problem:
+            raise UsageError(problem)
     files: dict[Path, None] = {}
     environment: dict[str, str | None] = {}
     with tempfile.TemporaryDirectory(prefix="enzyme-compile-") as scratch:
@@ -94,6 +96,7 @@ def compile_sources_with_dependencies(
                 scratch_dir / f"{index}-{path.name}.bc",
                 opt_level=options.opt_level,
                 debug=options.debug,
+                line_tables=options.line_tables,
                 flags=options.flags,
                 include_dirs=options.include_dirs,
                 defines=options.defines,
@@ -107,7 +110,8 @@ def compile_sources_with_dependencies(
             files.update(dict.fromkeys(f for f in map(toolchain.absolute, found.prerequisites)
                                        if scratch_names.isdisjoint(f.parents)))
             environment.update(found.environment)
-        module = llvm.link(inputs)
+        with progress.phase(f"linked {len(inputs)} module(s)"):
+            module = llvm.link(inputs)
     if options.strip_debug:
         llvm.strip_debug(module)
     llvm.verify(module, name="linked module")
@@ -137,16 +141,19 @@ def transform_module(
             f"differentiated as code, not with the rule; declare it __attribute__((noinline))",
             EnzymeWarning, stacklevel=2)
     if options.preopt:
-        llvm.preopt(module)
+        with progress.phase(f"optimized {name} before differentiation"):
+            llvm.preopt(module)
     transform = options.transform or _through_enzyme_ir
-    produced = transform(llvm.to_text(module))
+    with progress.phase(f"differentiated {name}"):
+        produced = transform(llvm.to_text(module))
     try:
         result = llvm.parse(produced, name=f"pyenzyme output for {name}")
         llvm.verify(result, name=f"pyenzyme output for {name}")
     except IRError as exc:
         # The input verified, so invalid output is our bug, not the user's.
         raise VerifyError(f"internal error: pyenzyme produced invalid IR ({exc}); please report this") from exc
-    llvm.optimize(result, options.postopt_level)
+    with progress.phase(f"optimized the derivatives of {name} at -O{options.postopt_level}"):
+        llvm.optimize(result, options.postopt_level)
     try:
         llvm.verify(result, name=f"optimized pyenzyme output for {name}")
         return result

@@ -49,17 +49,22 @@ from .tape import TAPE_STRUCT, release_tape
 from .common import check_address_escape
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
-                       width: int = 1) -> tuple[Function, tuple[Type, ...]]:
+                       width: int = 1, *, seed: bool = True, with_primal: bool = False
+                       ) -> tuple[Function, tuple[Type, ...]]:
     """``diffe<fn>`` for the C ABI: returns (function, types of the returned adjoints).
 
     Batch width W (``diffe<W>_<fn>``): each dup argument is followed by W
     shadows, the return is seeded with 1.0 in every direction and each
-    returned adjoint is ``[W x T]`` (direction j in element j).
+    returned adjoint is ``[W x T]`` (direction j in element j).  ``seed=False``
+    (``enzyme_const_return``) seeds a floating-point result with 0;
+    ``with_primal`` (``enzyme_primal_return``) returns ``{result, {adjoints}}``.
     """
-    key = ("diffe", fn, activities) if width == 1 else ("diffe", fn, activities, width)
+    key: tuple[object, ...] = ("diffe", fn, activities) if width == 1 else ("diffe", fn, activities, width)
+    if not seed or with_primal:
+        key += (seed, with_primal)
     if key in ctx.memo:
         d = ctx.memo[key]
-        return d, tuple(d.return_type.elements) if isinstance(d.return_type, StructType) else ()
+        return d, _adjoint_types(d.return_type, with_primal)
     if carries_float(fn.return_type) and not is_fp(fn.return_type):
         raise DifferentiationError(
             f"@{fn.name} returns {fn.return_type}: the __enzyme_autodiff C ABI seeds only a floating-point "
@@ -68,6 +73,8 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     m = ctx.module
     params, names = primal_and_shadow_params(fn, activities, width)
     ret = StructType(pair.out_types) if pair.out_types else VOID
+    if with_primal:
+        ret = StructType((fn.return_type, ret if pair.out_types else StructType(())))
     name = f"diffe{fn.name}" if width == 1 else f"diffe{width}_{fn.name}"
     d = Function(m.unique_name(name), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
@@ -77,17 +84,29 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     b = Builder(d.append_block("entry"))
     tape = b.alloca(TAPE_STRUCT, name="tape")
     b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
-    b.call(pair.augmented, [*d.args, tape])
+    primal: Value = b.call(pair.augmented, [*d.args, tape])
     rargs: list[Value] = [*d.args]
     if pair.returns_adjoint:
         assert pair.dret_type is not None
-        seed = _one(fn.return_type) if is_fp(fn.return_type) else zero(pair.dret_type)  # the C ABI seeds floats
-        rargs += [seed] * width
+        # the C ABI seeds floats
+        dret = _one(fn.return_type) if seed and is_fp(fn.return_type) else zero(pair.dret_type)
+        rargs += [dret] * width
     rargs.append(tape)
     res = b.call(pair.reverse, rargs)
     release_tape(m, b, tape)
-    b.ret(res if pair.out_types else None)
+    if with_primal:
+        if pair.returns_shadow:  # {primal pointer, shadow pointer}: the caller wants the primal
+            primal = b.extractvalue(primal, [0])
+        both = b.insertvalue(ConstantKeyword(ret, "undef"), primal, [0])
+        b.ret(b.insertvalue(both, res, [1]) if pair.out_types else both)
+    else:
+        b.ret(res if pair.out_types else None)
     return d, pair.out_types
+
+
+def _adjoint_types(ret: Type, with_primal: bool) -> tuple[Type, ...]:
+    adjoints = ret.elements[1] if with_primal and isinstance(ret, StructType) else ret
+    return tuple(adjoints.elements) if isinstance(adjoints, StructType) else ()
 
 
 def _one(t: Type) -> Value:

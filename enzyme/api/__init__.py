@@ -28,6 +28,7 @@ from .custom_rules import as_array, custom_rule
 from .differentiation import autodiff
 from .errors import ArgumentTypeError, ArgumentValueError
 from .library import CFunction, Library, compile
+from .second_order import hessian, hvp, hvp_and_gradient
 from .thunks import Tape, autodiff_thunk
 
 __all__ = [
@@ -58,6 +59,9 @@ __all__ = [
     "compile",
     "gradient",
     "gradient_",
+    "hessian",
+    "hvp",
+    "hvp_and_gradient",
     "jacobian",
     "make_zero",
 ]

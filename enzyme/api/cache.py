@@ -95,6 +95,10 @@ def load(key: str) -> bytes | None:
 def store(key: str, blob: bytes, dependencies: Dependencies = NOTHING) -> None:
     """Remember ``blob`` under ``key`` for as long as ``dependencies`` stay current."""
     _memory[key] = (dependencies, blob)
+    _write_entry(key, blob, dependencies)
+
+
+def _write_entry(key: str, blob: bytes, dependencies: Dependencies) -> None:
     if not _disk_enabled():
         return
     try:
@@ -125,3 +129,19 @@ def _read_entry(key: str) -> tuple[Dependencies, bytes] | None:
 def clear_memory() -> None:
     """Forget the in-memory entries (tests use it to measure disk hits)."""
     _memory.clear()
+
+
+class DiskEntry:
+    """One blob on disk under ``key`` only (the JIT's object images: large, and read once per process)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def load(self) -> bytes | None:
+        if not _disk_enabled():
+            return None
+        entry = _read_entry(self.key)
+        return entry[1] if entry is not None else None
+
+    def store(self, blob: bytes) -> None:
+        _write_entry(self.key, blob, NOTHING)

@@ -75,7 +75,7 @@ def _onehots(n: int, like: np.ndarray, start: int, count: int) -> tuple[np.ndarr
     for k in range(count):
         e = np.zeros_like(like)
         if start + k < n:
-            e.reshape(-1)[start + k] = 1
+            e.flat[start + k] = 1  # C index order whatever the memory order (reshape may copy)
         out.append(e)
     return tuple(out)
 
@@ -88,7 +88,8 @@ def _chunk(chunk: int | None, n: int) -> int:
     return int(min(chunk, max(n, 1)))
 
 
-def gradient(mode: Mode, f: Any, x: Any, *args: Any, chunk: int | None = None) -> Any:
+def gradient(mode: Mode, f: Any, x: Any, *args: Any, chunk: int | None = None,
+             argnums: int | tuple[int, ...] | None = None) -> Any:
     """The gradient of a real-valued ``f(x, *args)`` with respect to ``x`` (``args`` are Const).
 
     * ``Reverse``: a new array (``make_zero(x)`` filled with the gradient), or a
@@ -96,28 +97,64 @@ def gradient(mode: Mode, f: Any, x: Any, *args: Any, chunk: int | None = None) -
     * ``Forward``: a tuple with one derivative per element of ``x`` (as
       Enzyme.jl), computed ``chunk`` directions per generated call
       (``BatchDuplicated`` of width ``chunk``; ``None``: one direction per call).
+
+    ``argnums`` (as JAX's) differentiates with respect to other or several
+    arguments: positions in ``(x, *args)``; an int gives that argument's
+    gradient, a tuple a tuple of gradients (reverse mode: all from one call).
+    The arguments not named are Const.
     """
     mode = check_mode(mode, "gradient")
     fn = as_cfunction(f, "gradient")
+    if mode.reverse and chunk is not None:
+        raise UsageError("gradient: chunk applies to forward mode only")
+    values = (x, *args)
+    if argnums is None:
+        return _gradient_at(mode, fn, values, 0, chunk)
+    positions = (argnums,) if isinstance(argnums, (int, np.integer)) else tuple(argnums)
+    for i in positions:
+        if not isinstance(i, (int, np.integer)) or not 0 <= i < len(values):
+            raise ArgumentValueError(f"gradient: argnums {argnums!r} must name positions 0..{len(values) - 1} of "
+                                     f"(x, *args)")
+        if isinstance(values[i], Annotation):
+            raise ArgumentValueError(f"gradient: argument {i + 1}, selected by argnums, is annotated "
+                                     f"({type(values[i]).__name__}); pass the plain value")
+    if len(set(positions)) != len(positions):
+        raise ArgumentValueError(f"gradient: argnums {argnums!r} repeats a position")
+    if isinstance(argnums, (int, np.integer)):
+        return _gradient_at(mode, fn, values, int(argnums), chunk)
+    if not mode.reverse:
+        return tuple(_gradient_at(mode, fn, values, int(i), chunk) for i in positions)
+    call: list[Any] = list(values)
+    for i in positions:
+        call[i] = Duplicated(values[i], make_zero(values[i])) if _is_array(values[i]) else Active(values[i])
+    derivs = autodiff(Reverse, fn, Active, *call)[0]
+    return tuple(call[i].dval if _is_array(values[i]) else derivs[i] for i in positions)
+
+
+def _gradient_at(mode: Mode, fn: Any, values: tuple[Any, ...], i: int, chunk: int | None) -> Any:
+    """The gradient with respect to argument ``i`` of ``values`` (the others Const)."""
+    x = values[i]
+
+    def call(ann: Any) -> list[Any]:
+        return [ann if k == i else v for k, v in enumerate(values)]
+
     if mode.reverse:
-        if chunk is not None:
-            raise UsageError("gradient: chunk applies to forward mode only")
         if not _is_array(x):
-            return autodiff(Reverse, fn, Active, Active(x), *args)[0][0]
+            return autodiff(Reverse, fn, Active, *call(Active(x)))[0][i]
         dx = make_zero(x)
-        autodiff(Reverse, fn, Active, Duplicated(x, dx), *args)
+        autodiff(Reverse, fn, Active, *call(Duplicated(x, dx)))
         return dx
     if not _is_array(x):
-        return autodiff(Forward, fn, DuplicatedNoNeed, Duplicated(x, 1.0), *args)[0]
+        return autodiff(Forward, fn, DuplicatedNoNeed, *call(Duplicated(x, 1.0)))[0]
     n = x.size
     width = _chunk(chunk, n)
     out: list[float] = []
     for start in range(0, n, width):
         if width == 1:
-            out.append(autodiff(Forward, fn, DuplicatedNoNeed, Duplicated(x, _onehots(n, x, start, 1)[0]), *args)[0])
+            out.append(autodiff(Forward, fn, DuplicatedNoNeed, *call(Duplicated(x, _onehots(n, x, start, 1)[0])))[0])
         else:
             dirs = _onehots(n, x, start, width)
-            tangents = autodiff(Forward, fn, BatchDuplicatedNoNeed, BatchDuplicated(x, dirs), *args)[0]
+            tangents = autodiff(Forward, fn, BatchDuplicatedNoNeed, *call(BatchDuplicated(x, dirs)))[0]
             out += tangents[: n - start]
     return tuple(out)
 

@@ -155,6 +155,7 @@ def pack(fn: CFunction, anns: Sequence[Any], acts: tuple[Activity, ...]) -> list
 def _plan(fn: CFunction, *requests: Request) -> Plan:
     plan = fn.plans.get(requests)
     if plan is None:
+        fn.library.check_resolved(fn.name)
         plan = fn.plans[requests] = Plan(fn.signature, requests, fn.library)
     return plan
 

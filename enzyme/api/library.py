@@ -14,15 +14,18 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import platform
 import re
 import threading
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import llvm
-from ..errors import UsageError
-from . import building, cache
+from ..errors import EnzymeWarning, UsageError
+from ..ir.debugloc import source_language
+from . import building, cache, linking
 from .signature import Signature, array_address, check_array, check_scalar, pointee_dtypes, signature_of
 
 PathLike = str | os.PathLike[str]
@@ -45,6 +48,8 @@ def compile(
     include_dirs: Sequence[PathLike] = (),
     defines: Sequence[str] = (),
     debug: bool = False,
+    libraries: Sequence[PathLike] = (),
+    library_dirs: Sequence[PathLike] = (),
 ) -> Library:
     """Compile C/C++/Fortran/Rust sources, ``.ll``/``.bc`` files or IR text into one JIT-able :class:`Library`.
 
@@ -54,6 +59,16 @@ def compile(
     every file the compilers read, the options, the compilers and pyenzyme
     itself are unchanged.  CUDA and HIP sources are refused: device code
     cannot be JIT-compiled into this process.
+
+    Sources are compiled with line tables (a refusal names the source line);
+    ``debug=True`` gives full debug information.
+
+    ``libraries`` are existing libraries the code calls into: shared or
+    static library paths, or names as the linker takes them (``"m"``,
+    ``"-lfoo"``, searched in ``library_dirs`` and then the system's path).
+    A symbol no library defines is reported here (a warning naming it and
+    the functions that need it); calling or differentiating one of those
+    functions raises LinkError, the others work.
 
     >>> lib = compile("define double @twice(double %x) {\\n  %y = fadd double %x, %x\\n  ret double %y\\n}\\n")
     >>> lib.twice(1.5)
@@ -67,15 +82,21 @@ def compile(
     items: list[Path | str] = [str(s) if _is_ir_text(s) else Path(s) for s in given]
     paths = [item for item in items if isinstance(item, Path)]
     for path in paths:
-        if not path.is_file():
-            raise UsageError(f"enzyme.compile: source file {path} does not exist")
+        problem = toolchain.missing_source_message(path)
+        if problem:
+            raise UsageError(f"enzyme.compile: {problem}")
     languages = frozenset(toolchain.language_of(p) for p in paths) | ({"ir"} if len(paths) < len(items) else set())
     building.refuse_device_code(paths)
-    options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, include_dirs=tuple(map(Path, include_dirs)),
-                                      defines=tuple(defines), flags=tuple(flags))
+    # Line tables always: a refusal then names the source line (JIT-ed code ships nowhere, so they cost nothing).
+    options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, line_tables=True,
+                                      include_dirs=tuple(map(Path, include_dirs)), defines=tuple(defines),
+                                      flags=tuple(flags))
+    user_libraries = linking.resolve_libraries(libraries, library_dirs)
     bitcode = building.linked_bitcode(items, options)
     name = ", ".join(str(p.name) for p in paths) or "<IR text>"
-    return Library(bitcode, languages, name=name)
+    library = Library(bitcode, languages, name=name, libraries=user_libraries)
+    library.warn_unresolved()
+    return library
 
 
 class Library:
@@ -86,10 +107,13 @@ class Library:
     result; those compiled modules are cached by content.
     """
 
-    def __init__(self, bitcode: bytes, languages: Iterable[str] = (), *, name: str = "<module>") -> None:
+    def __init__(self, bitcode: bytes, languages: Iterable[str] = (), *, name: str = "<module>",
+                 libraries: Sequence[str] = ()) -> None:
         self.bitcode = bitcode
         self.languages = frozenset(languages)
         self.name = name
+        self.libraries = tuple(libraries)  # shared libraries the JIT loads (enzyme.api.linking)
+        self._unresolved: dict[str, list[str]] | None = None
         self._extras: list[tuple[str, str]] = []  # IR linked after the module (custom rules)
         self._ir: Any = None
         self._read_only: dict[str, tuple[bool, ...]] | None = None
@@ -138,7 +162,8 @@ class Library:
                 raise UsageError(f"@{name} in {self.name} has internal linkage (static); make it extern to call "
                                  "or differentiate it from Python")
             fn = self._functions[name] = CFunction(
-                self, signature_of(f, pointee_dtypes(ir, f), self._read_only_arguments().get(name, ())))
+                self, signature_of(f, pointee_dtypes(ir, f), self._read_only_arguments().get(name, ()),
+                                   fortran=(source_language(f) or "").startswith("DW_LANG_Fortran")))
         return fn
 
     def __getattr__(self, name: str) -> CFunction:
@@ -160,7 +185,33 @@ class Library:
     def jit_libraries(self) -> list[str]:
         from ..toolchain import jit_libraries
 
-        return jit_libraries(self.languages - {"ir"} or {"c"})
+        return [*jit_libraries(self.languages - {"ir"} or {"c"}), *self.libraries]
+
+    def unresolved(self) -> dict[str, list[str]]:
+        """Per defined function, the symbols it needs that neither the module nor a loaded library defines."""
+        if self._unresolved is None:
+            for path in self.jit_libraries:
+                llvm.load_library(path)
+            module = self._linked() if self._extras else llvm.parse(self.bitcode, name=self.name)
+            missing = llvm.unresolved_symbols(module)
+            self._unresolved = linking.functions_needing(self.ir_module(), missing) if missing else {}
+        return self._unresolved
+
+    def warn_unresolved(self) -> None:
+        needs = self.unresolved()
+        if needs:
+            symbols = sorted({s for found in needs.values() for s in found})
+            users = sorted(needs)
+            warnings.warn(f"{self.name}: no library defines {', '.join(symbols[:10])}"
+                          f"{' ...' if len(symbols) > 10 else ''}; {', '.join(users[:10])}"
+                          f"{' ...' if len(users) > 10 else ''} cannot be called or differentiated (pass the "
+                          "library with enzyme.compile(..., libraries=[...]))", EnzymeWarning, stacklevel=3)
+
+    def check_resolved(self, function: str) -> None:
+        """LinkError when ``function`` needs a symbol no library defines."""
+        symbols = self.unresolved().get(function)
+        if symbols:
+            raise linking.refusal(function, symbols, self.name)
 
     def add_ir(self, name: str, text: str) -> None:
         """Link IR ``text`` into the module for later compilations (custom rules use it)."""
@@ -168,6 +219,7 @@ class Library:
         self._primal = None
         self._ir = None
         self._read_only = None
+        self._unresolved = None
         for fn in self._functions.values():  # derivatives compiled before the change are stale
             fn.plans.clear()
             fn.fast_calls.clear()
@@ -184,8 +236,10 @@ class Library:
         from .. import pipeline
 
         key = cache.cache_key("compiled", self.content_key, wrapper)
+        # Machine code depends on the libraries too: a symbol none defines is a trap stub in it.
+        jit_key = cache.cache_key(key, *self.libraries)
         with _jit_lock:
-            jit = _jits.get(key)
+            jit = _jits.get(jit_key)
             if jit is not None:
                 return jit
             blob = None if self.process_local else cache.load(key)
@@ -198,7 +252,10 @@ class Library:
                     module = pipeline.transform_module(module, name=label or self.name)
                 if not self.process_local:
                     cache.store(key, llvm.to_bitcode(module))
-            jit = _jits[key] = llvm.JIT(module, libraries=self.jit_libraries)
+            objects = None if self.process_local else cache.DiskEntry(cache.cache_key("object", jit_key,
+                                                                                      platform.machine()))
+            jit = _jits[jit_key] = llvm.JIT(module, libraries=self.jit_libraries, stub_unresolved=True,
+                                            object_cache=objects)
             return jit
 
     def primal_address(self, name: str) -> int:
@@ -236,6 +293,7 @@ class CFunction:
     def __call__(self, *args: Any) -> Any:
         self.check_count(len(args))
         if self._call is None:
+            self.library.check_resolved(self.name)
             sig = self.signature
             prototype = ctypes.CFUNCTYPE(sig.ret_ctype, *(p.ctype for p in sig.params))
             self._call = prototype(self.library.primal_address(self.name))

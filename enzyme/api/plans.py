@@ -46,6 +46,8 @@ class Request:
     ``dupnoneed``; ``width``: shadows per duplicated argument; ``ret``:
     ``const`` | ``active`` (reverse: seed the result with 1) | ``dup``
     (forward: return the tangents); ``primal``: also return the result.
+    ``hvp``: forward mode over the reverse gradient of the ``dup`` argument
+    (Hessian-vector products, ``width`` directions), see :func:`_generate_hvp`.
     """
 
     kind: str
@@ -121,6 +123,8 @@ class _Emitter:
 
 def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], list[Field], list[str], str]:
     """Input fields, output fields, declarations and definitions of wrapper ``suffix``."""
+    if req.kind == "hvp":
+        return _generate_hvp(sig, req, suffix)
     params = sig.params
     has_result = sig.ret_kind != "void"
     inputs: list[Field] = []
@@ -222,3 +226,41 @@ def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], l
     body = "\n".join(em.lines)
     wrapper = f"define void @{WRAPPER}{suffix}(ptr %block) {{\n{body}\n  ret void\n}}\n"
     return inputs, outputs, decls, helper + wrapper
+
+
+def _generate_hvp(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], list[Field], list[str], str]:
+    """Forward mode over reverse: ``@__pyenzyme_g`` writes the gradient of the float result with respect to the
+    one ``dup`` argument into its last parameter (``__enzyme_autodiff``, result seeded with 1); the wrapper
+    differentiates it with ``__enzyme_fwddiff`` along the argument's shadows (the directions), so the gradient
+    buffer ``g`` receives the gradient and each of its shadows ``gs<k>`` the product of the Hessian with
+    direction ``k``."""
+    params = sig.params
+    inputs: list[Field] = []
+    for i, (p, act) in enumerate(zip(params, req.args)):
+        inputs.append(Field(f"a{i}", p.ir_type, p.ctype))
+        if act.has_shadow:
+            inputs += [Field(f"a{i}s{k}", p.ir_type, p.ctype) for k in range(req.width)]
+    inputs += [Field("g", "ptr", ctypes.c_void_p)] + [Field(f"gs{k}", "ptr", ctypes.c_void_p) for k in range(req.width)]
+    em = _Emitter(inputs)
+    callee = "@" + quote_name(sig.name)
+    gradient = f"@{HELPER}g{suffix}"
+    inner = [f"ptr @enzyme_dup, ptr %x{i}, ptr %grad" if act.has_shadow else f"ptr @enzyme_const, {p.ir_type} %x{i}"
+             for i, (p, act) in enumerate(zip(params, req.args))]
+    param_list = "".join(f"{p.ir_type} %x{p.index}, " for p in params)
+    helper = (f"define internal void {gradient}({param_list}ptr %grad) {{\n"
+              f"  call void (...) @__enzyme_autodiff_pyenzyme_g{suffix}(ptr {callee}, {', '.join(inner)})\n"
+              "  ret void\n}\n")
+    outer = [f"ptr @enzyme_width, i32 {req.width}"] if req.width > 1 else []
+    for i, (p, act) in enumerate(zip(params, req.args)):
+        vals = [f"{p.ir_type} {em.load(f'a{i}')}"]
+        if act.has_shadow:
+            vals += [f"{p.ir_type} {em.load(f'a{i}s{k}')}" for k in range(req.width)]
+        outer.append(f"ptr @{_MARKER_OF[act]}, " + ", ".join(vals))
+    outer.append("ptr @enzyme_dup, " + ", ".join(f"ptr {em.load(n)}" for n in ["g", *(f"gs{k}" for k in range(req.width))]))
+    em.lines.append(f"  call void (...) @__enzyme_fwddiff_pyenzyme{suffix}(ptr {gradient}, {', '.join(outer)})")
+    decls = [f"@{m} = external global i32\n" for m in _MARKERS]
+    decls.append(f"declare {sig.ret_ir_type} {callee}({', '.join(p.ir_type for p in params)})\n")
+    decls += [f"declare void @__enzyme_autodiff_pyenzyme_g{suffix}(...)\n",
+              f"declare void @__enzyme_fwddiff_pyenzyme{suffix}(...)\n"]
+    body = "\n".join(em.lines)
+    return inputs, [], decls, helper + f"define void @{WRAPPER}{suffix}(ptr %block) {{\n{body}\n  ret void\n}}\n"

@@ -40,6 +40,8 @@ class Param:
     dtype: np.dtype[Any] | None = None  # pointee element type when the type analysis knows it
     # False only where LLVM proves the function never writes through the pointer (read-only arrays allowed).
     written: bool = True
+    # Fortran indexes arrays column-major: a 2-D or higher array is passed in Fortran order (np.asfortranarray).
+    fortran: bool = False
 
     @property
     def bits(self) -> int:
@@ -73,11 +75,12 @@ def _kind(t: Type) -> tuple[str, Any] | None:
 
 
 def signature_of(fn: Function, pointee_dtypes: list[np.dtype[Any] | None] | None = None,
-                 read_only: tuple[bool, ...] = ()) -> Signature:
+                 read_only: tuple[bool, ...] = (), *, fortran: bool = False) -> Signature:
     """The :class:`Signature` of ``fn``; UsageError for parameter types Python cannot pass.
 
     ``read_only[i]`` says the function provably never writes through argument ``i``
     (see :func:`enzyme.llvm.read_only_arguments`); unknown arguments may be written.
+    ``fortran``: ``fn`` is Fortran code, whose arrays are column-major.
     """
     ftype = fn.function_type
     if ftype.vararg:
@@ -92,7 +95,7 @@ def signature_of(fn: Function, pointee_dtypes: list[np.dtype[Any] | None] | None
                              "(wrap the function in a C function taking those)")
         dtype = pointee_dtypes[i] if pointee_dtypes is not None else None
         written = not (i < len(read_only) and read_only[i])
-        params.append(Param(i, kind[0], str(t), kind[1], dtype, written))
+        params.append(Param(i, kind[0], str(t), kind[1], dtype, written, fortran))
     ret = ftype.ret
     if isinstance(ret, VoidType):
         ret_kind, ret_ctype = "void", None
@@ -145,14 +148,21 @@ def check_array(param: Param, value: Any, function: str, what: str = "", *, shad
     """
     if type(value) is np.ndarray:
         flags = value.flags
-        if flags.c_contiguous and (flags.writeable or not (shadow or param.written)) and (
+        if (flags.f_contiguous if param.fortran else flags.c_contiguous) and (
+                flags.writeable or not (shadow or param.written)) and (
                 value.dtype == param.dtype if param.dtype is not None else value.dtype.kind in "fiub"):
             return value
     where = f"{what}{param.describe(function)}"
     if not isinstance(value, np.ndarray):
         raise ArgumentTypeError(f"{where} is a pointer: pass a contiguous numpy array, not {type(value).__name__}")
-    if not value.flags.c_contiguous:
-        raise ArgumentValueError(f"{where} must be a C-contiguous array; pass np.ascontiguousarray(x)")
+    if param.fortran and not value.flags.f_contiguous:
+        # A C-order matrix handed to Fortran would be read transposed: never silently.
+        raise ArgumentValueError(
+            f"{where} is a Fortran array, stored column-major: pass np.asfortranarray(x) (the same matrix; for "
+            "a(m, n) an array of shape (m, n))")
+    if not param.fortran and not value.flags.c_contiguous:
+        raise ArgumentValueError(f"{where} must be a C-contiguous (row-major) array, as C indexes it; pass "
+                                 "np.ascontiguousarray(x)")
     if param.dtype is not None and value.dtype != param.dtype:
         raise ArgumentTypeError(f"{where} points to {param.dtype} values but the array has dtype "
                                 f"{value.dtype}; pass x.astype(np.{param.dtype})")

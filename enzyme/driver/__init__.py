@@ -7,6 +7,7 @@ from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
 from .active_globals import shadow_active_globals, zero_shadows_around
+from .batch import replace_batches
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
 from .replace import replace_request
@@ -18,15 +19,17 @@ __all__ = ["Request", "differentiate_module", "find_requests"]
 
 
 def differentiate_module(module: Module) -> int:
-    """Replace every ``__enzyme_autodiff``/``__enzyme_fwddiff`` call in ``module`` by derivative code.
+    """Replace every ``__enzyme_autodiff``/``__enzyme_fwddiff`` call in ``module`` by derivative code (and every
+    ``__enzyme_batch`` by its lanes, first: a batched function may itself request derivatives).
 
     Returns the number of requests handled.  Raises DifferentiationError (or
     UsageError for malformed calls) rather than emit a derivative it cannot
     justify.
     """
+    batches = replace_batches(module)
     requests = find_requests(module)
     if not requests:
-        return 0
+        return batches
     custom_rules(module)  # validate registrations and annotations before generating anything
     runtime_bodies = install_runtime_bodies(module)
     # Decided before any derivative is made: the generated functions are shared between requests.
@@ -44,7 +47,7 @@ def differentiate_module(module: Module) -> int:
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)
     drop_foreign_loop_locations(module)
-    return len(requests)
+    return batches + len(requests)
 
 
 _GPU_TRIPLES = ("nvptx", "amdgcn")

@@ -21,7 +21,8 @@ def replace_request(ctx: ADContext, req: Request) -> CallInst:
     if req.mode == "split_reverse":
         return _replace_split_reverse(ctx, req)
     from ..ad.reverse import reverse_derivative
-    return _replace_reverse(ctx, req, reverse_derivative)
+    return _replace_reverse(ctx, req, lambda c, fn, acts, width: reverse_derivative(
+        c, fn, acts, width, seed=req.ret_activity != "const", with_primal=req.primal_return))
 
 
 def _finish(req: Request, result: Value | None) -> None:
@@ -74,9 +75,23 @@ def _replace_forward(ctx: ADContext, req: Request) -> CallInst:
     d = forward_derivative(ctx, req.function, acts, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))
-    result = b.extractvalue(res, [1]) if returns_tangent(req.function) else None
+    pair = isinstance(d.return_type, StructType) and d.return_type != req.function.return_type  # {primal, tangent}
+    primal: Value | None = None if req.function.return_type.is_void else b.extractvalue(res, [0]) if pair else res
+    tangent = b.extractvalue(res, [1]) if returns_tangent(req.function) else None
+    if req.ret_activity == "const":
+        tangent = None
+    if req.primal_return:
+        assert primal is not None  # decode refuses enzyme_primal_return of a void function
+        result: Value | None = primal if tangent is None else _pair(b, primal, tangent)
+    else:
+        result = tangent
     _finish(req, result)
     return res
+
+
+def _pair(b: Builder, first: Value, second: Value) -> Value:
+    both = b.insertvalue(ConstantKeyword(StructType((first.type, second.type)), "undef"), first, [0])
+    return b.insertvalue(both, second, [1])
 
 
 def _replace_reverse(ctx: ADContext, req: Request,
@@ -85,7 +100,9 @@ def _replace_reverse(ctx: ADContext, req: Request,
     d, out_types = generate(ctx, req.function, req.activities, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))
-    if not out_types:
+    if req.primal_return:
+        result: Value | None = res  # {primal, {adjoints}}
+    elif not out_types:
         result = None
     elif len(out_types) == 1:
         result = b.extractvalue(res, [0])
@@ -143,10 +160,11 @@ def _repack(b: Builder, v: Value, t: Type) -> Value:
     """``v`` rebuilt as type ``t`` when both hold the same scalars in the same order, else ``v`` unchanged.
 
     A batch derivative returns ``[W x double]``; C declares a struct of W
-    doubles, which the ABI returns as ``{double, double}`` or ``<2 x float>``.
+    doubles, which the ABI returns as ``{double, double}`` or ``<2 x float>``;
+    C++'s ``enzyme::tuple<double>`` is ``{double}`` for a ``double``.
     """
-    have, want = _scalar_types(v.type), _scalar_types(t)
-    if have is None or want is None or have != want:
+    have, want = _scalar_types(v.type) or [v.type], _scalar_types(t) or [t]
+    if have != want:
         return v
     scalars: list[Value] = []
 

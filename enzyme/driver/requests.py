@@ -39,10 +39,15 @@ MARKERS = {"enzyme_dup": Activity.DUP, "enzyme_dupnoneed": Activity.DUPNONEED, "
 VECTOR_MARKERS = frozenset({"enzyme_dupv", "enzyme_dupnoneedv"})  # followed by a byte stride, then x, then dx
 WIDTH_MARKER = "enzyme_width"
 TAPE_MARKER = "enzyme_tape"
+# What the call returns besides the derivatives (the C++ header <enzyme/enzyme> passes them first): the primal
+# result or not, and the activity of the result (const: not seeded/no tangent; active: seeded with 1; dup: tangent).
+RETURN_MARKERS = {"enzyme_primal_return": ("primal", True), "enzyme_noret": ("primal", False),
+                  "enzyme_const_return": ("ret", "const"), "enzyme_active_return": ("ret", "active"),
+                  "enzyme_dup_return": ("ret", "dup")}
 UNSUPPORTED_MARKERS = frozenset({
-    "enzyme_vector", "enzyme_scalar", "enzyme_allocated", "enzyme_primal_return",
-    "enzyme_nofree", "enzyme_runtime_activity", "enzyme_noret", "enzyme_shadow_return", "enzyme_interleave"})
-KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | {WIDTH_MARKER, TAPE_MARKER}
+    "enzyme_vector", "enzyme_scalar", "enzyme_allocated",
+    "enzyme_nofree", "enzyme_runtime_activity", "enzyme_shadow_return", "enzyme_interleave"})
+KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {WIDTH_MARKER, TAPE_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
                 ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
@@ -79,6 +84,8 @@ class Request:
     width: int = 1
     dret: Value | None = None
     tape: Value | None = None
+    primal_return: bool = False  # enzyme_primal_return: the primal result comes first in what the call returns
+    ret_activity: str | None = None  # enzyme_{const,active,dup}_return; None: the default for the mode
     # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
     inserted: list[Instruction] = field(default_factory=list)
 
@@ -122,16 +129,15 @@ def find_requests(module: Module) -> list[Request]:
         mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
         if mode is not None:
             out.append(decode(inst, mode))
-        elif any(k in name for k in ("__enzyme_batch", "__enzyme_fwdsplit")):
+        elif "__enzyme_fwdsplit" in name:
             raise DifferentiationError(
-                f"{name} {where(inst)}: __enzyme_batch and __enzyme_fwdsplit are not supported yet; use "
-                "__enzyme_fwddiff with enzyme_width, or __enzyme_augmentfwd/__enzyme_reverse")
+                f"{_source_name(name)} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
         elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
             # Another upstream entry point (__enzyme_virtualreverse, __enzyme_iter, __enzyme_checkpoint_for,
             # ...): nothing would define it, so the program could not link; say which one instead.
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
-                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse)")
+                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_batch)")
     return out
 
 
@@ -186,7 +192,19 @@ def decode(call: CallInst, mode: str) -> Request:
     params = fn.function_type.params
     decoded: list[Arg] = []
     inserted: list[Instruction] = []
+    returns: dict[str, object] = {}
+
+    def skip_return_markers(i: int) -> int:
+        while i < len(args) and (mark := _marker(args[i])) in RETURN_MARKERS:
+            what, value = RETURN_MARKERS[mark]
+            if returns.get(what, value) != value:
+                raise d.fail(f"{mark} contradicts an earlier return marker")
+            returns[what] = value
+            i += 1
+        return i
+
     for k, pt in enumerate(params):
+        i = skip_return_markers(i)
         if i >= len(args):
             raise d.fail(f"@{fn.name} takes {len(params)} arguments but only {len(decoded)} were given")
         mark = _marker(args[i])
@@ -248,12 +266,34 @@ def decode(call: CallInst, mode: str) -> Request:
                 raise d.fail(f"argument {k + 1} of @{fn.name} is a {pt}; only floating-point values can be "
                              "enzyme_out")
         decoded.append(Arg(activity, v, shadows))
-    req = Request(call, mode, fn, decoded, sret, width, inserted=inserted)
+    i = skip_return_markers(i)
+    req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
+                  primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"))  # type: ignore[arg-type]
+    _check_return_markers(d, req)
     if mode == "split_reverse":
         i = _decode_split_tail(d, req, args, i)
     if i != len(args):
         raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
     return req
+
+
+def _check_return_markers(d: _Decoder, req: Request) -> None:
+    fn, ret = req.function, req.ret_activity
+    if ret is None and not req.primal_return:
+        return
+    if req.mode in ("augment", "split_reverse"):
+        raise d.fail("return markers (enzyme_primal_return, enzyme_*_return, enzyme_noret) are not supported in "
+                     "split mode yet", DifferentiationError)
+    if req.primal_return and fn.return_type.is_void:
+        raise d.fail(f"enzyme_primal_return but @{fn.name} returns void")
+    floating = _is_float(fn.return_type)
+    allowed = {"forward": ("const", "dup"), "reverse": ("const", "active")}[req.mode]
+    if ret is not None and ret not in allowed:
+        raise d.fail(f"enzyme_{ret}_return is not a {MODE_DESCRIPTIONS[req.mode]}-mode return activity; use "
+                     + " or ".join(f"enzyme_{a}_return" for a in allowed))
+    if ret in ("dup", "active") and not floating:
+        raise d.fail(f"enzyme_{ret}_return but @{fn.name} returns {fn.return_type}, which has no derivative; use "
+                     "enzyme_const_return")
 
 
 def _is_promotion(passed: Type, param: Type) -> bool:

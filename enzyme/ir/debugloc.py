@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import re
 
-from .blocks import Module
+from .blocks import Function, Module
 from .instructions import Instruction
 from .metadata import metadata_bodies
 
-_NODE = re.compile(r"^!(DILocation|DISubprogram|DIFile|DILexicalBlock(?:File)?)\((.*)\)$", re.DOTALL)
+_NODE = re.compile(r"^!(DILocation|DISubprogram|DIFile|DILexicalBlock(?:File)?|DICompileUnit)\((.*)\)$", re.DOTALL)
 _FIELD = re.compile(r'(\w+): (?:"((?:[^"\\]|\\.)*)"|(!\d+|[-\w]+))')
 
 
@@ -50,3 +50,14 @@ def source_location(inst: Instruction) -> str | None:
     if not line or line == "0":  # line 0: compiler-made code with no line of its own
         return where
     return f"{where}:{line}" + (f":{col}" if col and col != "0" else "")
+
+
+def source_language(f: Function) -> str | None:
+    """The ``DW_LANG_*`` name of the compile unit ``f`` came from, when it has debug information."""
+    m = re.search(r"!dbg (!\d+)", f.suffix or "")
+    module = f.module
+    if m is None or not isinstance(module, Module):
+        return None
+    sub = _node(module, m.group(1))
+    unit = _node(module, sub[1].get("unit")) if sub is not None and sub[0] == "DISubprogram" else None
+    return unit[1].get("language") if unit is not None and unit[0] == "DICompileUnit" else None

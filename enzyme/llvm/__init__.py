@@ -9,7 +9,7 @@ from __future__ import annotations
 from llvmlite.binding import ModuleRef
 
 from enzyme.llvm.argument_access import read_only_arguments
-from enzyme.llvm.jit import JIT, load_library
+from enzyme.llvm.jit import JIT, load_library, unresolved_symbols
 from enzyme.llvm.linking import link
 from enzyme.llvm.modules import to_bitcode, to_text, verify
 from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, parse, parse_file
@@ -38,6 +38,7 @@ __all__ = [
     "keep_registered_calls",
     "link",
     "load_library",
+    "unresolved_symbols",
     "optimize",
     "parse",
     "parse_file",

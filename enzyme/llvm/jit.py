@@ -11,12 +11,14 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import itertools
+import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import llvmlite.binding as llvm
 
+from enzyme import progress
 from enzyme.errors import LinkError, UsageError
 from enzyme.llvm.modules import to_text
 from enzyme.llvm.parsing import parse
@@ -53,6 +55,14 @@ def _load_emutls_runtime() -> None:
     load_library(found)
 
 
+class ObjectCache(Protocol):
+    """Where a JIT keeps the machine code it generated (an object image), e.g. on disk across processes."""
+
+    def load(self) -> bytes | None: ...
+
+    def store(self, image: bytes) -> None: ...
+
+
 class JIT:
     """A module compiled to machine code in this process.
 
@@ -64,7 +74,8 @@ class JIT:
     obtained from it.
     """
 
-    def __init__(self, module: str | llvm.ModuleRef, *, libraries: Sequence[str] = ()) -> None:
+    def __init__(self, module: str | llvm.ModuleRef, *, libraries: Sequence[str] = (),
+                 stub_unresolved: bool = False, object_cache: ObjectCache | None = None) -> None:
         initialize_targets()
         for library in libraries:
             load_library(library)
@@ -76,7 +87,17 @@ class JIT:
         if problem is not None:
             raise UsageError(f"cannot JIT-compile module {mod.name!r}: it {problem}; the in-process JIT runs code "
                              "for this machine only (compile the sources for the host)")
-        _check_resolvable(mod)
+        missing = unresolved_symbols(mod)
+        if stub_unresolved:
+            # Functions no library defines become traps (see _with_trap_stubs); variables must resolve.
+            declared = {f.name for f in mod.functions if f.is_declaration}
+            functions = [name for name in missing if name in declared]
+            _check_resolvable([name for name in missing if name not in declared])
+            if functions:
+                text = _with_trap_stubs(text, mod, functions)
+                mod = parse(text, name=f"{mod.name} with stubs")
+        else:
+            _check_resolvable(missing)
         if has_thread_locals(text):  # RuntimeDyld cannot link native TLS: emulate it
             text = lower_thread_locals(text)
             mod = parse(text, name="<jit module with emulated TLS>")
@@ -91,12 +112,21 @@ class JIT:
             opt=3,
             jit=True,
         )
+        # Code generation makes an object image first, so a later process can link the cached image
+        # instead of generating code again.
+        image = object_cache.load() if object_cache is not None else None
+        if image is None:
+            with progress.phase(f"generated machine code for {mod.name or 'the module'}"):
+                image = self._target_machine.emit_object(parse(text, name=mod.name))
+            if object_cache is not None:
+                object_cache.store(image)
         self._jit: Any = llvm.create_lljit_compiler(self._target_machine)
-        builder = llvm.JITLibraryBuilder().add_ir(text).add_current_process()
+        builder = llvm.JITLibraryBuilder().add_object_img(image).add_current_process()
         for name in exports:
             builder.export_symbol(name)
         try:
-            self._tracker: Any = builder.link(self._jit, f"enzyme_jit_{next(_library_names)}")
+            with progress.phase(f"linked the machine code of {mod.name or 'the module'} into this process"):
+                self._tracker: Any = builder.link(self._jit, f"enzyme_jit_{next(_library_names)}")
         except RuntimeError as exc:
             self._jit.close()
             raise LinkError(f"JIT compilation failed: {str(exc).strip()}") from None
@@ -141,14 +171,17 @@ def _defined_symbols(mod: llvm.ModuleRef) -> set[str]:
     return symbols
 
 
-def _check_resolvable(mod: llvm.ModuleRef) -> None:
-    """Raise LinkError naming every used external symbol the process cannot provide."""
+_PLAIN_NAME = re.compile(r"[-\w.$]+")
+
+
+def unresolved_symbols(mod: llvm.ModuleRef) -> list[str]:
+    """The external symbols ``mod`` uses that neither it nor this process (its loaded libraries) defines."""
     # Unused declarations need not resolve; drop them on a copy before looking.
     pruned = mod.clone()
     manager = llvm.create_new_module_pass_manager()
     manager.add_strip_dead_prototype_pass()
     manager.run(pruned, llvm.create_pass_builder(host_target_machine(), llvm.create_pipeline_tuning_options(0)))
-    missing = sorted(
+    return sorted(
         value.name
         for value in itertools.chain(pruned.functions, pruned.global_variables)
         if value.is_declaration
@@ -157,11 +190,36 @@ def _check_resolvable(mod: llvm.ModuleRef) -> None:
         and value.linkage != llvm.Linkage.external_weak  # may legitimately stay null
         and llvm.address_of_symbol(value.name) is None
     )
+
+
+def _check_resolvable(missing: Sequence[str]) -> None:
+    """Raise LinkError naming every symbol in ``missing``."""
     if missing:
         shown = ", ".join(missing[:_MAX_NAMED_SYMBOLS])
         more = f" and {len(missing) - _MAX_NAMED_SYMBOLS} more" if len(missing) > _MAX_NAMED_SYMBOLS else ""
         raise LinkError(
             f"cannot JIT the module: unresolved symbol(s) {shown}{more}; define them in the module "
-            "or pass the shared library that provides them (libraries=[...])"
+            "or pass the shared library that provides them (enzyme.compile(..., libraries=[...]))"
         )
 
+
+def _with_trap_stubs(text: str, mod: llvm.ModuleRef, names: Sequence[str]) -> str:
+    """``text`` with each declared function in ``names`` defined as a trap.
+
+    The caller makes sure no stub is reached (enzyme.api refuses to call a
+    function that needs one); they only let the rest of the module link.
+    """
+    for name in names:
+        fnty = mod.get_function(name).global_value_type
+        ret, *params = (str(t) for t in fnty.elements)
+        if fnty.is_function_vararg:
+            params.append("...")
+        spelled = name if _PLAIN_NAME.fullmatch(name) else '"' + name + '"'
+        definition = f"define {ret} @{spelled}({', '.join(params)}) {{\n  call void @llvm.trap()\n  unreachable\n}}"
+        pattern = r"^declare [^\n]*@" + re.escape(spelled) + r"\(.*$"
+        text, count = re.subn(pattern, lambda _: definition, text, count=1, flags=re.M)
+        if count != 1:
+            raise LinkError(f"cannot JIT the module: unresolved symbol {name} could not be replaced by a stub")
+    if not re.search(r"^declare void @llvm\.trap\(\)", text, flags=re.M):
+        text += "\ndeclare void @llvm.trap()\n"
+    return text

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import llvmlite.binding as llvm
 
+from enzyme import progress
 from enzyme.errors import EnzymeError, UsageError
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -86,7 +87,8 @@ def emit_object(mod: llvm.ModuleRef, path: str | os.PathLike[str]) -> Path:
     ``enzyme.toolchain.compile_ir_object`` (clang) instead.
     """
     path = Path(path)
-    data = host_target_machine().emit_object(mod.clone())
+    with progress.phase(f"generated machine code for {path.name}"):
+        data = host_target_machine().emit_object(mod.clone())
     path.write_bytes(data)
     return path
 

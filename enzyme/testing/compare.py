@@ -87,9 +87,30 @@ class Report:
         self.checks += 1
         self.failures.append(f"  {what}")
 
-    def raise_if_failed(self) -> None:
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __str__(self) -> str:
+        if self.passed:
+            return f"{self.title}: all {self.checks} checks passed"
+        head = f"{self.title}: {len(self.failures)} of {self.checks} checks failed"
+        return head + "\n" + "\n".join(self.failures)
+
+    def __repr__(self) -> str:
+        return f"<Report {str(self).splitlines()[0]}>"
+
+    def merge(self, other: Report) -> None:
+        """Take ``other``'s checks and failures (gradcheck's modes in one report)."""
+        self.checks += other.checks
+        self.failures += other.failures
+
+    def finish(self, raise_exception: bool) -> Report:
+        """``self``; with ``raise_exception``, AssertionError (the whole report) when a check failed."""
         __tracebackhide__ = True  # pytest shows the user's call, not this frame
-        if self.failures:
-            count = len(self.failures)
-            head = f"{self.title}: {count} of {self.checks} checks failed"
-            raise AssertionError(head + "\n" + "\n".join(self.failures))
+        if raise_exception and self.failures:
+            raise AssertionError(str(self))
+        return self

@@ -44,8 +44,13 @@ def _title(check: str, f: Callable[..., Any], ret: type[Annotation], testset_nam
 
 def test_forward(f: Callable[..., Any], ret_activity: type[Annotation], *args: Any, rtol: float = 1e-9,
                  atol: float = 1e-9, fdm: FiniteDifferenceMethod = DEFAULT_FDM,
-                 rng: np.random.Generator | int | None = None, testset_name: str | None = None) -> None:
+                 rng: np.random.Generator | int | None = None, testset_name: str | None = None,
+                 raise_exception: bool = True) -> Report:
     """Check forward-mode derivatives of ``f`` against finite differences; AssertionError on any mismatch.
+
+    Returns the :class:`~enzyme.testing.compare.Report` (true when every check passed);
+    ``raise_exception=False`` returns a failed one instead of raising, like
+    ``torch.autograd.gradcheck(raise_exception=False)``.
 
     ``ret_activity`` is one of Const, Duplicated, DuplicatedNoNeed, BatchDuplicated,
     BatchDuplicatedNoNeed.  Each of ``args`` is a plain value (Const), an annotation
@@ -57,8 +62,10 @@ def test_forward(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
     >>> from enzyme import Duplicated
     >>> lib = enzyme.compile("define double @mul(double %x, double %y) {\\n"
     ...                      "  %r = fmul double %x, %y\\n  ret double %r\\n}\\n")
-    >>> test_forward(lib.mul, Duplicated, (1.5, Duplicated), 2.0)           # passes: returns None
-    >>> test_forward(lib.mul, Duplicated, Duplicated(1.5, 1.0), Duplicated(2.0, 0.5))
+    >>> test_forward(lib.mul, Duplicated, (1.5, Duplicated), 2.0)
+    <Report test_forward(mul, Duplicated, ...): all 2 checks passed>
+    >>> bool(test_forward(lib.mul, Duplicated, Duplicated(1.5, 1.0), Duplicated(2.0, 0.5)))
+    True
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not ours
     check = "test_forward"
@@ -106,7 +113,7 @@ def test_forward(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
             got = shadows[i][k if arg.is_batch else 0]
             report.check(f"{arg.label}: shadow after the call{slot} = tangent of its contents (Forward mode, "
                          f"vs {fdm!r})", got, expected_shadow)
-    report.raise_if_failed()
+    return report.finish(raise_exception)
 
 
 test_forward.__test__ = False  # type: ignore[attr-defined]  # not a pytest test when imported into a test module

@@ -38,6 +38,8 @@ from ..api.annotations import (
     DuplicatedNoNeed,
 )
 from ..errors import UsageError
+from .arguments import function_name
+from .compare import Report
 from .fdm import FiniteDifferenceMethod
 from .forward import DEFAULT_FDM, test_forward
 from .reverse import test_reverse
@@ -87,26 +89,33 @@ def for_mode(mode: str, ret_activity: type[Annotation], args: Sequence[Any]) -> 
 def gradcheck(f: Callable[..., Any], ret_activity: type[Annotation], *args: Any,
               modes: Iterable[str] = MODES, rtol: float = 1e-9, atol: float = 1e-9,
               fdm: FiniteDifferenceMethod = DEFAULT_FDM, rng: np.random.Generator | int | None = None,
-              testset_name: str | None = None, split: bool = False) -> None:
+              testset_name: str | None = None, split: bool = False, raise_exception: bool = True) -> Report:
     """Run :func:`test_forward` and :func:`test_reverse` (or the ``modes`` named) on ``f``.
 
     ``split=True`` runs reverse mode through the split-mode thunks.  Both modes draw their random directions from the same seed, so a failure
-    reproduces.  AssertionError names the mode, the argument and the numbers.
+    reproduces.  AssertionError names the mode, the argument and the numbers; with
+    ``raise_exception=False`` the report of both modes is returned instead (true when all passed).
 
     >>> import enzyme
     >>> from enzyme import Active
     >>> lib = enzyme.compile("define double @mul(double %x, double %y) {\\n"
     ...                      "  %r = fmul double %x, %y\\n  ret double %r\\n}\\n")
     >>> gradcheck(lib.mul, Active, Active(1.5), 2.0)          # x active, y constant, both modes
+    <Report gradcheck(mul, Active, ...): all 4 checks passed>
     """
     __tracebackhide__ = True
     modes = tuple(modes)
     seed = rng if rng is None or isinstance(rng, (int, np.integer)) else int(rng.integers(2**32))
+    where = f"[{testset_name}] " if testset_name else ""
+    combined = Report(f"{where}gradcheck({function_name(f)}, {ret_activity.__name__}, ...)", rtol, atol)
     for mode in modes:
         ret, translated = for_mode(mode, ret_activity, args)
         if mode == "forward":
-            test_forward(f, ret, *translated, rtol=rtol, atol=atol, fdm=fdm, rng=seed, testset_name=testset_name)
+            report = test_forward(f, ret, *translated, rtol=rtol, atol=atol, fdm=fdm, rng=seed,
+                                  testset_name=testset_name, raise_exception=raise_exception)
         else:
-            test_reverse(f, ret, *translated, rtol=rtol, atol=atol, fdm=fdm, rng=seed, testset_name=testset_name,
-                         split=split)
+            report = test_reverse(f, ret, *translated, rtol=rtol, atol=atol, fdm=fdm, rng=seed,
+                                  testset_name=testset_name, split=split, raise_exception=raise_exception)
+        combined.merge(report)
+    return combined
 

@@ -53,9 +53,12 @@ import hashlib
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from .compare import Report
 
 DEFAULT_SEED = 20250101
 _GRADCHECK_OPTIONS = ("rtol", "atol", "modes", "fdm", "testset_name", "split")
@@ -164,7 +167,7 @@ def _marker_options(request: pytest.FixtureRequest) -> dict[str, Any]:
 
 
 @pytest.fixture
-def gradcheck(request: pytest.FixtureRequest) -> Callable[..., None]:
+def gradcheck(request: pytest.FixtureRequest) -> Callable[..., Report]:
     """``gradcheck(f, ReturnActivity, *args, **overrides)``: forward and reverse mode vs finite differences."""
     from .gradcheck import gradcheck as run_gradcheck
 
@@ -175,10 +178,10 @@ def gradcheck(request: pytest.FixtureRequest) -> Callable[..., None]:
     defaults.update(_marker_options(request))
     seed = _seed_for(request)
 
-    def check(f: Callable[..., Any], ret_activity: Any, *args: Any, **overrides: Any) -> None:
+    def check(f: Callable[..., Any], ret_activity: Any, *args: Any, **overrides: Any) -> Report:
         __tracebackhide__ = True
         options = {**defaults, **overrides}
         options.setdefault("rng", seed)
-        run_gradcheck(f, ret_activity, *args, **options)
+        return run_gradcheck(f, ret_activity, *args, **options)
 
     return check

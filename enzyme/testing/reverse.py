@@ -85,7 +85,7 @@ def _unit(value: np.ndarray, flat_index: int) -> np.ndarray:
 def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: Any, rtol: float = 1e-9,
                  atol: float = 1e-9, fdm: FiniteDifferenceMethod = DEFAULT_FDM,
                  rng: np.random.Generator | int | None = None, testset_name: str | None = None,
-                 split: bool = False) -> None:
+                 split: bool = False, raise_exception: bool = True) -> Report:
     """Check reverse-mode derivatives of ``f`` against finite differences; AssertionError on any mismatch.
 
     ``ret_activity`` is Const or Active.  Each of ``args`` is a plain value (Const),
@@ -93,18 +93,25 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
     on ``x``'s contents after the call), or a pair ``(value, Activity)`` whose seed is
     drawn from ``rng`` (a numpy Generator or seed; None means a fixed seed).
     ``split=True`` differentiates with the split-mode thunks and a random seed on
-    the return value instead of one ``autodiff`` call with seed 1.
+    the return value instead of one ``autodiff`` call with seed 1.  Returns the
+    :class:`~enzyme.testing.compare.Report`; ``raise_exception=False`` returns a failed
+    one instead of raising.
 
     >>> import enzyme
     >>> from enzyme import Active
     >>> from enzyme.testing import central_fdm
     >>> lib = enzyme.compile("define double @mul(double %x, double %y) {\\n"
     ...                      "  %r = fmul double %x, %y\\n  ret double %r\\n}\\n")
-    >>> test_reverse(lib.mul, Active, (1.5, Active), 2.0)                   # passes: returns None
+    >>> test_reverse(lib.mul, Active, (1.5, Active), 2.0)
+    <Report test_reverse(mul, Active, ...): all 2 checks passed>
     >>> test_reverse(lib.mul, Active, (1.5, Active), 2.0, fdm=central_fdm(2, 1), rtol=0, atol=0)
     Traceback (most recent call last):
     AssertionError: test_reverse(mul, Active, ...): 1 of 2 checks failed
     ...
+    >>> report = test_reverse(lib.mul, Active, (1.5, Active), 2.0, fdm=central_fdm(2, 1), rtol=0, atol=0,
+    ...                       raise_exception=False)
+    >>> report.passed, report.checks, len(report.failures)
+    (False, 2, 1)
     """
     __tracebackhide__ = True
     check = "test_reverse"
@@ -146,7 +153,7 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
                          f"({mode})", after, expected)
     if len(result.derivatives) != len(arguments):
         report.fail(f"autodiff returned {len(result.derivatives)} derivatives for {len(arguments)} arguments")
-        report.raise_if_failed()
+        return report.finish(raise_exception)
 
     for k in range(width):
         slot = f" (batch slot {k + 1} of {width})" if width > 1 else ""
@@ -167,7 +174,7 @@ def test_reverse(f: Callable[..., Any], ret_activity: type[Annotation], *args: A
             elif result.derivatives[arg.index] is not None and arg.activity is Const:
                 report.fail(f"{arg.label}: autodiff returned a derivative {result.derivatives[arg.index]!r} for a "
                             f"Const argument (expected None)")
-    report.raise_if_failed()
+    return report.finish(raise_exception)
 
 
 def _check_shadow(report: Report, f: Callable[..., Any], arguments: Sequence[Argument], arg: Argument, got: Any,

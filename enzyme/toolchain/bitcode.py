@@ -6,14 +6,14 @@ import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from enzyme import llvm
+from enzyme import llvm, progress
 from enzyme.errors import UsageError
 from enzyme.toolchain.clang import compile_c, compile_cxx
 from enzyme.toolchain.cuda import compile_cuda
 from enzyme.toolchain.depfiles import absolute, write_depfile
 from enzyme.toolchain.flang import compile_fortran
 from enzyme.toolchain.hip import compile_hip
-from enzyme.toolchain.languages import language_of
+from enzyme.toolchain.languages import language_of, missing_source_message
 from enzyme.toolchain.request import CompileRequest
 from enzyme.toolchain.rustc import compile_rust
 
@@ -48,6 +48,7 @@ def compile_to_bitcode(
     *,
     opt_level: int = 2,
     debug: bool = False,
+    line_tables: bool = False,
     flags: Sequence[str] = (),
     include_dirs: Sequence[PathLike] = (),
     defines: Sequence[str] = (),
@@ -67,8 +68,9 @@ def compile_to_bitcode(
     (for every language; see :mod:`enzyme.toolchain.depfiles`).
     """
     source = Path(source)
-    if not source.is_file():
-        raise UsageError(f"source file {source} does not exist")
+    problem = missing_source_message(source)
+    if problem:
+        raise UsageError(problem)
     if opt_level not in (0, 1, 2, 3):
         raise UsageError(f"optimization level must be 0, 1, 2 or 3, not {opt_level}")
     request = CompileRequest(
@@ -76,6 +78,7 @@ def compile_to_bitcode(
         output=Path(out),
         opt_level=opt_level,
         debug=debug,
+        line_tables=line_tables,
         flags=tuple(flags),
         include_dirs=tuple(Path(d) for d in include_dirs),
         defines=tuple(defines),
@@ -86,4 +89,5 @@ def compile_to_bitcode(
     if language is not None and language not in _DRIVERS:
         raise UsageError(f"unknown language {language!r} for {source}; known: {', '.join(_DRIVERS)}")
     request.output.parent.mkdir(parents=True, exist_ok=True)
-    return _DRIVERS[language or language_of(source)](request)
+    with progress.phase(f"compiled {source} at -O{opt_level}"):
+        return _DRIVERS[language or language_of(source)](request)

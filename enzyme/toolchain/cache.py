@@ -45,3 +45,43 @@ def cached_entry(key: str, build: Callable[[Path], None]) -> Path:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     return final
+
+
+def _tree_size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def cache_report() -> list[str]:
+    """``enzyme cache info``: the cache root, then one line per entry with its size."""
+    root = cache_dir()
+    entries = sorted(p for p in root.iterdir() if not p.name.startswith("."))
+    lines = [f"cache directory: {root} (set ENZYME_CACHE_DIR to move it)",
+             f"total: {format_size(sum(_tree_size(p) for p in entries))}"]
+    for entry in entries:
+        count = f", {sum(1 for _ in entry.iterdir())} entries" if entry.name == "api" else ""
+        lines.append(f"  {entry.name}: {format_size(_tree_size(entry))}{count}")
+    return lines
+
+
+def clear_cache() -> int:
+    """Delete everything under the cache root (rebuilt on demand); returns the bytes freed."""
+    root = cache_dir()
+    freed = 0
+    for entry in root.iterdir():
+        freed += _tree_size(entry)
+        if entry.is_dir():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+    return freed
+
+
+def format_size(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{n} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")

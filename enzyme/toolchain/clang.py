@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from enzyme import llvm
+from enzyme import _paths, llvm
 from enzyme.errors import CompileError
 from enzyme.toolchain.clang_plugin import PluginStatus, clang_plugin
 from enzyme.toolchain.request import CompileRequest
@@ -53,9 +53,11 @@ def clang_args(request: CompileRequest, *, language: str) -> list[str]:
         *(["--driver-mode=g++"] if language != "c" else []),
         "-x", language,
         *optimization_args(request.opt_level),
-        *(["-g"] if request.debug else []),
+        *(["-g"] if request.debug else ["-gline-tables-only"] if request.line_tables else []),
         "-emit-llvm", "-c",
         *request.preprocessor_args,
+        # <enzyme/enzyme.h> works without -I; after the user's own directories, so theirs win.
+        "-idirafter", str(_paths.include_dir()),
     ]
 
 

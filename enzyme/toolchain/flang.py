@@ -38,7 +38,7 @@ def _run_flang(request: CompileRequest, module_dir: Path) -> Path:
     # flang adds no optnone at -O0, unlike clang, so -O0 needs nothing extra.
     run_tool(
         [
-            flang.path, *_optimization_args(request.opt_level), *(["-g"] if request.debug else []),
+            flang.path, *_optimization_args(request.opt_level), *(["-g"] if request.debug else ["-gline-tables-only"] if request.line_tables else []),
             "-emit-llvm", "-c", "-module-dir", str(module_dir), f"-I{module_dir}",
             *request.preprocessor_args, *request.flags,
             str(request.source), "-o", str(request.output),

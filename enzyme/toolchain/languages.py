@@ -36,3 +36,22 @@ def language_of(path: str | os.PathLike[str]) -> str:
         known = " ".join(sorted({*_SUFFIXES, *_EXACT_SUFFIXES}))
         raise UsageError(f"cannot tell the language of {path}: unknown suffix {suffix or '(none)'!r} (known: {known})")
     return language
+
+
+def missing_source_message(path: Path) -> str | None:
+    """Why ``path`` cannot be compiled as a source file, or None when it is a file.
+
+    Directories and Cargo manifests get advice instead of "does not exist".
+    """
+    if path.is_file() and path.name != "Cargo.toml":
+        return None
+    crate = path.parent if path.name == "Cargo.toml" else path
+    if (crate / "Cargo.toml").is_file():
+        roots = [r for r in (crate / "src" / "lib.rs", crate / "src" / "main.rs") if r.is_file()]
+        root = roots[0] if roots else crate / "src" / "lib.rs"
+        return (f"{path} is a Cargo crate; pyenzyme compiles Rust one file-crate at a time: pass its root source "
+                f"({root}; its `mod` files are found from there), without dependencies on other crates")
+    if path.is_dir():
+        return (f"{path} is a directory, not a source file; pass the files themselves, e.g. "
+                f"sorted(pathlib.Path({str(path)!r}).glob('*.c'))")
+    return f"source file {path} does not exist"

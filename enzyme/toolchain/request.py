@@ -22,6 +22,8 @@ class CompileRequest:
     output: Path
     opt_level: int = 2
     debug: bool = False
+    # Line tables only (when not ``debug``): refusals can name source lines, nothing else changes.
+    line_tables: bool = False
     flags: tuple[str, ...] = ()
     include_dirs: tuple[Path, ...] = ()
     defines: tuple[str, ...] = ()

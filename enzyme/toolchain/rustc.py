@@ -39,7 +39,8 @@ def compile_rust(request: CompileRequest) -> Path:
         [
             rustc.path, "--crate-type=lib", "--crate-name", crate_name(request.source),
             "-C", "panic=abort", "-C", f"opt-level={request.opt_level}", "-C", "codegen-units=1",
-            *(["-C", "debuginfo=2"] if request.debug else []),
+            *(["-C", "debuginfo=2"] if request.debug else
+              ["-C", "debuginfo=line-tables-only"] if request.line_tables else []),
             *cfgs, *request.flags,
             # Absolute paths: rustc runs in the output directory so its scratch files land there.
             f"--emit=llvm-bc={request.output.resolve()}", str(request.source.resolve()),

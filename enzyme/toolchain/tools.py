@@ -204,15 +204,34 @@ def run_tool(argv: Sequence[str], *, what: str, cwd: str | os.PathLike[str] | No
     except OSError as exc:
         raise ToolNotFoundError(f"{what}: cannot run {argv[0]}: {exc.strerror or exc}") from None
     if result.returncode != 0:
-        raise error(f"{what}: {first_error_lines(result.stderr + result.stdout)}")
+        raise error(f"{what}:\n{first_errors(result.stderr + result.stdout)}")
     if echo_warnings and (result.stderr or result.stdout):
         sys.stderr.write(result.stderr + result.stdout)
     return result
 
 
-def first_error_lines(output: str) -> str:
-    """The first few diagnostic lines of a compiler's output, joined on one line."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    errors = [line for line in lines if re.search(r"\berror\b", line, re.IGNORECASE)]
-    chosen = (errors or lines)[:_QUOTED_ERROR_LINES]
-    return " | ".join(chosen) if chosen else "no output (exit status non-zero)"
+# A line that starts a diagnostic (``file:1:2: error: ...``, ``error: ...``) rather than showing its context.
+_DIAGNOSTIC = re.compile(r"^(\S[^:\n]*:\d+(:\d+)?: |(error|warning|note)(\[\w+\])?: |\d+ (error|warning)s? generated)")
+_CONTEXT_LINES = 6
+
+
+def first_errors(output: str) -> str:
+    """The compiler's first few errors, each with the source lines and carets it printed under it."""
+    lines = [line.rstrip() for line in output.splitlines()]
+    blocks: list[str] = []
+    for i, line in enumerate(lines):
+        if len(blocks) == _QUOTED_ERROR_LINES:
+            break
+        if not re.search(r"\berror\b", line, re.IGNORECASE) or re.match(r"^(\d+ errors? generated|error: aborting)",
+                                                                         line.strip()):
+            continue
+        context = []
+        for follower in lines[i + 1:i + 1 + _CONTEXT_LINES]:
+            if not follower.strip() or _DIAGNOSTIC.match(follower):
+                break
+            context.append(follower)
+        blocks.append("\n".join(["  " + line.strip(), *("  " + c for c in context)]))
+    if not blocks:
+        shown = [line.strip() for line in lines if line.strip()][:_QUOTED_ERROR_LINES]
+        return "\n".join("  " + line for line in shown) if shown else "  no output (exit status non-zero)"
+    return "\n".join(blocks)

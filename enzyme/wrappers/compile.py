@@ -38,8 +38,9 @@ def compile_objects(invocation: Invocation, scratch: Path) -> None:
 
 
 def check_source(invocation: Invocation, source: Source) -> None:
-    if not source.path.is_file():
-        raise UsageError(f"source file {source.path} does not exist")
+    problem = toolchain.missing_source_message(source.path)
+    if problem:
+        raise UsageError(problem)
 
 
 def compile_object(invocation: Invocation, source: Source, output: Path, scratch: Path) -> Path:

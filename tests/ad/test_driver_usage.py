@@ -153,9 +153,8 @@ int main(void) {
     ("cpp", "template <typename T> T __enzyme_virtualreverse(T);",
      "return __enzyme_virtualreverse(x) == x ? sq(x[0]) : 0;",
      r"^__enzyme_virtualreverse in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
-    ("cpp", "struct V { double a, b; }; extern V __enzyme_batch(...); extern int enzyme_vector;",
-     "V v = __enzyme_batch((void *)sq, enzyme_width, 2, enzyme_vector, x[0], x[1]); return v.a;",
-     r"__enzyme_batch and __enzyme_fwdsplit are not supported yet"),
+    ("cpp", "extern double __enzyme_fwdsplit(...);", "return __enzyme_fwdsplit((void *)sq, x[0], 1.0);",
+     r"^__enzyme_fwdsplit in @_Z1gPd\b.*: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff"),
 ])
 def test_unsupported_entry_points_are_refused(tmp_path: Path, lang: str, decl: str, call: str, pattern: str) -> None:
     """Other upstream entry points (also C++-mangled) are named in a one-line refusal, not left to the linker."""
@@ -174,3 +173,22 @@ extern int enzyme_width;
 double __enzyme_autodiff(void *, ...);
 double sq(double x) { return x * x; }
 """
+
+
+@pytest.mark.parametrize("call,pattern", [
+    ("__enzyme_autodiff((void *)sq, &enzyme_dup_return, 2.0)",
+     r"enzyme_dup_return is not a reverse-mode return activity; use enzyme_const_return or enzyme_active_return"),
+    ("__enzyme_fwddiff((void *)sq, &enzyme_active_return, 2.0, 1.0)",
+     r"enzyme_active_return is not a forward-mode return activity"),
+    ("__enzyme_autodiff((void *)sq, &enzyme_primal_return, &enzyme_noret, 2.0)",
+     r"enzyme_noret contradicts an earlier return marker"),
+    ("__enzyme_autodiff((void *)touch, &enzyme_primal_return, enzyme_dup, &v, &dv)",
+     r"enzyme_primal_return but @touch returns void"),
+    ("__enzyme_fwddiff((void *)count, &enzyme_dup_return, enzyme_dup, &v, &dv)",
+     r"enzyme_dup_return but @count returns i32, which has no derivative; use enzyme_const_return"),
+])
+def test_return_marker_misuse(tmp_path: Path, call: str, pattern: str) -> None:
+    body = ("extern int enzyme_primal_return, enzyme_noret, enzyme_dup_return, enzyme_active_return; "
+            "double v, dv; void touch(double *p) { *p *= 2; } int count(double *p) { return *p > 0; } "
+            f"double g(void) {{ return {call}; }}\n")
+    refused(tmp_path, body, pattern)

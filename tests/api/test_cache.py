@@ -39,20 +39,28 @@ def _as_new_process():
     library._jits.clear()
 
 
-def test_disk_cache_hit_skips_compilers_and_ad(fresh_cache, tmp_path, monkeypatch):
+def test_disk_cache_hit_skips_compilers_ad_and_code_generation(fresh_cache, tmp_path, monkeypatch, caplog):
     src = tmp_path / "cube.c"
     src.write_text(SOURCE)
+    caplog.set_level("INFO", logger="enzyme")
     lib = enzyme.compile([src])
     (d,), = enzyme.autodiff(enzyme.Reverse, lib.cube, enzyme.Active, enzyme.Active(2.0))
     assert d == 12.0
-    assert len(list(fresh_cache.glob("*.entry"))) == 2  # the linked module and the differentiated one
+    # the linked module, the differentiated one and the differentiated one's machine code
+    assert len(list(fresh_cache.glob("*.entry"))) == 3
+    assert [r.message for r in caplog.records if r.message.startswith("generated machine code")]
 
     _as_new_process()
+    caplog.clear()
     _forbid(monkeypatch, "compile_sources_with_dependencies")
     _forbid(monkeypatch, "transform_module")
     lib = enzyme.compile([src])  # the forbidden steps prove the hit (timings belong in benchmarks/)
     (d,), = enzyme.autodiff(enzyme.Reverse, lib.cube, enzyme.Active, enzyme.Active(2.0))
     assert d == 12.0
+    assert lib.cube(2.0) == 8.0  # the primal's machine code is made (and cached) now
+    phases = [r.message.split(" (")[0] for r in caplog.records]
+    assert sum(p.startswith("generated machine code") for p in phases) == 1, phases  # the primal only
+    assert sum(p.startswith("linked the machine code") for p in phases) == 2, phases
 
 
 def test_changed_source_or_header_misses(fresh_cache, tmp_path):

@@ -72,7 +72,7 @@ def test_wrong_dtype_named(cref):
 
 
 def test_non_contiguous(cref):
-    with pytest.raises(ValueError, match=r"argument 2 \(ptr\) of c_mixed must be a C-contiguous array"):
+    with pytest.raises(ValueError, match=r"argument 2 \(ptr\) of c_mixed must be a C-contiguous \(row-major\) array"):
         cref.fn("mixed")(1.0, np.zeros((2, 2))[:, 0], 3, 1.0)
 
 

@@ -10,7 +10,8 @@ from enzyme.errors import DifferentiationError
 
 
 def test_const_scratch_buffer_is_refused(cref):
-    with pytest.raises(DifferentiationError, match=r"Duplicated"):
+    # The refusal names the source line although the library was compiled without debug=True.
+    with pytest.raises(DifferentiationError, match=r"in @c_tmp_power at \S*reference.c:3\d:\d+: .*Duplicated"):
         enzyme.autodiff(Reverse, cref.fn("tmp_power"), Active, Active(1.2), Const(np.empty(1)), Const(5))
 
 

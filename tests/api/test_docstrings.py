@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-MODULES = ("annotations", "library", "differentiation", "conveniences", "thunks", "custom_rules")
+MODULES = ("annotations", "library", "differentiation", "conveniences", "second_order", "thunks", "custom_rules")
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -111,3 +111,29 @@ def test_gradient_misuse(cref):
         enzyme.jacobian(Forward, cref.fn("vecf"), np.ones(2), np.zeros(2), out=np.zeros(2))
     with pytest.raises(ValueError, match="chunk must be a positive integer"):
         enzyme.gradient(Forward, cref.fn("prod2"), np.ones(2), chunk=0)
+
+
+def test_error_classes_at_top_level(cref):
+    # Users catch pyenzyme's errors without knowing its module layout; both hierarchies of a bad shape hold.
+    from enzyme import errors
+
+    assert enzyme.EnzymeError is errors.EnzymeError and enzyme.DifferentiationError is errors.DifferentiationError
+    assert {"EnzymeError", "DifferentiationError", "CompileError", "ArgumentValueError"} <= set(enzyme.__all__)
+    with pytest.raises(enzyme.ArgumentValueError) as caught:
+        enzyme.autodiff(Reverse, cref.fn("mixed"), Active, Active(1.0), Duplicated(np.zeros(2), np.zeros(3)), 3,
+                        Active(1.0))
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, enzyme.EnzymeError)
+
+
+def test_directory_and_cargo_crate_sources_get_advice(tmp_path):
+    (tmp_path / "crate" / "src").mkdir(parents=True)
+    (tmp_path / "crate" / "Cargo.toml").write_text('[package]\nname = "k"\nversion = "0.1.0"\n')
+    (tmp_path / "crate" / "src" / "lib.rs").write_text("")
+    with pytest.raises(UsageError, match=r"crate is a Cargo crate; .* pass its root source \(\S*crate/src/lib.rs"):
+        enzyme.compile([tmp_path / "crate"])
+    with pytest.raises(UsageError, match=r"Cargo.toml is a Cargo crate"):
+        enzyme.compile([tmp_path / "crate" / "Cargo.toml"])
+    with pytest.raises(UsageError, match=r"src is a directory, not a source file; pass the files themselves"):
+        enzyme.compile([tmp_path / "crate" / "src"])
+    with pytest.raises(UsageError, match=r"source file \S*gone.c does not exist"):
+        enzyme.compile([tmp_path / "gone.c"])

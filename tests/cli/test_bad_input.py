@@ -54,13 +54,14 @@ def with_producer_major(bitcode: bytes, major: int) -> bytes:
 
 
 def assert_clean_failure(result: subprocess.CompletedProcess[str], out_dir: Path, *fragments: str) -> None:
-    """Exit 1, one error line naming the problem, no traceback, nothing written to ``out_dir``."""
+    """Exit 1, one error naming the problem (a compiler's own lines follow it indented), no traceback, nothing
+    written to ``out_dir``."""
     assert result.returncode == 1, f"exit {result.returncode}\n{result.stderr}"
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    lines = result.stderr.rstrip().splitlines()
+    assert lines[0].startswith("error: ") and all(line.startswith("  ") for line in lines[1:]), result.stderr
     assert "Traceback" not in result.stderr
     for fragment in fragments:
-        assert fragment.lower() in lines[0].lower(), f"{fragment!r} not in: {lines[0]}"
+        assert fragment.lower() in result.stderr.lower(), f"{fragment!r} not in: {result.stderr}"
     leftovers = sorted(p.name for p in out_dir.iterdir()) if out_dir.exists() else []
     assert leftovers == [], f"files left in the output directory: {leftovers}"
 

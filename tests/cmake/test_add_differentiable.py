@@ -81,6 +81,9 @@ find_package(Enzyme CONFIG REQUIRED)
     ("enzyme_add_differentiable(t SOURCES model.java)", r"cannot tell the language of source 'model.java'"),
     ("enzyme_add_differentiable(t SOURCES a.c OPT_LEVEL 5)", r"OPT_LEVEL of target 't' must be 0, 1, 2 or 3"),
     ("enzyme_add_differentiable(t SOURCES a.c k.cu)", r"mixes CUDA device code with host sources"),
+    ("enzyme_add_differentiable(t SOURCES a.c OPTLEVEL 3)", r"unknown keyword 'OPTLEVEL' for target 't'"),
+    ("enzyme_add_differentiable(t SHARED SOURCES missing.c)",
+     r"source 'missing.c' of target 't' does not exist \(looked for \S*/missing.c\)"),
 ])
 def test_misuse_is_a_clear_configure_error(tmp_path: Path, call: str, message: str) -> None:
     from enzyme import _paths

@@ -202,6 +202,17 @@ def test_wrong_reverse_rule_is_caught_by_gradcheck(wrong_lib: Any) -> None:
     assert "argument 1 (Active): derivative" in message
 
 
+def test_reports_instead_of_raising(wrong_lib: Any, model_lib: Any) -> None:
+    # raise_exception=False (torch.autograd.gradcheck's spelling) returns the failure; a pass is a true report.
+    report = gradcheck(wrong_lib.uses_quart, Active, Active(1.5), raise_exception=False)
+    assert not report and not report.passed
+    assert report.checks == 4 and len(report.failures) == 1, str(report)
+    assert str(report).startswith("gradcheck(uses_quart, Active, ...): 1 of 4 checks failed"), str(report)
+    assert "argument 1 (Active): derivative (ReverseWithPrimal mode" in str(report)  # forward (the code) agrees
+    assert test_forward(model_lib.scalar2, Duplicated, (1.3, Duplicated), 0.7, raise_exception=False)
+    assert test_reverse(model_lib.scalar2, Active, (1.3, Active), 0.7).passed
+
+
 # ----------------------------------------------------------------------------- misuse
 @pytest.mark.parametrize("check,ret,args,match", [
     (test_forward, Duplicated, [(1.3, Active), 0.7], "Active is for reverse mode"),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,7 +36,8 @@ def sources(tmp_path: Path) -> Path:
 def assert_one_line_error(result: subprocess.CompletedProcess[str], fragment: str) -> None:
     assert result.returncode == 1, result
     assert result.stderr.startswith("error: "), result.stderr
-    assert result.stderr.count("\n") == 1, result.stderr
+    # One error; a compiler's own lines (source, carets) follow it indented.
+    assert all(line.startswith("  ") for line in result.stderr.splitlines()[1:]), result.stderr
     assert fragment in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
 
@@ -44,6 +46,44 @@ def test_version_and_cmake_dir() -> None:
     assert enzyme_cli("--version").stdout == f"pyenzyme {enzyme.__version__}\n"
     cmake_dir = Path(enzyme_cli("--cmake-dir").stdout.strip())
     assert (cmake_dir / "EnzymeConfig.cmake").is_file()
+
+
+def test_include_dir_is_printed_and_used_without_flags(tmp_path: Path) -> None:
+    include = Path(enzyme_cli("--include-dir").stdout.strip())
+    assert (include / "enzyme" / "enzyme.h").is_file()
+    # No -I: pyenzyme's compiles find <enzyme/enzyme.h> themselves (the header declares enzyme_out).
+    (tmp_path / "uses_header.c").write_text(
+        "#include <enzyme/enzyme.h>\n"
+        "double sq(double x) { return x * x; }\n"
+        "double dsq(double x) { return __enzyme_autodiff((void *)sq, enzyme_out, x); }\n")
+    result = enzyme_cli("compile", tmp_path / "uses_header.c", "-o", tmp_path / "out.bc")
+    assert result.returncode == 0, result.stderr
+
+
+def test_verbose_prints_each_phase_with_its_duration(sources: Path) -> None:
+    quiet = enzyme_cli("compile", sources / "cube.rs", "-o", sources / "q.bc", env={"ENZYME_VERBOSE": ""})
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    flagged = enzyme_cli("compile", sources / "cube.rs", "-o", sources / "v.bc", "--verbose")
+    assert flagged.returncode == 0, flagged.stderr
+    assert re.search(r"^enzyme: compiled \S*cube.rs at -O2 \(\d+\.\d\d s\)$", flagged.stderr, re.M), flagged.stderr
+    by_env = enzyme_cli("opt", sources / "v.bc", "-o", sources / "o.bc", env={"ENZYME_VERBOSE": "1"})
+    phases = [line.split(" (")[0] for line in by_env.stderr.splitlines()]
+    assert phases == [f"enzyme: optimized {sources / 'v.bc'} before differentiation",
+                      f"enzyme: differentiated {sources / 'v.bc'}",
+                      f"enzyme: optimized the derivatives of {sources / 'v.bc'} at -O3"], by_env.stderr
+
+
+def test_cache_info_and_clear(tmp_path: Path) -> None:
+    env = {"ENZYME_CACHE_DIR": str(tmp_path / "cache")}
+    (tmp_path / "cache" / "api").mkdir(parents=True)
+    (tmp_path / "cache" / "api" / "k.entry").write_bytes(b"x" * 3000)
+    info = enzyme_cli("cache", "info", env=env)
+    assert info.returncode == 0, info.stderr
+    assert str(tmp_path / "cache") in info.stdout and "api: 2.9 KiB, 1 entries" in info.stdout, info.stdout
+    cleared = enzyme_cli("cache", "clear", env=env)
+    assert cleared.returncode == 0 and "2.9 KiB freed" in cleared.stdout, cleared
+    assert not any((tmp_path / "cache").iterdir())
+    assert_one_line_error(enzyme_cli("cache", "empty", env=env), "invalid choice: 'empty'")
 
 
 def test_compile_c_fortran_rust_to_bitcode_and_text(sources: Path) -> None:

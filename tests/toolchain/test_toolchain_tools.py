@@ -78,7 +78,9 @@ def test_compile_error_quotes_the_compiler(tmp_path: Path) -> None:
     with pytest.raises(CompileError) as info:
         toolchain.compile_to_bitcode(source, tmp_path / "broken.bc")
     message = str(info.value)
-    assert message.startswith(f"clang-22 failed on {source}: ")
-    assert "use of undeclared identifier 'undeclared_name'" in message
-    assert "\n" not in message
+    # The compiler's error with the source line and caret it printed, indented under our line.
+    assert message.splitlines() == [f"clang-22 failed on {source}:",
+                                    f"  {source}:1:22: error: use of undeclared identifier 'undeclared_name'",
+                                    "      1 | int f(void) { return undeclared_name; }",
+                                    "        |                      ^~~~~~~~~~~~~~~"], message
     assert not (tmp_path / "broken.bc").exists()

@@ -36,8 +36,12 @@ extern int enzyme_dupv;             /* next args: byte stride, primal, one buffe
 extern int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
 extern int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse */
 /* Upstream markers pyenzyme recognises but refuses with an error (not supported yet). */
-extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_primal_return, enzyme_nofree,
-    enzyme_runtime_activity;
+/* What a call returns besides the derivatives, right after the function: enzyme_primal_return puts the
+   result first ({result, {adjoints}} in reverse mode, {result, tangent} in forward mode), enzyme_noret leaves
+   it out; enzyme_const_return (no seed / no tangent of the result), enzyme_active_return (reverse: seed 1),
+   enzyme_dup_return (forward: its tangent). <enzyme/enzyme> (C++17) passes them for you. */
+extern int enzyme_primal_return, enzyme_noret, enzyme_const_return, enzyme_active_return, enzyme_dup_return;
+extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_nofree, enzyme_runtime_activity;
 
 /* Custom derivatives, registered by global arrays (names after the prefix are free):
  *   void *__enzyme_register_derivative_foo[2] = {(void *)foo, (void *)foo_fwd};
