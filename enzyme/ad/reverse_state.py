@@ -134,6 +134,8 @@ class ReverseState(LaneState, Recomputation):
     def shadow_or_none(self, p: Value) -> Value | None:
         if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
             return p
+        if isinstance(p, Function):
+            return p  # code holds no derivatives; calls through it dispatch on the primal pointer (indirect.py)
         return self.shadow.get(p)
 
     def heap_alloc(self, b: Builder, nbytes: Value, align: int, name: str | None) -> Value:
