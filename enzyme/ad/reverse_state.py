@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantKeyword, ExtractValueInst, Function,
+from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantKeyword, ExtractValueInst, FreezeInst, Function,
                   FunctionType, GEPInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, StructType,
                   Value)
 from ..ir.builder import Builder, InsertPoint, const_int
@@ -104,7 +104,7 @@ class ReverseState(LaneState, Recomputation):
             return True
         if isinstance(p, CastInst) and p.opcode == "inttoptr":
             return bool(address_origins(p.operand(0), self.maybe_shadowed))
-        if isinstance(p, (GEPInst, CastInst, ExtractValueInst)):
+        if isinstance(p, (GEPInst, CastInst, ExtractValueInst, FreezeInst)):
             return self.maybe_shadowed(p.operand(0))
         if isinstance(p, InsertValueInst):
             return self.maybe_shadowed(p.operand(0)) or self.maybe_shadowed(p.operand(1))

@@ -1,0 +1,42 @@
+"""Idiomatic C++ (and aggregate copies in C) built at -O0..-O3: containers of records, std::function, std::sort.
+
+The programs in ``cxx_programs/`` check themselves like those in ``programs/`` (reverse against forward
+mode and central differences).  At -O1..-O3 every one must differentiate; at -O0 clang emits no TBAA, and
+the copies inside the standard library's small helpers (``std::function``'s manager copying the closure,
+``vector`` relocating its records, ``fill`` of value-initialized records) have no type facts of their own:
+those builds must either pass or be refused with the copy-layout message -- never a wrong number.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from enzyme.errors import DifferentiationError
+
+from test_programs import build_and_run
+
+CXX_PROGRAMS = Path(__file__).parent / "cxx_programs"
+NAMES = sorted(p.name for p in CXX_PROGRAMS.iterdir() if p.suffix in (".c", ".cpp"))
+#: The refusal an -O0 build may still give (untyped bytes in a library helper's copy).
+O0_COPY_REFUSAL = r"cannot tell which copied bytes are floating-point data"
+
+
+def _check(name: str, opt_level: int, tmp_path: Path) -> None:
+    run = build_and_run([CXX_PROGRAMS / name], opt_level, tmp_path)
+    mismatches = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("ok "))
+    assert run.returncode == 0 and "ALL OK" in run.stdout, f"{name} at -O{opt_level}:\n{mismatches}\n{run.stderr}"
+
+
+@pytest.mark.parametrize("opt_level", [1, 2, 3])
+@pytest.mark.parametrize("name", NAMES)
+def test_cxx_program_optimized(name: str, opt_level: int, tmp_path: Path) -> None:
+    _check(name, opt_level, tmp_path)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_cxx_program_unoptimized_is_right_or_refused(name: str, tmp_path: Path) -> None:
+    try:
+        _check(name, 0, tmp_path)
+    except DifferentiationError as e:
+        assert O0_COPY_REFUSAL in str(e) and "\n" not in str(e), str(e)
