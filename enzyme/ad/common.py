@@ -319,7 +319,8 @@ def address_origins(v: Value, has_shadow: Callable[[Value], bool]) -> list[Value
 
 
 def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool]) -> None:
-    """Refuse an address of memory with a shadow leaving as an integer (stored, passed, returned).
+    """Refuse an address of memory with a shadow leaving as an integer (stored where no shadow is, passed,
+    returned).
 
     Turned back into a pointer elsewhere, it would have no shadow, and the
     derivatives through it would silently be zero.  (Integer address
@@ -328,6 +329,8 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
     from ..ir import ReturnInst, StoreInst
     from ..ir.types import IntType
     if isinstance(inst, StoreInst):
+        if has_shadow(inst.pointer):
+            return  # into memory with a shadow: the shadow address goes to the shadow (store_integer_address)
         values = [inst.value]
     elif isinstance(inst, CallInst):
         if inst.callee_name and is_inactive_function(inst.callee_name):

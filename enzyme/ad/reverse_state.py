@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantKeyword, ExtractValueInst, FreezeInst, Function,
-                  FunctionType, GEPInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, StructType,
+from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantExpr, ConstantKeyword, ExtractValueInst, FreezeInst, Function,
+                  FunctionType, GEPInst, GlobalVariable, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, StructType,
                   Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
@@ -23,7 +23,7 @@ from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
 from .call_kinds import CallSites
-from .common import ADContext, address_origins, carries_float, describe, value_name, zero
+from .common import ADContext, address_origins, carries_float, describe, underlying_global, value_name, zero
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .indirect import reaches_shadowed_global, reverse_dispatchers
@@ -136,6 +136,10 @@ class ReverseState(LaneState, Recomputation):
             return p
         if isinstance(p, Function):
             return p  # code holds no derivatives; calls through it dispatch on the primal pointer (indirect.py)
+        if isinstance(p, (GlobalVariable, ConstantExpr)) and p not in self.shadow:
+            g = underlying_global(p)
+            if g is not None and g.is_constant:
+                return p  # read-only data (a C++ vtable, a table of constants) holds no derivatives
         return self.shadow.get(p)
 
     def heap_alloc(self, b: Builder, nbytes: Value, align: int, name: str | None) -> Value:
