@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import AllocaInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
+from ..ir import AllocaInst, CastInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PointerType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
@@ -98,10 +98,14 @@ def augment_load(st: ReverseState, inst: Instruction, ni: Instruction, b: Builde
 
 
 def _loads_a_pointer_as_integer(st: ReverseState, inst: LoadInst) -> bool:
-    """An integer load of a pointer (``load i64`` of a ``unique_ptr``'s slot, to be stored elsewhere): type
-    analysis knows it is a pointer in every calling context.  Its shadow is the shadow slot's integer."""
-    return isinstance(inst.type, IntType) and inst.type.bits == 64 and inst not in st.float_bits \
-        and all(info.is_pointer(inst) for info in function_contexts(st.ctx, st.fn))
+    """An integer load of a pointer: made a pointer again (``inttoptr``), or known to type analysis as a pointer
+    in every calling context (``load i64`` of a ``unique_ptr``'s slot, to be stored elsewhere).  Its shadow is
+    the shadow slot's integer: the shadow's address, which stores of integer addresses put there."""
+    if not isinstance(inst.type, IntType) or inst.type.bits != 64 or inst in st.float_bits:
+        return False
+    if any(isinstance(u.user, CastInst) and u.user.opcode == "inttoptr" for u in inst.uses):
+        return True
+    return all(info.is_pointer(inst) for info in function_contexts(st.ctx, st.fn))
 
 
 def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:

@@ -103,7 +103,9 @@ class ReverseState(LaneState, Recomputation):
         if p in self.shadow:
             return True
         if isinstance(p, CastInst) and p.opcode == "inttoptr":
-            return bool(address_origins(p.operand(0), self.maybe_shadowed))
+            x = p.operand(0)  # an address computed from a pointer, or loaded as an integer from shadowed memory
+            return bool(address_origins(x, self.maybe_shadowed)) or (
+                isinstance(x, LoadInst) and self.maybe_shadowed(x.pointer))
         if isinstance(p, (GEPInst, CastInst, ExtractValueInst, FreezeInst)):
             return self.maybe_shadowed(p.operand(0))
         if isinstance(p, InsertValueInst):
