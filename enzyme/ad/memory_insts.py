@@ -18,7 +18,8 @@ from ..ir import AllocaInst, CastInst, ConstantKeyword, GEPInst, Instruction, In
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PointerType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
-from .common import address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name, zero, zero_fill
+from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
+                     zero, zero_fill)
 from .copy_types import function_contexts
 from .custom import custom_rules
 from .forward_state import ForwardState

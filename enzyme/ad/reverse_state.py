@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantExpr, ConstantKeyword, ExtractValueInst, FreezeInst, Function,
-                  FunctionType, GEPInst, GlobalVariable, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, StructType,
-                  Value)
+from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantExpr, ConstantKeyword, ExtractValueInst,
+                  FreezeInst, Function, FunctionType, GEPInst, GlobalVariable, InsertValueInst, Instruction, LoadInst,
+                  PhiInst, SelectInst, StructType, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
@@ -140,8 +140,8 @@ class ReverseState(LaneState, Recomputation):
             return p  # code holds no derivatives; calls through it dispatch on the primal pointer (indirect.py)
         if isinstance(p, (GlobalVariable, ConstantExpr)) and p not in self.shadow:
             g = underlying_global(p)
-            if g is not None and g.is_constant:
-                return p  # read-only data (a C++ vtable, a table of constants) holds no derivatives
+            if g is not None and g.is_constant and not carries_float(g.value_type):
+                return p  # read-only data without floats (a C++ vtable) holds no derivatives, gets no adjoints
         return self.shadow.get(p)
 
     def heap_alloc(self, b: Builder, nbytes: Value, align: int, name: str | None) -> Value:
