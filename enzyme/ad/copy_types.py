@@ -59,7 +59,7 @@ class CopyLayout:
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
                 layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None,
-                infos_of: InfosOf) -> CopyLayout | None:
+                infos_of: InfosOf, padding: frozenset[int] = frozenset()) -> CopyLayout | None:
     """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
 
     ``infos`` are the function's type analyses (one per calling context);
@@ -72,6 +72,7 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     fields of declared stack types, and the struct type the objects are
     indexed with (an array of records of any length).  ``primal_functions``
     are the functions whose calls count; ``infos_of`` gives a caller's analyses.
+    ``padding``: bytes the copy itself says hold no data (``!tbaa.struct``).
     """
     facts: dict[int, ConcreteType] = {}
     for info in infos:
@@ -96,9 +97,14 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
     if -1 in facts or (nbytes is not None and nbytes > MAX_UNROLLED_BYTES):
         return None
+    if nbytes is not None and padding:
+        found = _leaves(facts, nbytes, layout, set(padding))
+        if found is not None:
+            return found
     view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes, layout), primal_functions)
     if view is None:
         return None
+    view.padding |= padding
     for off, t in facts.items():
         if view.facts.setdefault(off, t) != t:
             return None

@@ -5,11 +5,17 @@ type node starts with the type's name (``!{!"double", !char, i64 0}``).  The
 names map to concrete types; pointer names say what they point to
 (``"p2 double"`` is a pointer to a pointer to double).  ``omnipotent char``
 says nothing (char accesses may alias anything).
+
+Aggregate copies (``llvm.memcpy`` of a struct) carry ``!tbaa.struct``: a list
+of (offset, size, access tag) per field.  Clang lists every field (a union as
+one ``char`` field over its size), so the bytes it does not list are padding.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..ir import Instruction, Module
-from .metadata import MDRef, MDString, metadata_table
+from .metadata import MDConst, MDRef, MDString, metadata_table
 from .type_tree import INTEGER, POINTER, ConcreteType, TypeTree, float_type
 
 _FLOAT_NAMES = {
@@ -59,14 +65,9 @@ def access_type_name(module: Module, tag_ref: str) -> str | None:
     return None
 
 
-def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
-    """The memory tree (offset 0 = the accessed address) a ``!tbaa`` attachment implies, if any."""
-    ref = inst.get_metadata("tbaa")
-    f = inst.function
-    module = f.module if f is not None else None
-    if ref is None or not isinstance(module, Module):
-        return None
-    name = access_type_name(module, ref)
+def _tag_tree(module: Module, tag_ref: str, access_size: int) -> TypeTree | None:
+    """The memory tree one access tag implies at offset 0 (integers cover every accessed byte)."""
+    name = access_type_name(module, tag_ref)
     chain = type_of_name(name) if name is not None else None
     if not chain:
         return None
@@ -82,3 +83,48 @@ def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
         path = path + (-1,)
         tree.insert(path, t)
     return tree
+
+
+def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
+    """The memory tree (offset 0 = the accessed address) a ``!tbaa`` attachment implies, if any."""
+    ref = inst.get_metadata("tbaa")
+    f = inst.function
+    module = f.module if f is not None else None
+    if ref is None or not isinstance(module, Module):
+        return None
+    return _tag_tree(module, ref, access_size)
+
+
+@dataclass(frozen=True)
+class StructCopy:
+    """What a ``!tbaa.struct`` attachment says about the bytes a copy moves: ``tree``, the typed
+    fields (offset 0 = the start of the copy); ``padding``, the bytes below the copy's size that no field
+    covers (fields with an ``omnipotent char`` tag, such as unions, are covered but untyped)."""
+
+    tree: TypeTree
+    padding: frozenset[int]
+
+
+def struct_copy(inst: Instruction, nbytes: int) -> StructCopy | None:
+    """The fields a copy of ``nbytes`` bytes moves by its ``!tbaa.struct`` (None: none, or not within the copy)."""
+    ref = inst.get_metadata("tbaa.struct")
+    f = inst.function
+    module = f.module if f is not None else None
+    if ref is None or not isinstance(module, Module):
+        return None
+    ops = metadata_table(module).node(ref)
+    if not ops or len(ops) % 3 != 0:
+        return None
+    tree = TypeTree()
+    padding = set(range(nbytes))
+    for k in range(0, len(ops), 3):
+        off_c, size_c, tag = ops[k], ops[k + 1], ops[k + 2]
+        if not (isinstance(off_c, MDConst) and isinstance(size_c, MDConst) and isinstance(tag, MDRef)):
+            return None
+        off, size = off_c.int_value, size_c.int_value
+        if off is None or size is None or off < 0 or size <= 0 or off + size > nbytes:
+            return None  # a field outside the copy: the attachment no longer describes it
+        padding -= set(range(off, off + size))
+        for path, t in _tag_tree(module, tag.ref, size) or ():
+            tree.insert((path[0] + off, *path[1:]), t)
+    return StructCopy(tree, frozenset(padding))

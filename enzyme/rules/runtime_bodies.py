@@ -1,6 +1,7 @@
 """Runtime-library functions differentiated through a body pyenzyme supplies (enzyme/runtime_bodies).
 
-flang's runtime ships no bitcode; for the entry points below, ``enzyme.runtime_bodies`` links a
+flang's runtime ships no bitcode, and the C library's qsort moves user data only its code shows
+(enzyme/runtime_bodies/libc.c); for the entry points below, ``enzyme.runtime_bodies`` links a
 body named ``body_name(name)`` into the module, and a call of ``name`` is differentiated as a
 call of that body.
 
@@ -19,10 +20,13 @@ FORTRAN_ENTRIES = frozenset({
     "_FortranAReshape",
 })
 
+# C library functions with a body in libc.c.
+LIBC_ENTRIES = frozenset({"qsort"})
+
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.
 UNSUPPORTED = "__pyenzyme_fortran_unsupported"
 
 
 def body_name(name: str) -> str | None:
     """The name of the body standing for runtime function ``name``, or None if it has none."""
-    return BODY_PREFIX + name if name in FORTRAN_ENTRIES else None
+    return BODY_PREFIX + name if name in FORTRAN_ENTRIES or name in LIBC_ENTRIES else None
