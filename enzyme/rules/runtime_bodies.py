@@ -16,7 +16,7 @@ BODY_PREFIX = "__pyenzyme_body_"
 FORTRAN_ENTRIES = frozenset({
     "_FortranAAssign", "_FortranASumReal8", "_FortranAProductReal8", "_FortranAMaxvalReal8",
     "_FortranAMinvalReal8", "_FortranADotProductReal8", "_FortranAMatmulReal8Real8", "_FortranATranspose",
-    "_FortranAReshape",
+    "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy",
 })
 
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.

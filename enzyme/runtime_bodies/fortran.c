@@ -31,7 +31,8 @@ enum { T_DOUBLE = 28, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
 
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
  * descriptors' pointers in the engine's eyes). */
-enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE };
+enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
+            C_INITIALIZE, C_DESTROY };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
   "_FortranASumReal8 (SUM)",
@@ -42,8 +43,11 @@ static const char *const CALLS[] = {
   "_FortranAMatmulReal8Real8 (MATMUL)",
   "_FortranATranspose (TRANSPOSE)",
   "_FortranAReshape (RESHAPE)",
+  "_FortranAInitialize (default initialization)",
+  "_FortranADestroy (deallocation of allocatable components)",
 };
-enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL8, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL };
+enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL8, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
+              R_COMPONENT_INIT, R_COMPONENT_DESTROY };
 static const char *const REASONS[] = {
   "",
   "arrays of derived type",
@@ -59,6 +63,8 @@ static const char *const REASONS[] = {
   "PAD= or ORDER=",
   "an allocated result or this SHAPE=",
   "a SOURCE= smaller than SHAPE= without PAD=",
+  "default initialization of pointer, allocatable, automatic or derived-type components",
+  "derived-type or automatic components that need deallocation",
 };
 
 /* Inactive (rules/inactive.py): the derivative stops here, before any wrong number is computed. */
@@ -371,4 +377,128 @@ __attribute__((weak)) void __pyenzyme_body__FortranAReshape(Desc *r, const Desc 
     __pyenzyme_fortran_unsupported(call, R_SOURCE_TOO_SMALL, file, line);
   for (long i = 0; i < n; i++)
     copy_element(x->type, x->elem_len, r->base + element_offset(r, i), x->base + element_offset(x, i));
+}
+
+/* flang-22's derived-type descriptions (module __fortran_type_info, flang-rt's type-info.h), as far as the bodies
+ * below read them: a descriptor of a derived type has an addendum after its dimensions whose first word points to
+ * the type's DerivedType; its component_ descriptor lists the Components. */
+typedef struct { char *base; unsigned long elem_len; int version; unsigned char rank, type, attribute, extra; } Desc0;
+typedef struct {
+  Desc0 name;
+  unsigned char genre, category, kind, rank;
+  char pad[4];
+  long offset;
+  struct { unsigned char genre; char pad[7]; long value; } character_len;
+  struct { Desc0 d; const struct DerivedType *type; long len[1]; } derived;
+  char len_value[64], bounds[88];
+  const char *initialization;
+} Component;
+typedef struct DerivedType {
+  char binding[64];
+  Desc0 name;
+  long size_in_bytes;
+  char uninstantiated[40], kind_parameter[48], len_parameter_kind[48];
+  struct { const Component *base; unsigned long elem_len; int version; unsigned char rank, type, attribute, extra;
+           Dim dim[1]; const void *addendum; long len[1]; } component;
+  char proc_ptr[64], special[64];
+  unsigned special_bit_set;
+  unsigned char has_parent, no_initialization_needed, no_destruction_needed, no_finalization_needed;
+} DerivedType;
+_Static_assert(sizeof(Component) == 256, "flang-22 typeInfo::Component");
+_Static_assert(__builtin_offsetof(DerivedType, no_initialization_needed) == 429, "flang-22 typeInfo::DerivedType");
+
+enum { GENRE_DATA = 1, GENRE_POINTER = 2, GENRE_ALLOCATABLE = 3, CATEGORY_REAL = 2, CATEGORY_COMPLEX = 3,
+       CATEGORY_CHARACTER = 4, CATEGORY_DERIVED = 6, HAS_ADDENDUM = 1 };
+
+/* The DerivedType of a descriptor's elements, or null (intrinsic type).  The addendum follows the last dimension;
+ * ranks 0..2 are read at constant offsets for type analysis (see dim_of). */
+static const DerivedType *derived_type_of(const Desc *d) {
+  if (d->type != T_STRUCT || !(d->extra & HAS_ADDENDUM))
+    return 0;
+  const Dim *end = d->rank == 0 ? &d->dim[0] : d->rank == 1 ? &d->dim[1] : d->rank == 2 ? &d->dim[2] : &d->dim[d->rank];
+  return *(const DerivedType *const *)end;
+}
+
+/* Store one scalar of a component: reals and complexes as floats or doubles, so that the engine sees the store
+ * (a constant, whose derivative is zero), other categories as inactive bytes. */
+static void store_scalar(const Component *c, char *to, const char *from, unsigned long len) {
+  int real = c->category == CATEGORY_REAL, complex = c->category == CATEGORY_COMPLEX;
+  if ((real || complex) && c->kind == 8) {
+    ((double *)to)[0] = ((const double *)from)[0];
+    if (complex) ((double *)to)[1] = ((const double *)from)[1];
+  } else if ((real || complex) && c->kind == 4) {
+    ((float *)to)[0] = ((const float *)from)[0];
+    if (complex) ((float *)to)[1] = ((const float *)from)[1];
+  } else {
+    __pyenzyme_fortran_copy_inactive(to, from, len);
+  }
+}
+
+/* Elements of an explicit-shape array component: the product of its bounds' extents (bounds are a (2, rank)
+ * array of {genre, value}; only explicit values, genre 1, are handled). */
+static long component_elements(const Component *c, int *ok) {
+  long n = 1;
+  const struct { unsigned char genre; char pad[7]; long value; } *b = *(void *const *)c->bounds;
+  for (int k = 0; k < c->rank; k++) {
+    if (!b || b[2 * k].genre != 1 || b[2 * k + 1].genre != 1)
+      *ok = 0;
+    else
+      n *= b[2 * k + 1].value - b[2 * k].value + 1 > 0 ? b[2 * k + 1].value - b[2 * k].value + 1 : 0;
+  }
+  return n;
+}
+
+static unsigned long scalar_bytes(const Component *c) {
+  return c->category == CATEGORY_COMPLEX ? 2ul * c->kind : c->kind;
+}
+
+/* Default initialization of an object of derived type: each data component with an initializer gets its bytes.
+ * Types that need none are what flang-22 asks for most (a structure constructor's temporary): nothing happens. */
+__attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, const char *file, int line) {
+  const DerivedType *t = derived_type_of(d);
+  if (!t || t->no_initialization_needed)
+    return;
+  long n = element_count(d);
+  long count = (long)t->component.dim[0].extent;
+  for (long j = 0; j < count; j++) {
+    const Component *c = &t->component.base[j];
+    if (c->genre == GENRE_DATA && (c->category == CATEGORY_DERIVED ? c->derived.type->no_initialization_needed
+                                                                   : !c->initialization))
+      continue;
+    int ok = c->genre == GENRE_DATA && c->category != CATEGORY_DERIVED && c->category != CATEGORY_CHARACTER;
+    long m = ok ? component_elements(c, &ok) : 0;
+    if (!ok)
+      __pyenzyme_fortran_unsupported(C_INITIALIZE, R_COMPONENT_INIT, file, line);
+    unsigned long len = scalar_bytes(c);
+    for (long i = 0; i < n; i++) {
+      char *element = d->base + (d->rank ? element_offset(d, i) : 0) + c->offset;
+      for (long e = 0; e < m; e++)
+        store_scalar(c, element + e * (long)len, c->initialization + e * (long)len, len);
+    }
+  }
+}
+
+/* Deallocation of an object's allocatable components (not the object itself), as at the end of a procedure
+ * with a local of derived type.  Components of derived type would need the same recursively: refused. */
+__attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
+  const DerivedType *t = derived_type_of(d);
+  if (!t || t->no_destruction_needed)
+    return;
+  long n = element_count(d);
+  long count = (long)t->component.dim[0].extent;
+  for (long j = 0; j < count; j++) {
+    const Component *c = &t->component.base[j];
+    if (c->genre == GENRE_POINTER ||  /* pointers are left alone */
+        (c->genre == GENRE_DATA && (c->category != CATEGORY_DERIVED || c->derived.type->no_destruction_needed)))
+      continue;
+    if (c->genre != GENRE_ALLOCATABLE || c->category == CATEGORY_DERIVED)
+      __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
+    for (long i = 0; i < n; i++) {
+      Desc0 *component = (Desc0 *)(d->base + (d->rank ? element_offset(d, i) : 0) + c->offset);
+      if (component->base) {
+        free(component->base);
+        component->base = 0;
+      }
+    }
+  }
 }
