@@ -4,7 +4,8 @@ Clang writes struct-path tags ``!{!base, !access, i64 offset}`` whose access
 type node starts with the type's name (``!{!"double", !char, i64 0}``).  The
 names map to concrete types; pointer names say what they point to
 (``"p2 double"`` is a pointer to a pointer to double).  ``omnipotent char``
-says nothing (char accesses may alias anything).
+says nothing (char accesses may alias anything).  flang tags every field of its array descriptors
+``"descriptor member"``: descriptors hold addresses and integers only, never floating-point data.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ _INT_NAMES = frozenset({
     "jtbaa_arraysize", "jtbaa_arraylen", "jtbaa_arrayflags",
 })
 _POINTER_NAMES = frozenset({"any pointer", "vtable pointer", "jtbaa_arrayptr"})
+_FLANG_DESCRIPTOR = "descriptor member"
 
 
 def type_of_name(name: str) -> list[ConcreteType] | None:
@@ -67,6 +69,8 @@ def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
     if ref is None or not isinstance(module, Module):
         return None
     name = access_type_name(module, ref)
+    if name == _FLANG_DESCRIPTOR:
+        return _descriptor_member_tree(inst, access_size)
     chain = type_of_name(name) if name is not None else None
     if not chain:
         return None
@@ -82,3 +86,20 @@ def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
         path = path + (-1,)
         tree.insert(path, t)
     return tree
+
+
+def _descriptor_member_tree(inst: Instruction, access_size: int) -> TypeTree | None:
+    """A flang descriptor field: an address when accessed as a pointer, an integer when accessed as one narrower
+    than a pointer (version, rank, type code, attribute).  A 64-bit integer access may be the base address
+    copied as an integer, so it says nothing."""
+    from ..ir import IntType, LoadInst, PointerType, StoreInst
+    accessed = inst.type if isinstance(inst, LoadInst) else inst.operand(0).type if isinstance(inst, StoreInst) else None
+    tree = TypeTree()
+    if isinstance(accessed, IntType) and accessed.bits < 64:
+        for b in range(max(1, access_size)):
+            tree.insert((b,), INTEGER)
+        return tree
+    if isinstance(accessed, PointerType):
+        tree.insert((0,), POINTER)
+        return tree
+    return None

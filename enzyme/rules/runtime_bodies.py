@@ -19,6 +19,14 @@ FORTRAN_ENTRIES = frozenset({
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy",
 })
 
+# Helpers of the bodies that access memory at offsets known only at run time: the byte copy of data that carries
+# no derivative (integer, logical and character elements, descriptor words) and the accesses to derived-type
+# components (at offsets read from flang's type descriptions).  Type analysis does not carry what their bodies
+# do back to their callers: merged over all calls, the types would conflict and spoil the callers' descriptors.
+TYPELESS_HELPERS = frozenset({
+    "__pyenzyme_fortran_copy_inactive", "__pyenzyme_fortran_initialize_component", "__pyenzyme_fortran_free_component",
+})
+
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.
 UNSUPPORTED = "__pyenzyme_fortran_unsupported"
 

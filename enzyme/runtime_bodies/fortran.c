@@ -137,8 +137,17 @@ static void byte_range(const Desc *d, char **first, char **last) {
   *last = hi + d->elem_len;
 }
 
+/* Lower bounds are only ever copied, never computed with, so type analysis cannot tell them from the bits of a
+ * double: they move through the inactive byte copy. */
+static void copy_bound(long *to, const long *from) {
+  __pyenzyme_fortran_copy_inactive((char *)to, (const char *)from, sizeof *to);
+}
+
 static long set_dim(Desc *to, int k, const long *lower, const long *extent, long stride) {
-  to->dim[k].lower = lower ? lower[k] : 1;
+  if (lower)
+    copy_bound(&to->dim[k].lower, &lower[k]);
+  else
+    to->dim[k].lower = 1;
   to->dim[k].extent = extent[k] > 0 ? extent[k] : 0;
   to->dim[k].sm = stride;
   return stride * to->dim[k].extent;
@@ -162,7 +171,7 @@ static void allocate(Desc *to, const long *lower, const long *extent, unsigned l
 static void allocate_like(Desc *to, const Desc *shape_of) {
   long lower[15], extent[15];
   for (int k = 0; k < to->rank; k++) {
-    lower[k] = dim_of(shape_of, k)->lower;
+    copy_bound(&lower[k], &dim_of(shape_of, k)->lower);
     extent[k] = dim_of(shape_of, k)->extent;
   }
   allocate(to, lower, extent, shape_of->elem_len);
@@ -410,13 +419,14 @@ _Static_assert(__builtin_offsetof(DerivedType, no_initialization_needed) == 429,
 enum { GENRE_DATA = 1, GENRE_POINTER = 2, GENRE_ALLOCATABLE = 3, CATEGORY_REAL = 2, CATEGORY_COMPLEX = 3,
        CATEGORY_CHARACTER = 4, CATEGORY_DERIVED = 6, HAS_ADDENDUM = 1 };
 
-/* The DerivedType of a descriptor's elements, or null (intrinsic type).  The addendum follows the last dimension;
- * ranks 0..2 are read at constant offsets for type analysis (see dim_of). */
+/* The DerivedType of a descriptor's elements, or null (intrinsic type).  The addendum follows the last dimension,
+ * at an offset that depends on the rank: it is read with the inactive byte copy, since a pointer loaded at a
+ * variable offset would tell type analysis that any word of every descriptor may be an address. */
 static const DerivedType *derived_type_of(const Desc *d) {
-  if (d->type != T_STRUCT || !(d->extra & HAS_ADDENDUM))
-    return 0;
-  const Dim *end = d->rank == 0 ? &d->dim[0] : d->rank == 1 ? &d->dim[1] : d->rank == 2 ? &d->dim[2] : &d->dim[d->rank];
-  return *(const DerivedType *const *)end;
+  const DerivedType *t = 0;
+  if (d->type == T_STRUCT && (d->extra & HAS_ADDENDUM))
+    __pyenzyme_fortran_copy_inactive((char *)&t, (const char *)&d->dim[d->rank], sizeof t);
+  return t;
 }
 
 /* Store one scalar of a component: reals and complexes as floats or doubles, so that the engine sees the store
@@ -452,6 +462,25 @@ static unsigned long scalar_bytes(const Component *c) {
   return c->category == CATEGORY_COMPLEX ? 2ul * c->kind : c->kind;
 }
 
+/* Components sit at offsets read from the type description: accessed in the callers, these variable offsets
+ * would tell type analysis that any byte of the object may be a float or an address.  The two helpers below do
+ * the accesses, and type analysis does not carry their arguments' types back to their callers
+ * (rules/runtime_bodies.TYPELESS_HELPERS); the engine differentiates them like any function. */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_initialize_component(char *object, const Component *c, long m) {
+  unsigned long len = scalar_bytes(c);
+  for (long e = 0; e < m; e++)
+    store_scalar(c, object + c->offset + e * (long)len, c->initialization + e * (long)len, len);
+}
+
+/* Deallocates an allocatable component if it is allocated. */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_free_component(char *object, long offset) {
+  Desc0 *component = (Desc0 *)(object + offset);
+  if (component->base) {
+    free(component->base);
+    component->base = 0;
+  }
+}
+
 /* Default initialization of an object of derived type: each data component with an initializer gets its bytes.
  * Types that need none are what flang-22 asks for most (a structure constructor's temporary): nothing happens. */
 __attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, const char *file, int line) {
@@ -469,12 +498,8 @@ __attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, co
     long m = ok ? component_elements(c, &ok) : 0;
     if (!ok)
       __pyenzyme_fortran_unsupported(C_INITIALIZE, R_COMPONENT_INIT, file, line);
-    unsigned long len = scalar_bytes(c);
-    for (long i = 0; i < n; i++) {
-      char *element = d->base + (d->rank ? element_offset(d, i) : 0) + c->offset;
-      for (long e = 0; e < m; e++)
-        store_scalar(c, element + e * (long)len, c->initialization + e * (long)len, len);
-    }
+    for (long i = 0; i < n; i++)
+      __pyenzyme_fortran_initialize_component(d->base + (d->rank ? element_offset(d, i) : 0), c, m);
   }
 }
 
@@ -493,12 +518,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
       continue;
     if (c->genre != GENRE_ALLOCATABLE || c->category == CATEGORY_DERIVED)
       __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
-    for (long i = 0; i < n; i++) {
-      Desc0 *component = (Desc0 *)(d->base + (d->rank ? element_offset(d, i) : 0) + c->offset);
-      if (component->base) {
-        free(component->base);
-        component->base = 0;
-      }
-    }
+    for (long i = 0; i < n; i++)
+      __pyenzyme_fortran_free_component(d->base + (d->rank ? element_offset(d, i) : 0), c->offset);
   }
 }
