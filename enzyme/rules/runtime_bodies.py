@@ -16,7 +16,8 @@ BODY_PREFIX = "__pyenzyme_body_"
 FORTRAN_ENTRIES = frozenset({
     "_FortranAAssign", "_FortranASumReal8", "_FortranAProductReal8", "_FortranAMaxvalReal8",
     "_FortranAMinvalReal8", "_FortranADotProductReal8", "_FortranAMatmulReal8Real8", "_FortranATranspose",
-    "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy",
+    "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranAInitArrayConstructorVector",
+    "_FortranAPushArrayConstructorValue", "_FortranAPushArrayConstructorSimpleScalar",
 })
 
 # Helpers of the bodies that access memory at offsets known only at run time: the byte copy of data that carries

@@ -32,7 +32,7 @@ enum { T_DOUBLE = 28, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
  * descriptors' pointers in the engine's eyes). */
 enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
-            C_INITIALIZE, C_DESTROY };
+            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
   "_FortranASumReal8 (SUM)",
@@ -45,9 +45,10 @@ static const char *const CALLS[] = {
   "_FortranAReshape (RESHAPE)",
   "_FortranAInitialize (default initialization)",
   "_FortranADestroy (deallocation of allocatable components)",
+  "_FortranAPushArrayConstructorValue (array constructor)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL8, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
-              R_COMPONENT_INIT, R_COMPONENT_DESTROY };
+              R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR };
 static const char *const REASONS[] = {
   "",
   "arrays of derived type",
@@ -65,6 +66,7 @@ static const char *const REASONS[] = {
   "a SOURCE= smaller than SHAPE= without PAD=",
   "default initialization of pointer, allocatable, automatic or derived-type components",
   "derived-type or automatic components that need deallocation",
+  "a result that is not a vector, or values of another length or type",
 };
 
 /* Inactive (rules/inactive.py): the derivative stops here, before any wrong number is computed. */
@@ -521,4 +523,78 @@ __attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
     for (long i = 0; i < n; i++)
       __pyenzyme_fortran_free_component(d->base + (d->rank ? element_offset(d, i) : 0), c->offset);
   }
+}
+
+/* Array constructors whose size is known only at run time ([x(1), x(2:n) - x(1:n-1), -x(n)]): flang passes a
+ * state buffer (ten words), the result vector's descriptor (allocatable, usually unallocated) and then pushes the
+ * values one by one.  The bodies keep their own state in that buffer; the vector grows as the runtime's does
+ * (by at least doubling), its extent is the number of elements pushed so far.  Growth copies element by element
+ * into a new block, so the engine sees every float moved. */
+typedef struct {
+  Desc *to;
+  long next, capacity;
+  int line;
+} ConstructorState;
+_Static_assert(sizeof(ConstructorState) <= 80, "flang-22 passes ten words of state");
+
+__attribute__((weak)) void __pyenzyme_body__FortranAInitArrayConstructorVector(ConstructorState *state, Desc *to,
+                                                                             _Bool use_value_lengths, const char *file,
+                                                                             int line) {
+  (void)use_value_lengths;
+  if (to->rank != 1 || uncopyable(to))
+    __pyenzyme_fortran_unsupported(C_ARRAY_CONSTRUCTOR, R_CONSTRUCTOR, file, line);
+  state->to = to;
+  state->next = 0;
+  state->capacity = to->base ? element_count(to) : 0;
+  state->line = line;  /* not the file name: a pointer without a shadow cannot be kept in memory that has one */
+}
+
+/* Room for `more` elements after the ones pushed so far. */
+static void constructor_reserve(ConstructorState *state, long more) {
+  Desc *to = state->to;
+  long needed = state->next + more;
+  if (!to->base) {
+    long preset = element_count(to);
+    long capacity = preset > 0 ? preset : more > 4 ? more : 4;
+    if (preset == 0 && capacity < 128 / (long)(to->elem_len ? to->elem_len : 1))
+      capacity = 128 / (long)to->elem_len;
+    allocate(to, 0, &capacity, to->elem_len);
+    to->dim[0].extent = preset > 0 ? preset : more;
+    state->capacity = capacity;
+    return;
+  }
+  if (state->capacity < needed) {
+    if (to->attribute != ATTR_ALLOCATABLE)
+      __pyenzyme_fortran_unsupported(C_ARRAY_CONSTRUCTOR, R_CONSTRUCTOR, 0, state->line);
+    long capacity = needed > 2 * state->capacity ? needed : 2 * state->capacity;
+    char *old = to->base;
+    to->base = malloc((unsigned long)capacity * to->elem_len);
+    for (long i = 0; i < state->next; i++)
+      copy_element(to->type, to->elem_len, to->base + i * (long)to->elem_len, old + i * (long)to->elem_len);
+    free(old);
+    state->capacity = capacity;
+  }
+  if (to->dim[0].extent < needed)
+    to->dim[0].extent = needed;
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAPushArrayConstructorValue(ConstructorState *state,
+                                                                            const Desc *from) {
+  Desc *to = state->to;
+  if (from->type != to->type || from->elem_len != to->elem_len || uncopyable(from))
+    __pyenzyme_fortran_unsupported(C_ARRAY_CONSTRUCTOR, R_CONSTRUCTOR, 0, state->line);
+  long n = element_count(from);
+  constructor_reserve(state, n);
+  for (long i = 0; i < n; i++)
+    copy_element(to->type, to->elem_len, to->base + element_offset(to, state->next + i),
+                 from->base + (from->rank ? element_offset(from, i) : 0));
+  state->next += n;
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAPushArrayConstructorSimpleScalar(ConstructorState *state,
+                                                                                   void *from) {
+  Desc *to = state->to;
+  constructor_reserve(state, 1);
+  copy_element(to->type, to->elem_len, to->base + element_offset(to, state->next), from);
+  state->next += 1;
 }
