@@ -13,9 +13,11 @@ from __future__ import annotations
 
 BODY_PREFIX = "__pyenzyme_body_"
 
+_REAL_KINDS = ("Real4", "Real8")
 FORTRAN_ENTRIES = frozenset({
-    "_FortranAAssign", "_FortranASumReal8", "_FortranAProductReal8", "_FortranAMaxvalReal8",
-    "_FortranAMinvalReal8", "_FortranADotProductReal8", "_FortranAMatmulReal8Real8", "_FortranATranspose",
+    *(f"_FortranA{op}{kind}" for kind in _REAL_KINDS for op in ("Sum", "Product", "Maxval", "Minval", "DotProduct")),
+    *(f"_FortranAMatmul{kind}{kind}" for kind in _REAL_KINDS),
+    "_FortranAAssign", "_FortranATranspose",
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranAInitArrayConstructorVector",
     "_FortranAPushArrayConstructorValue", "_FortranAPushArrayConstructorSimpleScalar",
 })

@@ -26,7 +26,7 @@ typedef struct {
   Dim dim[15];
 } Desc;
 
-enum { T_DOUBLE = 28, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
+enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
        T_FIRST_FLOAT = 25, T_LAST_COMPLEX = 38, ATTR_ALLOCATABLE = 2 };
 
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
@@ -35,29 +35,29 @@ enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MAT
             C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
-  "_FortranASumReal8 (SUM)",
-  "_FortranAProductReal8 (PRODUCT)",
-  "_FortranAMaxvalReal8 (MAXVAL)",
-  "_FortranAMinvalReal8 (MINVAL)",
-  "_FortranADotProductReal8 (DOT_PRODUCT)",
-  "_FortranAMatmulReal8Real8 (MATMUL)",
+  "_FortranASum (SUM)",
+  "_FortranAProduct (PRODUCT)",
+  "_FortranAMaxval (MAXVAL)",
+  "_FortranAMinval (MINVAL)",
+  "_FortranADotProduct (DOT_PRODUCT)",
+  "_FortranAMatmul (MATMUL)",
   "_FortranATranspose (TRANSPOSE)",
   "_FortranAReshape (RESHAPE)",
   "_FortranAInitialize (default initialization)",
   "_FortranADestroy (deallocation of allocatable components)",
   "_FortranAPushArrayConstructorValue (array constructor)",
 };
-enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL8, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
+enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
               R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR };
 static const char *const REASONS[] = {
   "",
   "arrays of derived type",
-  "real and complex kinds other than 8",
+  "real and complex kinds other than 4 and 8",
   "rank over 15",
   "assignment with a type conversion or of deferred-length characters",
   "operands of different ranks",
   "an unallocated or nonconforming left side",
-  "an argument that is not REAL(8)",
+  "an argument of another type or kind than the entry point's",
   "DIM=",
   "this combination of operand ranks or an allocated result",
   "an allocated result",
@@ -102,13 +102,14 @@ static long element_offset(const Desc *d, long i) {
   return offset;
 }
 
-/* Element types copied element by element: REAL(8) and COMPLEX(8) as doubles; integers, logicals and characters
- * as bytes (no derivative).  Others are refused: derived types, and other real kinds, since one body that moved
- * floats and doubles through the same pointers would leave type analysis unable to tell which bytes are which. */
+/* Element types copied element by element: REAL(8), COMPLEX(8), REAL(4) and COMPLEX(4) as doubles and floats (the
+ * engine differentiates loads and stores by their IR type); integers, logicals and characters as bytes (no
+ * derivative).  Others are refused: derived types, and the other real kinds (2, 3, 10, 16). */
 static int uncopyable(const Desc *d) {
   if (d->type == T_STRUCT)
     return R_DERIVED;
-  if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_DOUBLE && d->type != T_DOUBLE_COMPLEX)
+  if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_DOUBLE && d->type != T_DOUBLE_COMPLEX &&
+      d->type != T_FLOAT && d->type != T_FLOAT_COMPLEX)
     return R_REAL_KIND;
   if (d->rank > 15)
     return R_RANK;
@@ -124,6 +125,8 @@ static void copy_element(signed char type, unsigned long len, char *to, const ch
   switch (type) {
   case T_DOUBLE: *(double *)to = *(const double *)from; break;
   case T_DOUBLE_COMPLEX: ((double *)to)[0] = ((const double *)from)[0]; ((double *)to)[1] = ((const double *)from)[1]; break;
+  case T_FLOAT: *(float *)to = *(const float *)from; break;
+  case T_FLOAT_COMPLEX: ((float *)to)[0] = ((const float *)from)[0]; ((float *)to)[1] = ((const float *)from)[1]; break;
   default: __pyenzyme_fortran_copy_inactive(to, from, len);
   }
 }
@@ -228,80 +231,9 @@ static int mask_at(const Desc *mask, long i) {
   }
 }
 
-static void check_real8(const Desc *x, int call, const char *file, int line) {
-  if (x->type != T_DOUBLE || x->elem_len != 8 || x->rank > 15)
-    __pyenzyme_fortran_unsupported(call, R_NOT_REAL8, file, line);
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranASumReal8(const Desc *x, const char *file, int line, int dim,
-                                                              const Desc *mask) {
-  check_real8(x, C_SUM, file, line);
-  if (dim != 0)
-    __pyenzyme_fortran_unsupported(C_SUM, R_DIM, file, line);
-  double s = 0;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++)
-    if (mask_at(mask, i))
-      s += *(const double *)(x->base + element_offset(x, i));
-  return s;
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranAProductReal8(const Desc *x, const char *file, int line, int dim,
-                                                                  const Desc *mask) {
-  check_real8(x, C_PRODUCT, file, line);
-  if (dim != 0)
-    __pyenzyme_fortran_unsupported(C_PRODUCT, R_DIM, file, line);
-  double p = 1;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++)
-    if (mask_at(mask, i))
-      p *= *(const double *)(x->base + element_offset(x, i));
-  return p;
-}
-
-/* MAXVAL/MINVAL: the first extreme element in array element order, -HUGE/HUGE when none is selected
- * (as the runtime; NaN elements are never chosen). */
-static double extreme(const Desc *x, int call, const char *file, int line, int dim, const Desc *mask,
-                      int want_max) {
-  check_real8(x, call, file, line);
-  if (dim != 0)
-    __pyenzyme_fortran_unsupported(call, R_DIM, file, line);
-  double best = want_max ? -DBL_MAX : DBL_MAX;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++) {
-    if (!mask_at(mask, i))
-      continue;
-    double v = *(const double *)(x->base + element_offset(x, i));
-    if (want_max ? v > best : v < best)
-      best = v;
-  }
-  return best;
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranAMaxvalReal8(const Desc *x, const char *file, int line, int dim,
-                                                                 const Desc *mask) {
-  return extreme(x, C_MAXVAL, file, line, dim, mask, 1);
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranAMinvalReal8(const Desc *x, const char *file, int line, int dim,
-                                                                 const Desc *mask) {
-  return extreme(x, C_MINVAL, file, line, dim, mask, 0);
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranADotProductReal8(const Desc *x, const Desc *y, const char *file,
-                                                                     int line) {
-  int call = C_DOT_PRODUCT;
-  check_real8(x, call, file, line);
-  check_real8(y, call, file, line);
-  double s = 0;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++)
-    s += *(const double *)(x->base + x->dim[0].sm * i) * *(const double *)(y->base + y->dim[0].sm * i);
-  return s;
-}
-
-static double at2(const Desc *a, long i, long j) {
-  return *(const double *)(a->base + i * a->dim[0].sm + j * a->dim[1].sm);
+static void check_real(const Desc *x, signed char type, unsigned long len, int call, const char *file, int line) {
+  if (x->type != type || x->elem_len != len || x->rank > 15)
+    __pyenzyme_fortran_unsupported(call, R_NOT_REAL, file, line);
 }
 
 /* The result descriptor arrives unallocated with its rank and type set; the runtime allocates it. */
@@ -310,46 +242,113 @@ static void allocate_result(Desc *r, long rows, long cols, unsigned long elem_le
   allocate(r, 0, extent, elem_len);
 }
 
-__attribute__((weak)) void __pyenzyme_body__FortranAMatmulReal8Real8(Desc *r, const Desc *a, const Desc *b,
-                                                                     const char *file, int line) {
-  int call = C_MATMUL;
-  check_real8(a, call, file, line);
-  check_real8(b, call, file, line);
-  if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank != a->rank + b->rank - 2 || a->rank + b->rank < 3)
-    __pyenzyme_fortran_unsupported(call, R_MATMUL_SHAPES, file, line);
-  /* (m,k)x(k,n) -> (m,n); (k)x(k,n) -> (n); (m,k)x(k) -> (m).  One loop nest per case, each reading the
-   * descriptors' fields at constant offsets (a field chosen at run time would be a variable offset into the
-   * descriptor, which type analysis cannot tell from the base address). */
-  if (a->rank == 2 && b->rank == 2) {
-    long m = a->dim[0].extent, k = a->dim[1].extent, n = b->dim[1].extent;
-    allocate_result(r, m, n, 8);
-    for (long j = 0; j < n; j++)
-      for (long i = 0; i < m; i++) {
-        double s = 0;
-        for (long l = 0; l < k; l++)
-          s += at2(a, i, l) * at2(b, l, j);
-        *(double *)(r->base + i * r->dim[0].sm + j * r->dim[1].sm) = s;
-      }
-  } else if (a->rank == 1) {
-    long k = a->dim[0].extent, n = b->dim[1].extent;
-    allocate_result(r, n, 1, 8);
-    for (long j = 0; j < n; j++) {
-      double s = 0;
-      for (long l = 0; l < k; l++)
-        s += *(const double *)(a->base + l * a->dim[0].sm) * at2(b, l, j);
-      *(double *)(r->base + j * r->dim[0].sm) = s;
-    }
-  } else {
-    long m = a->dim[0].extent, k = a->dim[1].extent;
-    allocate_result(r, m, 1, 8);
-    for (long i = 0; i < m; i++) {
-      double s = 0;
-      for (long l = 0; l < k; l++)
-        s += at2(a, i, l) * *(const double *)(b->base + l * b->dim[0].sm);
-      *(double *)(r->base + i * r->dim[0].sm) = s;
-    }
+/* SUM, PRODUCT, MAXVAL, MINVAL, DOT_PRODUCT and MATMUL of one real kind: K is the runtime's suffix (Real8),
+ * T the C type, CODE the descriptor's type code, HUGE the kind's HUGE().  MAXVAL/MINVAL return the first extreme
+ * element in array element order, -HUGE/HUGE when none is selected (as the runtime; NaN elements are never
+ * chosen).  MATMUL: (m,k)x(k,n) -> (m,n); (k)x(k,n) -> (n); (m,k)x(k) -> (m), one loop nest per case, each reading
+ * the descriptors' fields at constant offsets (a field chosen at run time would be a variable offset into the
+ * descriptor, which type analysis cannot tell from the base address). */
+#define REAL_KIND_BODIES(K, T, CODE, HUGE)                                                                       \
+  __attribute__((weak)) T __pyenzyme_body__FortranASum##K(const Desc *x, const char *file, int line, int dim,      \
+                                                          const Desc *mask) {                                     \
+    check_real(x, CODE, sizeof(T), C_SUM, file, line);                                                           \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(C_SUM, R_DIM, file, line);                                                  \
+    T s = 0;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++)                                                                                 \
+      if (mask_at(mask, i))                                                                                      \
+        s += *(const T *)(x->base + element_offset(x, i));                                                       \
+    return s;                                                                                                    \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranAProduct##K(const Desc *x, const char *file, int line, int dim,  \
+                                                              const Desc *mask) {                                 \
+    check_real(x, CODE, sizeof(T), C_PRODUCT, file, line);                                                       \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(C_PRODUCT, R_DIM, file, line);                                              \
+    T p = 1;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++)                                                                                 \
+      if (mask_at(mask, i))                                                                                      \
+        p *= *(const T *)(x->base + element_offset(x, i));                                                       \
+    return p;                                                                                                    \
+  }                                                                                                              \
+  static T extreme_##K(const Desc *x, int call, const char *file, int line, int dim, const Desc *mask,            \
+                       int want_max) {                                                                           \
+    check_real(x, CODE, sizeof(T), call, file, line);                                                            \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(call, R_DIM, file, line);                                                   \
+    T best = want_max ? -HUGE : HUGE;                                                                            \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++) {                                                                               \
+      if (!mask_at(mask, i))                                                                                     \
+        continue;                                                                                                \
+      T v = *(const T *)(x->base + element_offset(x, i));                                                        \
+      if (want_max ? v > best : v < best)                                                                        \
+        best = v;                                                                                                \
+    }                                                                                                            \
+    return best;                                                                                                 \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranAMaxval##K(const Desc *x, const char *file, int line, int dim,   \
+                                                             const Desc *mask) {                                  \
+    return extreme_##K(x, C_MAXVAL, file, line, dim, mask, 1);                                                   \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranAMinval##K(const Desc *x, const char *file, int line, int dim,   \
+                                                             const Desc *mask) {                                  \
+    return extreme_##K(x, C_MINVAL, file, line, dim, mask, 0);                                                   \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranADotProduct##K(const Desc *x, const Desc *y, const char *file,  \
+                                                                 int line) {                                      \
+    check_real(x, CODE, sizeof(T), C_DOT_PRODUCT, file, line);                                                   \
+    check_real(y, CODE, sizeof(T), C_DOT_PRODUCT, file, line);                                                   \
+    T s = 0;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++)                                                                                 \
+      s += *(const T *)(x->base + x->dim[0].sm * i) * *(const T *)(y->base + y->dim[0].sm * i);                  \
+    return s;                                                                                                    \
+  }                                                                                                              \
+  static T at2_##K(const Desc *a, long i, long j) {                                                              \
+    return *(const T *)(a->base + i * a->dim[0].sm + j * a->dim[1].sm);                                          \
+  }                                                                                                              \
+  __attribute__((weak)) void __pyenzyme_body__FortranAMatmul##K##K(Desc *r, const Desc *a, const Desc *b,         \
+                                                                   const char *file, int line) {                  \
+    check_real(a, CODE, sizeof(T), C_MATMUL, file, line);                                                        \
+    check_real(b, CODE, sizeof(T), C_MATMUL, file, line);                                                        \
+    if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank != a->rank + b->rank - 2 || a->rank + b->rank < 3) \
+      __pyenzyme_fortran_unsupported(C_MATMUL, R_MATMUL_SHAPES, file, line);                                     \
+    if (a->rank == 2 && b->rank == 2) {                                                                          \
+      long m = a->dim[0].extent, k = a->dim[1].extent, n = b->dim[1].extent;                                     \
+      allocate_result(r, m, n, sizeof(T));                                                                       \
+      for (long j = 0; j < n; j++)                                                                               \
+        for (long i = 0; i < m; i++) {                                                                           \
+          T s = 0;                                                                                               \
+          for (long l = 0; l < k; l++)                                                                           \
+            s += at2_##K(a, i, l) * at2_##K(b, l, j);                                                            \
+          *(T *)(r->base + i * r->dim[0].sm + j * r->dim[1].sm) = s;                                             \
+        }                                                                                                        \
+    } else if (a->rank == 1) {                                                                                   \
+      long k = a->dim[0].extent, n = b->dim[1].extent;                                                           \
+      allocate_result(r, n, 1, sizeof(T));                                                                       \
+      for (long j = 0; j < n; j++) {                                                                             \
+        T s = 0;                                                                                                 \
+        for (long l = 0; l < k; l++)                                                                             \
+          s += *(const T *)(a->base + l * a->dim[0].sm) * at2_##K(b, l, j);                                      \
+        *(T *)(r->base + j * r->dim[0].sm) = s;                                                                  \
+      }                                                                                                          \
+    } else {                                                                                                     \
+      long m = a->dim[0].extent, k = a->dim[1].extent;                                                           \
+      allocate_result(r, m, 1, sizeof(T));                                                                       \
+      for (long i = 0; i < m; i++) {                                                                             \
+        T s = 0;                                                                                                 \
+        for (long l = 0; l < k; l++)                                                                             \
+          s += at2_##K(a, i, l) * *(const T *)(b->base + l * b->dim[0].sm);                                      \
+        *(T *)(r->base + i * r->dim[0].sm) = s;                                                                  \
+      }                                                                                                          \
+    }                                                                                                            \
   }
-}
+
+REAL_KIND_BODIES(Real8, double, T_DOUBLE, DBL_MAX)
+REAL_KIND_BODIES(Real4, float, T_FLOAT, FLT_MAX)
 
 __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Desc *x, const char *file, int line) {
   int call = C_TRANSPOSE;
