@@ -17,7 +17,9 @@ _REAL_KINDS = ("Real4", "Real8")
 FORTRAN_ENTRIES = frozenset({
     *(f"_FortranA{op}{kind}" for kind in _REAL_KINDS for op in ("Sum", "Product", "Maxval", "Minval", "DotProduct")),
     *(f"_FortranAMatmul{kind}{kind}" for kind in _REAL_KINDS),
-    "_FortranAAssign", "_FortranATranspose",
+    "_FortranANorm2_4", "_FortranANorm2_8", "_FortranASpread", "_FortranAAllocatableSetBounds",
+    "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate",
+    "_FortranAAssign", "_FortranAAssignTemporary", "_FortranATranspose",
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranAInitArrayConstructorVector",
     "_FortranAPushArrayConstructorValue", "_FortranAPushArrayConstructorSimpleScalar",
 })
@@ -28,6 +30,7 @@ FORTRAN_ENTRIES = frozenset({
 # do back to their callers: merged over all calls, the types would conflict and spoil the callers' descriptors.
 TYPELESS_HELPERS = frozenset({
     "__pyenzyme_fortran_copy_inactive", "__pyenzyme_fortran_initialize_component", "__pyenzyme_fortran_free_component",
+    "__pyenzyme_fortran_copy_derived", "__pyenzyme_fortran_derived_type",
 })
 
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.

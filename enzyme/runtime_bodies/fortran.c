@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <float.h>
+#include <math.h>
 
 typedef struct { long lower, extent, sm; } Dim;
 typedef struct {
@@ -32,7 +33,7 @@ enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35,
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
  * descriptors' pointers in the engine's eyes). */
 enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
-            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR };
+            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
   "_FortranASum (SUM)",
@@ -46,12 +47,15 @@ static const char *const CALLS[] = {
   "_FortranAInitialize (default initialization)",
   "_FortranADestroy (deallocation of allocatable components)",
   "_FortranAPushArrayConstructorValue (array constructor)",
+  "_FortranANorm2 (NORM2)",
+  "_FortranASpread (SPREAD)",
+  "_FortranAAllocatableAllocate (ALLOCATE)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
-              R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR };
+              R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED };
 static const char *const REASONS[] = {
   "",
-  "arrays of derived type",
+  "derived types with allocatable or pointer components",
   "real and complex kinds other than 4 and 8",
   "rank over 15",
   "assignment with a type conversion or of deferred-length characters",
@@ -67,6 +71,7 @@ static const char *const REASONS[] = {
   "default initialization of pointer, allocatable, automatic or derived-type components",
   "derived-type or automatic components that need deallocation",
   "a result that is not a vector, or values of another length or type",
+  "an array that is already allocated",
 };
 
 /* Inactive (rules/inactive.py): the derivative stops here, before any wrong number is computed. */
@@ -102,11 +107,16 @@ static long element_offset(const Desc *d, long i) {
   return offset;
 }
 
+typedef struct DerivedType DerivedType;
+static const DerivedType *derived_type_of(const Desc *d);
+void __pyenzyme_fortran_copy_derived(char *to, const char *from, const DerivedType *t);
+
 /* Element types copied element by element: REAL(8), COMPLEX(8), REAL(4) and COMPLEX(4) as doubles and floats (the
  * engine differentiates loads and stores by their IR type); integers, logicals and characters as bytes (no
- * derivative).  Others are refused: derived types, and the other real kinds (2, 3, 10, 16). */
+ * derivative); derived types component by component (__pyenzyme_fortran_copy_derived, which stops at allocatable
+ * and pointer components).  Others are refused: the other real kinds (2, 3, 10, 16). */
 static int uncopyable(const Desc *d) {
-  if (d->type == T_STRUCT)
+  if (d->type == T_STRUCT && !derived_type_of(d))
     return R_DERIVED;
   if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_DOUBLE && d->type != T_DOUBLE_COMPLEX &&
       d->type != T_FLOAT && d->type != T_FLOAT_COMPLEX)
@@ -121,13 +131,15 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_inactive(char *to, 
   memcpy(to, from, len);
 }
 
-static void copy_element(signed char type, unsigned long len, char *to, const char *from) {
-  switch (type) {
+/* One element of the array `d` describes (its type, length and derived type are those of both sides). */
+static void copy_element(const Desc *d, char *to, const char *from) {
+  switch (d->type) {
   case T_DOUBLE: *(double *)to = *(const double *)from; break;
   case T_DOUBLE_COMPLEX: ((double *)to)[0] = ((const double *)from)[0]; ((double *)to)[1] = ((const double *)from)[1]; break;
   case T_FLOAT: *(float *)to = *(const float *)from; break;
   case T_FLOAT_COMPLEX: ((float *)to)[0] = ((const float *)from)[0]; ((float *)to)[1] = ((const float *)from)[1]; break;
-  default: __pyenzyme_fortran_copy_inactive(to, from, len);
+  case T_STRUCT: __pyenzyme_fortran_copy_derived(to, from, derived_type_of(d)); break;
+  default: __pyenzyme_fortran_copy_inactive(to, from, d->elem_len);
   }
 }
 
@@ -209,14 +221,20 @@ __attribute__((weak)) void __pyenzyme_body__FortranAAssign(Desc *to, const Desc 
   if (n > 0 && from->rank > 0 && to_first < from_last && from_first < to_last) {
     scratch = malloc((unsigned long)n * from->elem_len);
     for (long i = 0; i < n; i++)
-      copy_element(from->type, from->elem_len, scratch + i * (long)from->elem_len, from->base + element_offset(from, i));
+      copy_element(from, scratch + i * (long)from->elem_len, from->base + element_offset(from, i));
   }
   for (long i = 0; i < n; i++) {
     const char *source = scratch ? scratch + i * (long)from->elem_len
                                  : from->base + (from->rank ? element_offset(from, i) : 0);
-    copy_element(from->type, from->elem_len, to->base + element_offset(to, i), source);
+    copy_element(from, to->base + element_offset(to, i), source);
   }
   free(scratch);
+}
+
+/* Assignment to a compiler temporary (array constructor values, the copy of an actual argument): the same copy. */
+__attribute__((weak)) void __pyenzyme_body__FortranAAssignTemporary(Desc *to, const Desc *from, const char *file,
+                                                                   int line) {
+  __pyenzyme_body__FortranAAssign(to, from, file, line);
 }
 
 static int mask_at(const Desc *mask, long i) {
@@ -350,6 +368,24 @@ static void allocate_result(Desc *r, long rows, long cols, unsigned long elem_le
 REAL_KIND_BODIES(Real8, double, T_DOUBLE, DBL_MAX)
 REAL_KIND_BODIES(Real4, float, T_FLOAT, FLT_MAX)
 
+/* NORM2 without DIM=: the square root of the sum of squares (the runtime scales to avoid overflow; the values
+ * agree to rounding where neither overflows). */
+#define NORM2_BODY(K, T, CODE, SQRT)                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranANorm2_##K(const Desc *x, const char *file, int line, int dim) { \
+    check_real(x, CODE, sizeof(T), C_NORM2, file, line);                                                         \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(C_NORM2, R_DIM, file, line);                                                \
+    T s = 0;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++) {                                                                               \
+      T v = *(const T *)(x->base + element_offset(x, i));                                                        \
+      s += v * v;                                                                                                \
+    }                                                                                                            \
+    return SQRT(s);                                                                                              \
+  }
+NORM2_BODY(8, double, T_DOUBLE, sqrt)
+NORM2_BODY(4, float, T_FLOAT, sqrtf)
+
 __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Desc *x, const char *file, int line) {
   int call = C_TRANSPOSE;
   int why = uncopyable(x);
@@ -361,7 +397,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Des
   r->type = x->type;
   for (long j = 0; j < x->dim[1].extent; j++)
     for (long i = 0; i < x->dim[0].extent; i++)
-      copy_element(x->type, x->elem_len, r->base + j * r->dim[0].sm + i * r->dim[1].sm,
+      copy_element(x, r->base + j * r->dim[0].sm + i * r->dim[1].sm,
                    x->base + i * x->dim[0].sm + j * x->dim[1].sm);
 }
 
@@ -386,7 +422,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranAReshape(Desc *r, const Desc 
   if (n > element_count(x))
     __pyenzyme_fortran_unsupported(call, R_SOURCE_TOO_SMALL, file, line);
   for (long i = 0; i < n; i++)
-    copy_element(x->type, x->elem_len, r->base + element_offset(r, i), x->base + element_offset(x, i));
+    copy_element(x, r->base + element_offset(r, i), x->base + element_offset(x, i));
 }
 
 /* flang-22's derived-type descriptions (module __fortran_type_info, flang-rt's type-info.h), as far as the bodies
@@ -403,7 +439,7 @@ typedef struct {
   char len_value[64], bounds[88];
   const char *initialization;
 } Component;
-typedef struct DerivedType {
+struct DerivedType {
   char binding[64];
   Desc0 name;
   long size_in_bytes;
@@ -413,21 +449,23 @@ typedef struct DerivedType {
   char proc_ptr[64], special[64];
   unsigned special_bit_set;
   unsigned char has_parent, no_initialization_needed, no_destruction_needed, no_finalization_needed;
-} DerivedType;
+};
 _Static_assert(sizeof(Component) == 256, "flang-22 typeInfo::Component");
 _Static_assert(__builtin_offsetof(DerivedType, no_initialization_needed) == 429, "flang-22 typeInfo::DerivedType");
 
 enum { GENRE_DATA = 1, GENRE_POINTER = 2, GENRE_ALLOCATABLE = 3, CATEGORY_REAL = 2, CATEGORY_COMPLEX = 3,
-       CATEGORY_CHARACTER = 4, CATEGORY_DERIVED = 6, HAS_ADDENDUM = 1 };
+       CATEGORY_CHARACTER = 4, CATEGORY_DERIVED = 6, HAS_ADDENDUM = 1, VALUE_EXPLICIT = 2 };
 
 /* The DerivedType of a descriptor's elements, or null (intrinsic type).  The addendum follows the last dimension,
- * at an offset that depends on the rank: it is read with the inactive byte copy, since a pointer loaded at a
- * variable offset would tell type analysis that any word of every descriptor may be an address. */
+ * at an offset that depends on the rank.  Inactive (rules/inactive.py: it returns constant type information) and
+ * typeless (rules/runtime_bodies.TYPELESS_HELPERS: a pointer loaded at a variable offset would tell type analysis
+ * that any word of every descriptor may be an address). */
+__attribute__((weak, noinline)) const void *__pyenzyme_fortran_derived_type(const Desc *d) {
+  return d->type == T_STRUCT && (d->extra & HAS_ADDENDUM) ? *(const void *const *)&d->dim[d->rank] : 0;
+}
+
 static const DerivedType *derived_type_of(const Desc *d) {
-  const DerivedType *t = 0;
-  if (d->type == T_STRUCT && (d->extra & HAS_ADDENDUM))
-    __pyenzyme_fortran_copy_inactive((char *)&t, (const char *)&d->dim[d->rank], sizeof t);
-  return t;
+  return (const DerivedType *)__pyenzyme_fortran_derived_type(d);
 }
 
 /* Store one scalar of a component: reals and complexes as floats or doubles, so that the engine sees the store
@@ -446,12 +484,12 @@ static void store_scalar(const Component *c, char *to, const char *from, unsigne
 }
 
 /* Elements of an explicit-shape array component: the product of its bounds' extents (bounds are a (2, rank)
- * array of {genre, value}; only explicit values, genre 1, are handled). */
+ * array of {genre, value}; only explicit values are handled). */
 static long component_elements(const Component *c, int *ok) {
   long n = 1;
   const struct { unsigned char genre; char pad[7]; long value; } *b = *(void *const *)c->bounds;
   for (int k = 0; k < c->rank; k++) {
-    if (!b || b[2 * k].genre != 1 || b[2 * k + 1].genre != 1)
+    if (!b || b[2 * k].genre != VALUE_EXPLICIT || b[2 * k + 1].genre != VALUE_EXPLICIT)
       *ok = 0;
     else
       n *= b[2 * k + 1].value - b[2 * k].value + 1 > 0 ? b[2 * k + 1].value - b[2 * k].value + 1 : 0;
@@ -569,7 +607,7 @@ static void constructor_reserve(ConstructorState *state, long more) {
     char *old = to->base;
     to->base = malloc((unsigned long)capacity * to->elem_len);
     for (long i = 0; i < state->next; i++)
-      copy_element(to->type, to->elem_len, to->base + i * (long)to->elem_len, old + i * (long)to->elem_len);
+      copy_element(to, to->base + i * (long)to->elem_len, old + i * (long)to->elem_len);
     free(old);
     state->capacity = capacity;
   }
@@ -585,7 +623,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranAPushArrayConstructorValue(Co
   long n = element_count(from);
   constructor_reserve(state, n);
   for (long i = 0; i < n; i++)
-    copy_element(to->type, to->elem_len, to->base + element_offset(to, state->next + i),
+    copy_element(to, to->base + element_offset(to, state->next + i),
                  from->base + (from->rank ? element_offset(from, i) : 0));
   state->next += n;
 }
@@ -594,6 +632,92 @@ __attribute__((weak)) void __pyenzyme_body__FortranAPushArrayConstructorSimpleSc
                                                                                    void *from) {
   Desc *to = state->to;
   constructor_reserve(state, 1);
-  copy_element(to->type, to->elem_len, to->base + element_offset(to, state->next), from);
+  copy_element(to, to->base + element_offset(to, state->next), from);
   state->next += 1;
+}
+
+/* SPREAD(SOURCE, DIM, NCOPIES): the result (unallocated, rank of SOURCE + 1) repeats SOURCE NCOPIES times along
+ * dimension DIM.  Element i of the result, in array element order, is element (i without its DIM coordinate) of
+ * SOURCE. */
+__attribute__((weak)) void __pyenzyme_body__FortranASpread(Desc *r, const Desc *source, int dim, long ncopies,
+                                                         const char *file, int line) {
+  int why = uncopyable(source);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_SPREAD, why, file, line);
+  if (r->base || r->rank != source->rank + 1 || dim < 1 || dim > r->rank)
+    __pyenzyme_fortran_unsupported(C_SPREAD, R_ALLOCATED_RESULT, file, line);
+  long extent[15];
+  for (int k = 0, j = 0; k < r->rank; k++)
+    extent[k] = k == dim - 1 ? (ncopies > 0 ? ncopies : 0) : dim_of(source, j++)->extent;
+  allocate(r, 0, extent, source->elem_len);
+  r->type = source->type;
+  long n = element_count(r);
+  long below = 1;  /* elements of the result before one step along DIM */
+  for (int k = 0; k < dim - 1; k++)
+    below *= extent[k];
+  long copies = extent[dim - 1];
+  for (long i = 0; i < n; i++) {
+    long from = (i % below) + (i / (below * copies)) * below;
+    copy_element(source, r->base + element_offset(r, i),
+                 source->base + (source->rank ? element_offset(source, from) : 0));
+  }
+}
+
+/* ALLOCATE and DEALLOCATE of allocatables whose element type needs the runtime (derived types): bounds are set
+ * first, one dimension per call; the block is contiguous; default initialization and deallocation of allocatable
+ * components are those of the Initialize and Destroy bodies above. */
+__attribute__((weak)) void __pyenzyme_body__FortranAAllocatableSetBounds(Desc *d, int k, long lower, long upper) {
+  d->dim[k].lower = lower;
+  d->dim[k].extent = upper >= lower ? upper - lower + 1 : 0;
+}
+
+__attribute__((weak)) int __pyenzyme_body__FortranAAllocatableAllocate(Desc *d, void *async, _Bool has_stat,
+                                                                     const Desc *errmsg, const char *file, int line,
+                                                                     void *device) {
+  (void)async, (void)has_stat, (void)errmsg, (void)device;
+  if (d->base)
+    __pyenzyme_fortran_unsupported(C_ALLOCATE, R_ALLOCATED, file, line);
+  long extent[15], lower[15];
+  for (int k = 0; k < d->rank; k++) {
+    copy_bound(&lower[k], &dim_of(d, k)->lower);
+    extent[k] = dim_of(d, k)->extent;
+  }
+  allocate(d, lower, extent, d->elem_len);
+  __pyenzyme_body__FortranAInitialize(d, file, line);
+  return 0;
+}
+
+__attribute__((weak)) int __pyenzyme_body__FortranAAllocatableDeallocate(Desc *d, _Bool has_stat, const Desc *errmsg,
+                                                                       const char *file, int line) {
+  (void)has_stat, (void)errmsg, (void)file, (void)line;
+  if (d->base) {
+    __pyenzyme_body__FortranADestroy(d);
+    free(d->base);
+    d->base = 0;
+  }
+  return 0;
+}
+
+/* One object of derived type `t`, component by component, so that the engine sees each real as a float or double
+ * load and store.  Allocatable and pointer components (deep copies, pointer association) are refused.  Called at
+ * offsets read from the type description: type analysis keeps its types to itself (TYPELESS_HELPERS). */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_copy_derived(char *to, const char *from, const DerivedType *t) {
+  long count = (long)t->component.dim[0].extent;
+  for (long j = 0; j < count; j++) {
+    const Component *c = &t->component.base[j];
+    int ok = c->genre == GENRE_DATA && (c->category != CATEGORY_CHARACTER || c->character_len.genre == VALUE_EXPLICIT);
+    long m = ok ? component_elements(c, &ok) : 0;
+    if (!ok)
+      __pyenzyme_fortran_unsupported(C_ASSIGN, R_DERIVED, 0, 0);
+    if (c->category == CATEGORY_DERIVED) {
+      long size = c->derived.type->size_in_bytes;
+      for (long e = 0; e < m; e++)
+        __pyenzyme_fortran_copy_derived(to + c->offset + e * size, from + c->offset + e * size, c->derived.type);
+      continue;
+    }
+    unsigned long len = c->category == CATEGORY_CHARACTER ? (unsigned long)c->character_len.value * c->kind
+                                                          : scalar_bytes(c);
+    for (long e = 0; e < m; e++)
+      store_scalar(c, to + c->offset + e * (long)len, from + c->offset + e * (long)len, len);
+  }
 }
