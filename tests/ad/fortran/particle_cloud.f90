@@ -1,9 +1,9 @@
-! Particles as an array of derived type, as a molecular or discrete-element code keeps them: positions and
-! charges in a type without pointers, copied as whole arrays (snapshot = cloud, reallocating), pair distances
+! Particles as an array of derived type, as a molecular or discrete-element code keeps them: position, charge,
+! a REAL(4) radius in a type without pointers, copied as whole arrays (snapshot = cloud, reallocating), pair distances
 ! from SPREAD and NORM2, neighbour counts with COUNT, the closest pair located with MINLOC, a soft-core
 ! potential summed with SUM, and an intent(inout) force array.  Entry point bind(C) with a C driver.
 module particle_cloud
-  use iso_c_binding, only: c_double, c_int
+  use iso_c_binding, only: c_double, c_float, c_int
   implicit none
   private
   public :: cloud_energy
@@ -11,7 +11,7 @@ module particle_cloud
   type :: particle_t
     real(c_double) :: x(3)
     real(c_double) :: charge
-    integer :: species
+    real(c_float) :: radius
   end type particle_t
 
 contains
@@ -41,7 +41,7 @@ contains
     integer :: i, j, close(2), neighbours
     allocate(cloud(n), force(3, n))
     do i = 1, n
-      cloud(i) = particle_t(coords(1:3, i), coords(4, i), mod(i, 2))
+      cloud(i) = particle_t(coords(1:3, i), coords(4, i), 0.1_c_float * mod(i, 3))
     end do
     snapshot = cloud
     force = 0.0_c_double
@@ -61,7 +61,7 @@ contains
     total = 0.0_c_double
     do j = 1, n
       do i = j + 1, n
-        total = total + pair_energy(dist(i, j), cloud(i)%charge, cloud(j)%charge)
+        total = total + pair_energy(dist(i, j) + cloud(i)%radius + cloud(j)%radius, cloud(i)%charge, cloud(j)%charge)
       end do
     end do
     total = total + 0.01_c_double * neighbours + 0.1_c_double * dist(close(1), close(2)) &
