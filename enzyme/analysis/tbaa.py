@@ -89,13 +89,17 @@ def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
 
 
 def _descriptor_member_tree(inst: Instruction, access_size: int) -> TypeTree | None:
-    """A flang descriptor field: an address when accessed as a pointer, an integer when accessed as one narrower
-    than a pointer (version, rank, type code, attribute).  A 64-bit integer access may be the base address
-    copied as an integer, so it says nothing."""
-    from ..ir import IntType, LoadInst, PointerType, StoreInst
+    """A flang descriptor field: an address when accessed as a pointer, an integer when accessed as an integer
+    away from the descriptor's start.  flang reads and writes each field with its own type (the base address as
+    ``ptr``); an integer access with no constant offset could still be the base address copied as an integer,
+    so it says nothing."""
+    from ..ir import ConstantInt, GEPInst, IntType, LoadInst, PointerType, StoreInst
     accessed = inst.type if isinstance(inst, LoadInst) else inst.operand(0).type if isinstance(inst, StoreInst) else None
+    address = inst.operand(0) if isinstance(inst, LoadInst) else inst.operand(1)
     tree = TypeTree()
-    if isinstance(accessed, IntType) and accessed.bits < 64:
+    if isinstance(accessed, IntType) and (accessed.bits < 64 or (
+            isinstance(address, GEPInst) and len(address.operands) == 2
+            and isinstance(address.operand(1), ConstantInt) and address.operand(1).value > 0)):
         for b in range(max(1, access_size)):
             tree.insert((b,), INTEGER)
         return tree

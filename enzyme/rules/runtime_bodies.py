@@ -30,7 +30,7 @@ FORTRAN_ENTRIES = frozenset({
 # do back to their callers: merged over all calls, the types would conflict and spoil the callers' descriptors.
 TYPELESS_HELPERS = frozenset({
     "__pyenzyme_fortran_copy_inactive", "__pyenzyme_fortran_initialize_component", "__pyenzyme_fortran_free_component",
-    "__pyenzyme_fortran_copy_derived", "__pyenzyme_fortran_derived_type",
+    "__pyenzyme_fortran_copy_derived", "__pyenzyme_fortran_derived_type", "__pyenzyme_fortran_copy_floats",
 })
 
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.

@@ -131,13 +131,21 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_inactive(char *to, 
   memcpy(to, from, len);
 }
 
+/* REAL(4) and COMPLEX(4) elements.  A body that moved floats and doubles through the same pointers would leave
+ * type analysis unable to tell which bytes of its callers' arrays are which: the floats move in this helper, whose
+ * types type analysis keeps to itself (TYPELESS_HELPERS). */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_copy_floats(char *to, const char *from, int n) {
+  for (int k = 0; k < n; k++)
+    ((float *)to)[k] = ((const float *)from)[k];
+}
+
 /* One element of the array `d` describes (its type, length and derived type are those of both sides). */
 static void copy_element(const Desc *d, char *to, const char *from) {
   switch (d->type) {
   case T_DOUBLE: *(double *)to = *(const double *)from; break;
   case T_DOUBLE_COMPLEX: ((double *)to)[0] = ((const double *)from)[0]; ((double *)to)[1] = ((const double *)from)[1]; break;
-  case T_FLOAT: *(float *)to = *(const float *)from; break;
-  case T_FLOAT_COMPLEX: ((float *)to)[0] = ((const float *)from)[0]; ((float *)to)[1] = ((const float *)from)[1]; break;
+  case T_FLOAT: __pyenzyme_fortran_copy_floats(to, from, 1); break;
+  case T_FLOAT_COMPLEX: __pyenzyme_fortran_copy_floats(to, from, 2); break;
   case T_STRUCT: __pyenzyme_fortran_copy_derived(to, from, derived_type_of(d)); break;
   default: __pyenzyme_fortran_copy_inactive(to, from, d->elem_len);
   }
