@@ -69,7 +69,7 @@ static const char *const REASONS[] = {
   "an allocated result or this SHAPE=",
   "a SOURCE= smaller than SHAPE= without PAD=",
   "default initialization of pointer, allocatable, automatic or derived-type components",
-  "derived-type or automatic components that need deallocation",
+  "FINAL subroutines, or derived-type or automatic components that need deallocation",
   "a result that is not a vector, or values of another length or type",
   "an array that is already allocated",
 };
@@ -554,6 +554,8 @@ __attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, co
  * with a local of derived type.  Components of derived type would need the same recursively: refused. */
 __attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
   const DerivedType *t = derived_type_of(d);
+  if (t && !t->no_finalization_needed)  /* FINAL subroutines may do anything */
+    __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
   if (!t || t->no_destruction_needed)
     return;
   long n = element_count(d);
