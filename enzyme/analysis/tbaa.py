@@ -96,10 +96,9 @@ def _descriptor_member_tree(inst: Instruction, access_size: int) -> TypeTree | N
     from ..ir import ConstantInt, GEPInst, IntType, LoadInst, PointerType, StoreInst
     accessed = inst.type if isinstance(inst, LoadInst) else inst.operand(0).type if isinstance(inst, StoreInst) else None
     address = inst.operand(0) if isinstance(inst, LoadInst) else inst.operand(1)
+    offset = address.operand(1) if isinstance(address, GEPInst) and len(address.operands) == 2 else None
     tree = TypeTree()
-    if isinstance(accessed, IntType) and (accessed.bits < 64 or (
-            isinstance(address, GEPInst) and len(address.operands) == 2
-            and isinstance(address.operand(1), ConstantInt) and address.operand(1).value > 0)):
+    if isinstance(accessed, IntType) and (accessed.bits < 64 or isinstance(offset, ConstantInt) and offset.value > 0):
         for b in range(max(1, access_size)):
             tree.insert((b,), INTEGER)
         return tree
