@@ -31,6 +31,7 @@ FORTRAN_ENTRIES = frozenset({
 TYPELESS_HELPERS = frozenset({
     "__pyenzyme_fortran_copy_inactive", "__pyenzyme_fortran_initialize_component", "__pyenzyme_fortran_free_component",
     "__pyenzyme_fortran_copy_derived", "__pyenzyme_fortran_derived_type", "__pyenzyme_fortran_copy_floats",
+    "__pyenzyme_fortran_dim",
 })
 
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.

@@ -83,10 +83,17 @@ __attribute__((weak, noreturn, noinline, cold)) void __pyenzyme_fortran_unsuppor
   abort();
 }
 
-/* Dimension k of a descriptor.  Dimensions 0 and 1 are read at constant offsets (rank 1 and 2 are the common
- * case), so that type analysis sees integers there in the callers' descriptors, which they copy around. */
-static const Dim *dim_of(const Desc *d, int k) {
-  return k == 0 ? &d->dim[0] : k == 1 ? &d->dim[1] : &d->dim[k];
+/* Dimension k of a descriptor.  Dimension 0 is read at its constant offset, so that type analysis sees integers
+ * there in the callers' descriptors, which they copy around.  The others may not exist: a rank-1 descriptor inside
+ * a derived type is followed by other components (the next one's base address, a double), which type analysis
+ * would merge with the integers of a second dimension read at a constant offset.  They are reached through a
+ * helper whose accesses type analysis keeps to itself (TYPELESS_HELPERS). */
+__attribute__((weak, noinline)) Dim *__pyenzyme_fortran_dim(const Desc *d, int k) {
+  return (Dim *)&d->dim[k];
+}
+
+static Dim *dim_of(const Desc *d, int k) {
+  return k == 0 ? (Dim *)&d->dim[0] : __pyenzyme_fortran_dim(d, k);
 }
 
 static long element_count(const Desc *d) {
@@ -169,13 +176,14 @@ static void copy_bound(long *to, const long *from) {
 }
 
 static long set_dim(Desc *to, int k, const long *lower, const long *extent, long stride) {
+  Dim *dk = dim_of(to, k);
   if (lower)
-    copy_bound(&to->dim[k].lower, &lower[k]);
+    copy_bound(&dk->lower, &lower[k]);
   else
-    to->dim[k].lower = 1;
-  to->dim[k].extent = extent[k] > 0 ? extent[k] : 0;
-  to->dim[k].sm = stride;
-  return stride * to->dim[k].extent;
+    dk->lower = 1;
+  dk->extent = extent[k] > 0 ? extent[k] : 0;
+  dk->sm = stride;
+  return stride * dk->extent;
 }
 
 /* Give descriptor `to` (rank and type already set) a fresh contiguous block; `extent` and `lower` per dimension.
@@ -333,8 +341,8 @@ static void allocate_result(Desc *r, long rows, long cols, unsigned long elem_le
       s += *(const T *)(x->base + x->dim[0].sm * i) * *(const T *)(y->base + y->dim[0].sm * i);                  \
     return s;                                                                                                    \
   }                                                                                                              \
-  static T at2_##K(const Desc *a, long i, long j) {                                                              \
-    return *(const T *)(a->base + i * a->dim[0].sm + j * a->dim[1].sm);                                          \
+  static T at2_##K(const char *base, long sm0, long sm1, long i, long j) {                                      \
+    return *(const T *)(base + i * sm0 + j * sm1);                                                               \
   }                                                                                                              \
   __attribute__((weak)) void __pyenzyme_body__FortranAMatmul##K##K(Desc *r, const Desc *a, const Desc *b,         \
                                                                    const char *file, int line) {                  \
@@ -342,32 +350,35 @@ static void allocate_result(Desc *r, long rows, long cols, unsigned long elem_le
     check_real(b, CODE, sizeof(T), C_MATMUL, file, line);                                                        \
     if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank != a->rank + b->rank - 2 || a->rank + b->rank < 3) \
       __pyenzyme_fortran_unsupported(C_MATMUL, R_MATMUL_SHAPES, file, line);                                     \
+    long a0 = a->dim[0].sm, b0 = b->dim[0].sm;                                                                   \
     if (a->rank == 2 && b->rank == 2) {                                                                          \
-      long m = a->dim[0].extent, k = a->dim[1].extent, n = b->dim[1].extent;                                     \
+      long m = a->dim[0].extent, k = dim_of(a, 1)->extent, n = dim_of(b, 1)->extent;                             \
+      long a1 = dim_of(a, 1)->sm, b1 = dim_of(b, 1)->sm;                                                         \
       allocate_result(r, m, n, sizeof(T));                                                                       \
+      long r0 = r->dim[0].sm, r1 = dim_of(r, 1)->sm;                                                             \
       for (long j = 0; j < n; j++)                                                                               \
         for (long i = 0; i < m; i++) {                                                                           \
           T s = 0;                                                                                               \
           for (long l = 0; l < k; l++)                                                                           \
-            s += at2_##K(a, i, l) * at2_##K(b, l, j);                                                            \
-          *(T *)(r->base + i * r->dim[0].sm + j * r->dim[1].sm) = s;                                             \
+            s += at2_##K(a->base, a0, a1, i, l) * at2_##K(b->base, b0, b1, l, j);                                \
+          *(T *)(r->base + i * r0 + j * r1) = s;                                                                 \
         }                                                                                                        \
     } else if (a->rank == 1) {                                                                                   \
-      long k = a->dim[0].extent, n = b->dim[1].extent;                                                           \
+      long k = a->dim[0].extent, n = dim_of(b, 1)->extent, b1 = dim_of(b, 1)->sm;                                \
       allocate_result(r, n, 1, sizeof(T));                                                                       \
       for (long j = 0; j < n; j++) {                                                                             \
         T s = 0;                                                                                                 \
         for (long l = 0; l < k; l++)                                                                             \
-          s += *(const T *)(a->base + l * a->dim[0].sm) * at2_##K(b, l, j);                                      \
+          s += *(const T *)(a->base + l * a0) * at2_##K(b->base, b0, b1, l, j);                                  \
         *(T *)(r->base + j * r->dim[0].sm) = s;                                                                  \
       }                                                                                                          \
     } else {                                                                                                     \
-      long m = a->dim[0].extent, k = a->dim[1].extent;                                                           \
+      long m = a->dim[0].extent, k = dim_of(a, 1)->extent, a1 = dim_of(a, 1)->sm;                                \
       allocate_result(r, m, 1, sizeof(T));                                                                       \
       for (long i = 0; i < m; i++) {                                                                             \
         T s = 0;                                                                                                 \
         for (long l = 0; l < k; l++)                                                                             \
-          s += at2_##K(a, i, l) * *(const T *)(b->base + l * b->dim[0].sm);                                      \
+          s += at2_##K(a->base, a0, a1, i, l) * *(const T *)(b->base + l * b0);                                  \
         *(T *)(r->base + i * r->dim[0].sm) = s;                                                                  \
       }                                                                                                          \
     }                                                                                                            \
@@ -401,12 +412,13 @@ __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Des
     __pyenzyme_fortran_unsupported(call, why, file, line);
   if (r->base || x->rank != 2 || r->rank != 2)
     __pyenzyme_fortran_unsupported(call, R_ALLOCATED_RESULT, file, line);
-  allocate_result(r, x->dim[1].extent, x->dim[0].extent, x->elem_len);
+  long rows = x->dim[0].extent, cols = dim_of(x, 1)->extent, x0 = x->dim[0].sm, x1 = dim_of(x, 1)->sm;
+  allocate_result(r, cols, rows, x->elem_len);
   r->type = x->type;
-  for (long j = 0; j < x->dim[1].extent; j++)
-    for (long i = 0; i < x->dim[0].extent; i++)
-      copy_element(x, r->base + j * r->dim[0].sm + i * r->dim[1].sm,
-                   x->base + i * x->dim[0].sm + j * x->dim[1].sm);
+  long r0 = r->dim[0].sm, r1 = dim_of(r, 1)->sm;
+  for (long j = 0; j < cols; j++)
+    for (long i = 0; i < rows; i++)
+      copy_element(x, r->base + j * r0 + i * r1, x->base + i * x0 + j * x1);
 }
 
 __attribute__((weak)) void __pyenzyme_body__FortranAReshape(Desc *r, const Desc *x, const Desc *shape, const Desc *pad,
@@ -677,8 +689,9 @@ __attribute__((weak)) void __pyenzyme_body__FortranASpread(Desc *r, const Desc *
  * first, one dimension per call; the block is contiguous; default initialization and deallocation of allocatable
  * components are those of the Initialize and Destroy bodies above. */
 __attribute__((weak)) void __pyenzyme_body__FortranAAllocatableSetBounds(Desc *d, int k, long lower, long upper) {
-  d->dim[k].lower = lower;
-  d->dim[k].extent = upper >= lower ? upper - lower + 1 : 0;
+  Dim *dk = dim_of(d, k);
+  dk->lower = lower;
+  dk->extent = upper >= lower ? upper - lower + 1 : 0;
 }
 
 __attribute__((weak)) int __pyenzyme_body__FortranAAllocatableAllocate(Desc *d, void *async, _Bool has_stat,
