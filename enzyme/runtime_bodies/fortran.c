@@ -175,6 +175,11 @@ static void copy_bound(long *to, const long *from) {
   __pyenzyme_fortran_copy_inactive((char *)to, (const char *)from, sizeof *to);
 }
 
+/* The result's type code is the source's: a byte only ever copied, moved by the inactive copy (see copy_bound). */
+static void copy_type_code(Desc *to, const Desc *from) {
+  __pyenzyme_fortran_copy_inactive((char *)&to->type, (const char *)&from->type, sizeof to->type);
+}
+
 static long set_dim(Desc *to, int k, const long *lower, const long *extent, long stride) {
   Dim *dk = dim_of(to, k);
   if (lower)
@@ -414,7 +419,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Des
     __pyenzyme_fortran_unsupported(call, R_ALLOCATED_RESULT, file, line);
   long rows = x->dim[0].extent, cols = dim_of(x, 1)->extent, x0 = x->dim[0].sm, x1 = dim_of(x, 1)->sm;
   allocate_result(r, cols, rows, x->elem_len);
-  r->type = x->type;
+  copy_type_code(r, x);
   long r0 = r->dim[0].sm, r1 = dim_of(r, 1)->sm;
   for (long j = 0; j < cols; j++)
     for (long i = 0; i < rows; i++)
@@ -437,7 +442,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranAReshape(Desc *r, const Desc 
     extent[k] = shape->elem_len == 4 ? *(const int *)p : *(const long *)p;
   }
   allocate(r, 0, extent, x->elem_len);
-  r->type = x->type;
+  copy_type_code(r, x);
   long n = element_count(r);
   if (n > element_count(x))
     __pyenzyme_fortran_unsupported(call, R_SOURCE_TOO_SMALL, file, line);
@@ -672,7 +677,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranASpread(Desc *r, const Desc *
   for (int k = 0, j = 0; k < r->rank; k++)
     extent[k] = k == dim - 1 ? (ncopies > 0 ? ncopies : 0) : dim_of(source, j++)->extent;
   allocate(r, 0, extent, source->elem_len);
-  r->type = source->type;
+  copy_type_code(r, source);
   long n = element_count(r);
   long below = 1;  /* elements of the result before one step along DIM */
   for (int k = 0; k < dim - 1; k++)
