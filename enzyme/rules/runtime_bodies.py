@@ -18,7 +18,7 @@ FORTRAN_ENTRIES = frozenset({
     *(f"_FortranA{op}{kind}" for kind in _REAL_KINDS for op in ("Sum", "Product", "Maxval", "Minval", "DotProduct")),
     *(f"_FortranAMatmul{kind}{kind}" for kind in _REAL_KINDS),
     "_FortranANorm2_4", "_FortranANorm2_8", "_FortranASpread", "_FortranAAllocatableSetBounds",
-    "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate",
+    "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate", "_FortranASumDim",
     "_FortranAAssign", "_FortranAAssignTemporary", "_FortranATranspose",
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranAInitArrayConstructorVector",
     "_FortranAPushArrayConstructorValue", "_FortranAPushArrayConstructorSimpleScalar",
@@ -31,7 +31,7 @@ FORTRAN_ENTRIES = frozenset({
 TYPELESS_HELPERS = frozenset({
     "__pyenzyme_fortran_copy_inactive", "__pyenzyme_fortran_initialize_component", "__pyenzyme_fortran_free_component",
     "__pyenzyme_fortran_copy_derived", "__pyenzyme_fortran_derived_type", "__pyenzyme_fortran_copy_floats",
-    "__pyenzyme_fortran_dim",
+    "__pyenzyme_fortran_dim", "__pyenzyme_fortran_sum_dim_float", "__pyenzyme_fortran_sum_dim_double",
 })
 
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.

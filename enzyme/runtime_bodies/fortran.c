@@ -33,7 +33,7 @@ enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35,
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
  * descriptors' pointers in the engine's eyes). */
 enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
-            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE };
+            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE, C_SUM_DIM };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
   "_FortranASum (SUM)",
@@ -50,6 +50,7 @@ static const char *const CALLS[] = {
   "_FortranANorm2 (NORM2)",
   "_FortranASpread (SPREAD)",
   "_FortranAAllocatableAllocate (ALLOCATE)",
+  "_FortranASumDim (SUM with DIM=)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
               R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED };
@@ -748,4 +749,46 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_derived(char *to, c
     for (long e = 0; e < m; e++)
       store_scalar(c, to + c->offset + e * (long)len, from + c->offset + e * (long)len, len);
   }
+}
+
+/* SUM(X, DIM=) of a REAL(4) or REAL(8) array: the result (unallocated, rank of X - 1) holds the sums along
+ * dimension DIM.  In array element order, X's element a + below * (k + extent * c) adds to the result's element
+ * a + below * c, where below is the number of elements before one step along DIM.  One helper per kind, so that
+ * floats and doubles never move through the same pointers in one function (see copy_floats). */
+#define SUM_DIM_KIND(T)                                                                                          \
+  __attribute__((weak, noinline)) void __pyenzyme_fortran_sum_dim_##T(Desc *r, const Desc *x, long below,       \
+                                                                      long extent, long above) {                 \
+    for (long c = 0; c < above; c++)                                                                             \
+      for (long a = 0; a < below; a++) {                                                                         \
+        T s = 0;                                                                                                 \
+        for (long k = 0; k < extent; k++)                                                                        \
+          s += *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                          \
+        *(T *)(r->base + element_offset(r, a + below * c)) = s;                                                  \
+      }                                                                                                          \
+  }
+SUM_DIM_KIND(float)
+SUM_DIM_KIND(double)
+
+__attribute__((weak)) void __pyenzyme_body__FortranASumDim(Desc *r, const Desc *x, int dim, const char *file, int line,
+                                                         const Desc *mask) {
+  if ((x->type != T_DOUBLE && x->type != T_FLOAT) || x->rank < 1 || x->rank > 15)
+    __pyenzyme_fortran_unsupported(C_SUM_DIM, R_NOT_REAL, file, line);
+  if (mask || dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
+    __pyenzyme_fortran_unsupported(C_SUM_DIM, R_DIM, file, line);
+  long extent[15], below = 1, above = 1;
+  for (int k = 0, j = 0; k < x->rank; k++) {
+    long e = dim_of(x, k)->extent;
+    if (k < dim - 1)
+      below *= e;
+    if (k > dim - 1)
+      above *= e;
+    if (k != dim - 1)
+      extent[j++] = e;
+  }
+  allocate(r, 0, extent, x->elem_len);
+  copy_type_code(r, x);
+  if (x->type == T_DOUBLE)
+    __pyenzyme_fortran_sum_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above);
+  else
+    __pyenzyme_fortran_sum_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above);
 }
