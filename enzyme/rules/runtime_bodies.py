@@ -19,6 +19,7 @@ FORTRAN_ENTRIES = frozenset({
     *(f"_FortranAMatmul{kind}{kind}" for kind in _REAL_KINDS),
     "_FortranANorm2_4", "_FortranANorm2_8", "_FortranASpread", "_FortranAAllocatableSetBounds",
     "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate", "_FortranASumDim",
+    "_FortranACshiftVector",
     "_FortranAAssign", "_FortranAAssignTemporary", "_FortranATranspose",
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranAInitArrayConstructorVector",
     "_FortranAPushArrayConstructorValue", "_FortranAPushArrayConstructorSimpleScalar",

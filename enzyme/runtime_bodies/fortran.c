@@ -33,7 +33,7 @@ enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35,
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
  * descriptors' pointers in the engine's eyes). */
 enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
-            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE, C_SUM_DIM };
+            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE, C_SUM_DIM, C_CSHIFT };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
   "_FortranASum (SUM)",
@@ -51,6 +51,7 @@ static const char *const CALLS[] = {
   "_FortranASpread (SPREAD)",
   "_FortranAAllocatableAllocate (ALLOCATE)",
   "_FortranASumDim (SUM with DIM=)",
+  "_FortranACshiftVector (CSHIFT)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
               R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED };
@@ -791,4 +792,21 @@ __attribute__((weak)) void __pyenzyme_body__FortranASumDim(Desc *r, const Desc *
     __pyenzyme_fortran_sum_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above);
   else
     __pyenzyme_fortran_sum_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above);
+}
+
+/* CSHIFT(V, SHIFT) of a vector: result(i) = V(1 + modulo(i - 1 + SHIFT, n)), into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranACshiftVector(Desc *r, const Desc *v, long shift, const char *file,
+                                                               int line) {
+  int why = uncopyable(v);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_CSHIFT, why, file, line);
+  if (r->base || v->rank != 1 || r->rank != 1)
+    __pyenzyme_fortran_unsupported(C_CSHIFT, R_ALLOCATED_RESULT, file, line);
+  long n = v->dim[0].extent > 0 ? v->dim[0].extent : 0;
+  allocate(r, 0, &n, v->elem_len);
+  copy_type_code(r, v);
+  for (long i = 0; i < n; i++) {
+    long from = (i + shift) % n;
+    copy_element(v, r->base + i * r->dim[0].sm, v->base + (from < 0 ? from + n : from) * v->dim[0].sm);
+  }
 }

@@ -1,8 +1,9 @@
 ! Nonlinear heat conduction in a rod, written as a Fortran 2008 code would be: a module owning a derived type with
 ! allocatable components and default-initialized settings, an elemental conductivity law, a pure flux routine
-! with an intent(inout) work array, do concurrent updates, whole-array and section assignment, SUM, MAXVAL and
-! DOT_PRODUCT, allocate/deallocate, a diagnostic WRITE and STOP on bad input.  The C driver differentiates the
-! bind(C) objective with respect to the initial temperatures and the two material parameters.
+! with an intent(inout) work array, do concurrent updates, whole-array and section assignment, SUM, MAXVAL,
+! DOT_PRODUCT and CSHIFT (a periodic neighbour), allocate/deallocate, a diagnostic WRITE and STOP on bad input.
+! The C driver differentiates the bind(C) objective with respect to the initial temperatures and the two
+! material parameters.
 module rod_model
   use iso_c_binding, only: c_double, c_int
   implicit none
@@ -84,7 +85,8 @@ contains
     call setup(rod, t0, k0, beta)
     call advance(rod, k0, beta, nsteps)
     profile = rod%temp(2:n) - rod%temp(1:n - 1)
-    obj = sum(rod%temp**2) / n + dot_product(profile, profile) + 0.1_c_double * maxval(rod%kappa)
+    obj = sum(rod%temp**2) / n + dot_product(profile, profile) + 0.1_c_double * maxval(rod%kappa) &
+          + 0.05_c_double * sum(rod%temp * cshift(rod%temp, 1))
   end function rod_objective
 
 end module rod_model

@@ -1,8 +1,9 @@
 ! A Fortran program that differentiates its own code: Enzyme's C entry points called through bind(C) interfaces
 ! (as Enzyme's Fortran users do), no C at all.  A chain of springs between fixed ends; the energy uses
-! allocatable work arrays, MATMUL with a run-time-sized stiffness matrix, TRANSPOSE, RESHAPE, SUM and
-! DOT_PRODUCT.  The gradient from __enzyme_autodiff and the directional derivatives from __enzyme_fwddiff are
-! checked against central differences; the program stops with a nonzero code on a mismatch.
+! allocatable work arrays, an array constructor, MATMUL with a run-time-sized stiffness matrix, TRANSPOSE,
+! RESHAPE, CSHIFT, SUM and DOT_PRODUCT.  The gradient from __enzyme_autodiff and the directional derivatives
+! from __enzyme_fwddiff are checked against central differences; the program stops with a nonzero code on a
+! mismatch.
 module spring_chain
   use iso_c_binding, only: c_double, c_int
   implicit none
@@ -23,7 +24,8 @@ contains
     force = matmul(transpose(k), x)
     stretch = [x(1), x(2:n) - x(1:n - 1), -x(n)]
     pairs = reshape(stretch(1:2 * (size(stretch) / 2)), [2, size(stretch) / 2])
-    e = 0.5_c_double * dot_product(x, force) + 0.25_c_double * sum(stretch**4) + sum(pairs(1, :) * pairs(2, :))
+    e = 0.5_c_double * dot_product(x, force) + 0.25_c_double * sum(stretch**4) + sum(pairs(1, :) * pairs(2, :)) &
+        + 0.1_c_double * sum(x * cshift(x, 2))
     deallocate(k)
   end function chain_energy
 end module spring_chain
