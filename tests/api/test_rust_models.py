@@ -1,6 +1,6 @@
 """Rust numerical code (sources/rust_models.rs): a struct owning Vec fields built by push and collect, slices
-walked with windows, chunks and zip, extend_from_slice into a growing history.  Gradients in forward and reverse
-mode against central differences at -O0..-O3."""
+walked with windows, chunks and zip, extend_from_slice into a growing history.  Gradients in forward (also
+batched) and reverse (also split) mode against central differences at -O0..-O3."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import enzyme
-from enzyme import Const, Forward, Reverse
+from enzyme import Active, Const, Duplicated, Forward, Reverse, ReverseSplitWithPrimal
 from enzyme.errors import DifferentiationError
 
 SOURCE = Path(__file__).parent / "sources" / "rust_models.rs"
@@ -35,9 +35,21 @@ CASES = [(name, mode, level) for name in sorted(INPUTS) for mode in ("forward", 
 
 @pytest.mark.parametrize(("name", "mode", "opt_level"), CASES)
 def test_gradient_matches_central_differences(name: str, mode: str, opt_level: int) -> None:
+    """Forward mode one direction at a time and two at once (batch); reverse mode combined and split."""
     f, x = library(opt_level)[name], INPUTS[name]
-    np.testing.assert_allclose(enzyme.gradient(Forward if mode == "forward" else Reverse, f, x, Const(len(x))),
-                               central(f, x), rtol=1e-6, atol=1e-8)
+    expected = central(f, x)
+    if mode == "forward":
+        for chunk in (1, 2):
+            np.testing.assert_allclose(enzyme.gradient(Forward, f, x, Const(len(x)), chunk=chunk), expected,
+                                       rtol=1e-6, atol=1e-8)
+        return
+    np.testing.assert_allclose(enzyme.gradient(Reverse, f, x, Const(len(x))), expected, rtol=1e-6, atol=1e-8)
+    dx = np.zeros_like(x)
+    forward, reverse = enzyme.autodiff_thunk(ReverseSplitWithPrimal, f, Active, Duplicated, Const)
+    tape, primal, _ = forward(Duplicated(x, dx), Const(len(x)))
+    reverse(Duplicated(x, dx), Const(len(x)), 1.0, tape)
+    assert primal == pytest.approx(f(x, len(x)), rel=1e-15)
+    np.testing.assert_allclose(dx, expected, rtol=1e-6, atol=1e-8)
 
 
 def test_bar_potential_reverse_at_O0_is_refused() -> None:

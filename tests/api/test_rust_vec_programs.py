@@ -1,6 +1,6 @@
 """Rust written as people write it (sources/vec_programs.rs): a particle simulation pushing into a Vec,
 an iterator-map-sum loss, a closure-based RK4 integrator.  Gradients against central differences at -O0..-O3
-in forward and reverse mode.
+in forward (also batched) and reverse (also split) mode.
 
 Vec::new() keeps a dangling pointer (the element alignment, an address in the never-mapped first page) until
 the first push; it is its own shadow, which loses nothing.  Growing a Vec reallocates through __rust_realloc,
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import enzyme
-from enzyme import Const, Forward, Reverse
+from enzyme import Active, Const, Duplicated, Forward, Reverse, ReverseSplitWithPrimal
 
 SOURCE = Path(__file__).parent / "sources" / "vec_programs.rs"
 INPUTS = {"particle_energy": np.array([0.3, -1.2, 0.8, 2.0, 0.5]),
@@ -42,6 +42,18 @@ def central(f: enzyme.api.library.CFunction, x: np.ndarray, n: int, h: float = 1
 @pytest.mark.parametrize("mode", [Forward, Reverse], ids=["forward", "reverse"])
 @pytest.mark.parametrize("name", sorted(INPUTS))
 def test_gradient_matches_central_differences(opt_level: int, mode: object, name: str) -> None:
-    f, x = library(opt_level)[name], INPUTS[name]
-    np.testing.assert_allclose(enzyme.gradient(mode, f, x, Const(size(name))),  # type: ignore[arg-type]
-                               central(f, x, size(name)), rtol=1e-6, atol=1e-8)
+    """Forward mode one direction at a time and two at once (batch); reverse mode combined and split."""
+    f, x, n = library(opt_level)[name], INPUTS[name], size(name)
+    expected = central(f, x, n)
+    if mode is Forward:
+        for chunk in (1, 2):
+            np.testing.assert_allclose(enzyme.gradient(Forward, f, x, Const(n), chunk=chunk), expected,
+                                       rtol=1e-6, atol=1e-8)
+        return
+    np.testing.assert_allclose(enzyme.gradient(Reverse, f, x, Const(n)), expected, rtol=1e-6, atol=1e-8)
+    dx = np.zeros_like(x)
+    forward, reverse = enzyme.autodiff_thunk(ReverseSplitWithPrimal, f, Active, Duplicated, Const)
+    tape, primal, _ = forward(Duplicated(x, dx), Const(n))
+    reverse(Duplicated(x, dx), Const(n), 1.0, tape)
+    assert primal == pytest.approx(f(x, n), rel=1e-15)
+    np.testing.assert_allclose(dx, expected, rtol=1e-6, atol=1e-8)
