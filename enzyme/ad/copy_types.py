@@ -25,7 +25,7 @@ from ..ir import (AllocaInst, ArrayType, CastInst, ConstantInt, Function, GEPIns
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
-from .common import zero
+from .common import underlying_global, zero
 from .copy_sites import CopyView, InfosOf, copy_view
 
 if TYPE_CHECKING:
@@ -303,21 +303,6 @@ def points_to_no_floats(infos: list[FunctionTypeInfo], ptr: Value) -> bool:
     return known
 
 
-def _constant_without_pointers(p: Value) -> bool:
-    """Does ``p`` point into a constant global whose type has no pointer (``c"..."``, numbers)?"""
-    while isinstance(p, (GEPInst, CastInst)):
-        p = p.operand(0)
-    return isinstance(p, GlobalVariable) and p.is_constant and not _has_pointer(p.value_type)
-
-
-def _has_pointer(t: Type) -> bool:
-    if isinstance(t, (ArrayType, VectorType)):
-        return _has_pointer(t.element)
-    if isinstance(t, StructType):
-        return any(_has_pointer(e) for e in t.elements)
-    return not isinstance(t, (IntType, FloatType))
-
-
 def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, accessed: object) -> bool:
     """Could a copy between these objects move pointers (or bytes nobody knows anything about)?
 
@@ -325,8 +310,8 @@ def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, acc
     copied bytes: right for numbers, wrong for pointers, whose shadows would be
     null (derivatives followed through them would be lost or land elsewhere).
     """
-    if _constant_without_pointers(src):
-        return False  # a string literal or a table of numbers: it has no pointer to move
+    if pointer_free_constant(src):
+        return False  # a string literal, a table of numbers, null pointers: it has no address to move
     known = accessed is not None  # the one float type the function accesses these objects with, if any
     for info in infos:
         for ptr in (dst, src):
@@ -335,3 +320,20 @@ def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, acc
                     return True
                 known = True
     return not known
+
+
+def pointer_free_constant(p: Value) -> bool:
+    """Does ``p`` point into a constant global whose initializer holds no address?  Copying from it gives
+    null pointers, whose null shadows are right (flang initializes a derived-type local, allocatable
+    components' descriptors included, by copying such a global)."""
+    g = underlying_global(p)
+    return g is not None and g.is_constant and g.initializer is not None and _holds_no_address(g.initializer)
+
+
+def _holds_no_address(c: Value) -> bool:
+    from ..ir import ConstantAggregate, ConstantFP, ConstantKeyword, ConstantText
+    if isinstance(c, ConstantAggregate):
+        return all(_holds_no_address(e) for e in c.elements)
+    if isinstance(c, ConstantText):
+        return c.spelling.startswith('c"')  # a byte string (blockaddress and the like are addresses)
+    return isinstance(c, (ConstantInt, ConstantFP, ConstantKeyword))

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
+from ..analysis.tbaa import access_tree
+from ..analysis.type_tree import INTEGER
 from ..errors import DifferentiationError
 from ..ir import AllocaInst, CastInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
 from ..ir.builder import Builder, InsertPoint, const_int
@@ -134,7 +136,7 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
         # inactive: there the derivative is dropped on purpose.)
         raise unshadowed_store_error(inst, p)
     elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
-            and v.pointer in st.shadow and v not in st.float_bits \
+            and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)):
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
@@ -227,3 +229,10 @@ def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:
 
 def reverse_alloca(st: ReverseState, b: Builder, inst: Instruction) -> None:
     st.free_both(b, inst)  # the stack object moved to the heap, and its shadows
+
+
+def read_as_integer(load: LoadInst) -> bool:
+    """Does the load's TBAA tag say it reads an integer (clang's ``long``, flang's descriptor fields)?  Under
+    strict aliasing such bytes cannot be a floating-point value, whatever type analysis merged for them."""
+    tree = access_tree(load, 1)
+    return tree is not None and tree.at(0) == INTEGER

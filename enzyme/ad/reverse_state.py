@@ -135,7 +135,9 @@ class ReverseState(LaneState, Recomputation):
         return off
 
     def shadow_or_none(self, p: Value) -> Value | None:
-        if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
+        """The shadow of pointer ``p``; null, undef and addresses in the never-mapped first page (Rust's dangling
+        ``NonNull`` of an empty Vec is its alignment) are their own shadows: nothing is ever read through them."""
+        if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison") or is_dangling_address(p):
             return p
         if isinstance(p, Function):
             return p  # code holds no derivatives; calls through it dispatch on the primal pointer (indirect.py)
@@ -275,3 +277,10 @@ class ReverseState(LaneState, Recomputation):
 
     def indirect_pair(self, inst: CallInst, acts: Activities) -> SweepPair:
         return reverse_dispatchers(self.ctx, inst, acts, self.width, lambda g: self.sweeps_of(g, acts))
+
+
+def is_dangling_address(p: Value) -> bool:
+    """``inttoptr (i64 C to ptr)`` with 0 < C < 4096: an address no allocation can have."""
+    from ..ir import ConstantExpr, ConstantInt
+    return (isinstance(p, ConstantExpr) and p.opcode == "inttoptr" and isinstance(p.operands[0], ConstantInt)
+            and 0 < p.operands[0].value < 4096)

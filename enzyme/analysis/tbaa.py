@@ -4,7 +4,8 @@ Clang writes struct-path tags ``!{!base, !access, i64 offset}`` whose access
 type node starts with the type's name (``!{!"double", !char, i64 0}``).  The
 names map to concrete types; pointer names say what they point to
 (``"p2 double"`` is a pointer to a pointer to double).  ``omnipotent char``
-says nothing (char accesses may alias anything).
+says nothing (char accesses may alias anything).  flang tags every field of its array descriptors
+``"descriptor member"``: descriptors hold addresses and integers only, never floating-point data.
 
 Aggregate copies (``llvm.memcpy`` of a struct) carry ``!tbaa.struct``: a list
 of (offset, size, access tag) per field.  Clang lists every field (a union as
@@ -28,6 +29,7 @@ _INT_NAMES = frozenset({
     "jtbaa_arraysize", "jtbaa_arraylen", "jtbaa_arrayflags",
 })
 _POINTER_NAMES = frozenset({"any pointer", "vtable pointer", "jtbaa_arrayptr"})
+_FLANG_DESCRIPTOR = "descriptor member"
 
 
 def type_of_name(name: str) -> list[ConcreteType] | None:
@@ -92,6 +94,8 @@ def access_tree(inst: Instruction, access_size: int) -> TypeTree | None:
     module = f.module if f is not None else None
     if ref is None or not isinstance(module, Module):
         return None
+    if access_type_name(module, ref) == _FLANG_DESCRIPTOR:
+        return _descriptor_member_tree(inst, access_size)
     return _tag_tree(module, ref, access_size)
 
 
@@ -128,3 +132,23 @@ def struct_copy(inst: Instruction, nbytes: int) -> StructCopy | None:
         for path, t in _tag_tree(module, tag.ref, size) or ():
             tree.insert((path[0] + off, *path[1:]), t)
     return StructCopy(tree, frozenset(padding))
+
+
+def _descriptor_member_tree(inst: Instruction, access_size: int) -> TypeTree | None:
+    """A flang descriptor field: an address when accessed as a pointer, an integer when accessed as an integer
+    away from the descriptor's start.  flang reads and writes each field with its own type (the base address as
+    ``ptr``); an integer access with no constant offset could still be the base address copied as an integer,
+    so it says nothing."""
+    from ..ir import ConstantInt, GEPInst, IntType, LoadInst, PointerType, StoreInst
+    accessed = inst.type if isinstance(inst, LoadInst) else inst.operand(0).type if isinstance(inst, StoreInst) else None
+    address = inst.operand(0) if isinstance(inst, LoadInst) else inst.operand(1)
+    offset = address.operand(1) if isinstance(address, GEPInst) and len(address.operands) == 2 else None
+    tree = TypeTree()
+    if isinstance(accessed, IntType) and (accessed.bits < 64 or isinstance(offset, ConstantInt) and offset.value > 0):
+        for b in range(max(1, access_size)):
+            tree.insert((b,), INTEGER)
+        return tree
+    if isinstance(accessed, PointerType):
+        tree.insert((0,), POINTER)
+        return tree
+    return None

@@ -17,6 +17,7 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
                   ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, Type, Value)
 from ..ir.types import ArrayType, FloatType, PointerType, VectorType
 from ..rules import MemoryFunction, MemoryKind, Returns
+from ..rules.runtime_bodies import TYPELESS_HELPERS
 from . import known_functions as known
 from .layout import DataLayout
 from .sign_bits import constant_bits, is_sign_mask, sign_operation
@@ -468,6 +469,8 @@ class Solver:
             for v in [inst, *args]:
                 if isinstance(v.type, IntType) and not isinstance(v, Constant):
                     self.set_top(v, INTEGER)
+        elif name in TYPELESS_HELPERS:
+            return  # see rules.runtime_bodies
         elif callee is not None and not callee.is_declaration:
             self.pending_calls[inst] = None
         else:

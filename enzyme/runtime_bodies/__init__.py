@@ -1,14 +1,18 @@
 """Differentiable bodies for runtime-library calls that ship no bitcode (flang's runtime).
 
-flang-22 calls its C++ runtime for array assignment (``_FortranAAssign``: allocatable and
-array-section assignment at -O0, reallocating assignment at every level) and, at -O0, for
-MATMUL, TRANSPOSE, RESHAPE, SUM, PRODUCT, MAXVAL, MINVAL and DOT_PRODUCT.  ``fortran.c``
-beside this file implements them over flang's array descriptors; a module that declares one
-of them gets the bodies linked in (as ``__pyenzyme_body_<name>``), and the engine
-differentiates a call of ``<name>`` through that body (``ad.call_kinds``) while the program
-itself keeps calling the runtime.  A case a body does not handle stops the derivative at run
-time with a message naming the call and its source line.  ``libc.c`` does the same for the C
-library's ``qsort``, whose permutation the derivative must follow.
+flang-22 calls its C++ runtime for array assignment (``_FortranAAssign``, ``AssignTemporary``:
+allocatable and array-section assignment at -O0, reallocating assignment at every level), for
+derived types (``Initialize``, ``Destroy``, ALLOCATE/DEALLOCATE through ``AllocatableSetBounds``,
+``AllocatableAllocate``, ``AllocatableDeallocate``), for array constructors of run-time size
+(``InitArrayConstructorVector``, ``PushArrayConstructorValue``/``SimpleScalar``), for SPREAD and
+NORM2 at every level and, at -O0, for MATMUL, TRANSPOSE, RESHAPE, SUM, PRODUCT, MAXVAL, MINVAL
+and DOT_PRODUCT (REAL(4) and REAL(8)).  ``fortran.c`` beside this file implements them over
+flang's array descriptors and type descriptions; a module that declares one of them gets the
+bodies linked in (as ``__pyenzyme_body_<name>``), and the engine differentiates a call of
+``<name>`` through that body (``ad.call_kinds``) while the program itself keeps calling the
+runtime.  A case a body does not handle stops the derivative at run time with a message naming
+the call and its source line.  ``libc.c`` does the same for the C library's ``qsort``, whose
+permutation the derivative must follow.
 """
 from __future__ import annotations
 
