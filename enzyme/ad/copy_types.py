@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, ArrayType, CastInst, ConstantInt, Function, GEPInst, GlobalVariable, IntType,
+from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
