@@ -40,6 +40,7 @@ from .realloc import module_reallocs
 from .reread import RereadableLoads
 from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
+from .frame_record import FrameRecord, blocks_on_no_cycle
 from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp
@@ -189,8 +190,11 @@ class _ReverseGenerator(ReverseState):
         self.after_counter_pushes = {}
         self.counter_pops = {}
         self.count_iterations()
+        acyclic = blocks_on_no_cycle(self.order)
+        self.record = FrameRecord(self.m, self.aug, self.rev, self.layout, acyclic, {self.fwd[b] for b in acyclic})
         self._reverse()
         self.tape_invariants()
+        self.record.finish(self.aug_tape, self.rev_tape)
         return pair
 
     def _augmented(self) -> None:
@@ -396,9 +400,13 @@ class _ReverseGenerator(ReverseState):
         # Pushes at the end of the forward block, pops at the start of the reverse block.
         ab = Builder(InsertPoint.before_terminator(self.fwd[blk]))  # type: ignore[arg-type]
         pb = Builder(InsertPoint(ib, ib.instructions[0] if ib.instructions else None))
-        for v in self.need_order:
-            self.push(ab, v)
-        for v in reversed(self.need_order):
-            popped = self.pop(pb, v.type)
-            self.needs[v].replace_all_uses_with(popped)
+        if self.record.holds(blk):  # at most once per call: a fixed slot of the frame record
+            for v in self.need_order:
+                self.needs[v].replace_all_uses_with(self.record.keep(ab, pb, v, v.type))
+        else:
+            for v in self.need_order:
+                self.push(ab, v)
+            for v in reversed(self.need_order):
+                popped = self.pop(pb, v.type)
+                self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)
