@@ -2,10 +2,11 @@
 
 A block on no cycle of the primal CFG runs at most once per call, so each value its reverse block
 needs (a "need" of recompute.py that is neither recomputed nor loop-invariant) gets a fixed offset
-in a record local to the augmented frame: an ``alloca`` that LLVM's SROA turns back into
+in a record: a typed ``alloca`` per slot in the augmented frame, which LLVM's SROA turns back into
 registers.  The whole record goes onto the tape in one push just before each return of the
 augmented sweep -- after everything else the call pushed -- and the reverse sweep pops it as the
-first thing at its entry and reads every value from its slot.  Values of blocks on cycles keep
+first thing at its entry and reads every value from its slot there (the reverse sweep never
+pushes, so the popped memory stays in place until it returns).  Values of blocks on cycles keep
 their own pushes on the growing tape; both stacks are read in the mirror order of the forward
 trace, so they stay independent.
 
@@ -18,12 +19,15 @@ from __future__ import annotations
 from ..analysis.layout import DataLayout
 from ..ir import Block, Function, Module, Type, Value
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.instructions import AllocaInst, Instruction, LoadInst, PhiInst, ReturnInst
-from ..ir.types import I1, I8, I64, PTR, VOID, ArrayType, FunctionType
-from .common import carries_float
+from ..ir.instructions import AllocaInst, CallInst, Instruction, LoadInst, PhiInst, ReturnInst
+from ..ir.types import I8, I64, FloatType, VectorType
 from .tape import slot_size, tape_functions
 
-_MEMCPY = "llvm.memcpy.p0.p0.i64"
+def _plain_float(t: Type) -> bool:
+    """Floats and float vectors only: the record's copy onto the tape is a load and a store of each slot,
+    which a later differentiation of this code (higher order) must see as float data, not as a copy of
+    memory through an integer or a pointer."""
+    return isinstance(t, FloatType) or (isinstance(t, VectorType) and isinstance(t.element, FloatType))
 
 
 def blocks_on_no_cycle(order: list[Block]) -> set[Block]:
@@ -80,29 +84,31 @@ class FrameRecord:
     """The record of one augmented/reverse pair (see the module docstring)."""
 
     def __init__(self, module: Module, aug: Function, rev: Function, layout: DataLayout, acyclic: set[Block],
-                 acyclic_augmented: set[Block]) -> None:
+                 acyclic_augmented: set[Value]) -> None:
         self.module, self.aug, self.rev, self.layout = module, aug, rev, layout
         self.acyclic = acyclic                      # primal blocks
         self.acyclic_augmented = acyclic_augmented  # their clones in the augmented sweep
+        self.slots: list[tuple[int, AllocaInst]] = []  # (byte offset on the tape, the augmented frame's slot)
         self.size = 0
-        self.aug_record: AllocaInst | None = None
-        self.rev_record: AllocaInst | None = None
+        self.rev_popped: CallInst | None = None     # the record on the tape, popped at the reverse's entry
         self.value_offsets: dict[Value, int] = {}
 
-    def holds(self, blk: Block) -> bool:
-        """Do the needs of primal block ``blk`` go into the record?"""
-        return blk in self.acyclic
+    def holds(self, blk: Block, v: Value) -> bool:
+        """Does ``v``, needed by the reverse of primal block ``blk``, go into the record?"""
+        return blk in self.acyclic and _plain_float(v.type)
 
     def defined_once(self, av: Value) -> bool:
-        """Is augmented value ``av`` defined at most once per call (so one slot holds it for the whole reverse)?"""
-        return isinstance(av, Instruction) and not av.is_terminator and av.parent in self.acyclic_augmented
+        """Is augmented value ``av`` a float defined at most once per call (one slot holds it for the whole
+        reverse)?"""
+        return isinstance(av, Instruction) and not av.is_terminator and av.parent in self.acyclic_augmented \
+            and _plain_float(av.type)
 
     def prefers(self, av: Value) -> bool:
         """Should the reverse read ``av`` from the record rather than recompute it?  Floating-point results
-        defined once: recomputing repeats their whole chain in every reverse block that needs them, while the
+        defined once (not loads): recomputing repeats their whole chain in every reverse block that needs them, while the
         slot costs nothing once LLVM inlines both sweeps into one function and SROA keeps it in a register.
-        Addresses, integers and loads stay recomputed (cheap, and they keep the record small)."""
-        return self.defined_once(av) and carries_float(av.type) and not isinstance(av, LoadInst)
+        Loads stay re-read (cheap, and they keep the record small)."""
+        return self.defined_once(av) and not isinstance(av, LoadInst)
 
     def value(self, av: Value, rb: Builder) -> Value:
         """``av`` (defined once) read with ``rb`` from its slot, stored right after its definition."""
@@ -120,38 +126,39 @@ class FrameRecord:
         return self._load(pb, t, self._store(ab, v))
 
     def _store(self, ab: Builder, v: Value) -> int:
-        if self.aug_record is None or self.rev_record is None:
-            self.aug_record = _entry_alloca(self.aug)
-            self.rev_record = _entry_alloca(self.rev)
+        # One typed alloca per slot in the augmented frame (SROA makes each a register): the type of every
+        # byte stays plain, also to a later differentiation of this code (higher order).
+        entry = self.aug.blocks[0]
+        slot = Builder(InsertPoint(entry, entry.instructions[0] if entry.instructions else None)).alloca(
+            v.type, name="frame.slot", align=8)
+        assert isinstance(slot, AllocaInst)
         offset = self.size
+        self.slots.append((offset, slot))
         self.size += slot_size(v.type, self.layout)
-        ab.store(v, ab.gep(I8, self.aug_record, [offset], inbounds=True), 8)
+        ab.store(v, slot, 8)
         return offset
 
     def _load(self, rb: Builder, t: Type, offset: int) -> Value:
-        assert self.rev_record is not None
-        return rb.load(t, rb.gep(I8, self.rev_record, [offset], inbounds=True), align=8)
+        if self.rev_popped is None:
+            # The first thing the reverse pops (its size is set by ``finish``).  The reverse sweep never
+            # pushes, so the popped slot stays valid (no realloc) until the reverse returns.
+            entry = self.rev.blocks[0]
+            _, pop = tape_functions(self.module)
+            at = Builder(InsertPoint(entry, entry.instructions[0] if entry.instructions else None))
+            self.rev_popped = at.call(pop, [self.rev.args[-1], const_int(I64, 0)], name="frame.record")
+        return rb.load(t, rb.gep(I8, self.rev_popped, [offset], inbounds=True), align=8)
 
-    def finish(self, aug_tape: Value, rev_tape: Value) -> None:
-        """Size the records, push the augmented one before every return, pop it at the reverse's entry."""
-        if self.aug_record is None or self.rev_record is None:
+    def finish(self, aug_tape: Value) -> None:
+        """Push the record before every return of the augmented sweep, slot by slot with its type."""
+        if not self.slots:
             return
-        for record in (self.aug_record, self.rev_record):
-            record.allocated_type = ArrayType(self.size, I8)
-        push, pop = tape_functions(self.module)
-        memcpy = self.module.declare_function(_MEMCPY, FunctionType(VOID, (PTR, PTR, I64, I1)))
         size = const_int(I64, self.size)
+        if self.rev_popped is not None:
+            self.rev_popped.set_operand(1, size)
+        push, _ = tape_functions(self.module)
         for blk in self.aug.blocks:
             if isinstance(blk.terminator, ReturnInst):
                 b = Builder(InsertPoint.before_terminator(blk))
-                b.call(memcpy, [b.call(push, [aug_tape, size]), self.aug_record, size, const_int(I1, 0)])
-        b = Builder(InsertPoint.after_inst(self.rev_record))
-        b.call(memcpy, [self.rev_record, b.call(pop, [rev_tape, size]), size, const_int(I1, 0)])
-
-
-def _entry_alloca(fn: Function) -> AllocaInst:
-    entry = fn.blocks[0]
-    alloca = Builder(InsertPoint(entry, entry.instructions[0] if entry.instructions else None)).alloca(
-        ArrayType(0, I8), name="frame.record", align=8)
-    assert isinstance(alloca, AllocaInst)
-    return alloca
+                pushed = b.call(push, [aug_tape, size])
+                for offset, slot in self.slots:
+                    b.store(b.load(slot.allocated_type, slot, align=8), b.gep(I8, pushed, [offset], inbounds=True), 8)

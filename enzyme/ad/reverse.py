@@ -194,7 +194,7 @@ class _ReverseGenerator(ReverseState):
         self.record = FrameRecord(self.m, self.aug, self.rev, self.layout, acyclic, {self.fwd[b] for b in acyclic})
         self._reverse()
         self.tape_invariants()
-        self.record.finish(self.aug_tape, self.rev_tape)
+        self.record.finish(self.aug_tape)
         return pair
 
     def _augmented(self) -> None:
@@ -400,13 +400,14 @@ class _ReverseGenerator(ReverseState):
         # Pushes at the end of the forward block, pops at the start of the reverse block.
         ab = Builder(InsertPoint.before_terminator(self.fwd[blk]))  # type: ignore[arg-type]
         pb = Builder(InsertPoint(ib, ib.instructions[0] if ib.instructions else None))
-        if self.record.holds(blk):  # at most once per call: a fixed slot of the frame record
-            for v in self.need_order:
+        taped = []
+        for v in self.need_order:
+            if self.record.holds(blk, v):  # at most once per call: a fixed slot of the frame record
                 self.needs[v].replace_all_uses_with(self.record.keep(ab, pb, v, v.type))
-        else:
-            for v in self.need_order:
+            else:
                 self.push(ab, v)
-            for v in reversed(self.need_order):
-                popped = self.pop(pb, v.type)
-                self.needs[v].replace_all_uses_with(popped)
+                taped.append(v)
+        for v in reversed(taped):
+            popped = self.pop(pb, v.type)
+            self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)

@@ -41,11 +41,15 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @augmented_sq(double %[[K]], ptr %[[TAPE]])
+; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   call void @augmented_scale(ptr %[[X]], ptr %[[D_X]], double %[[S]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[S]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[V]]
 ; CHECK-NEXT: }
 ;
@@ -54,6 +58,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
@@ -62,7 +67,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   br label %[[TMP5:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -132,11 +137,15 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ;
 ; CHECK-LABEL: define internal void @augmented_scale(
 ; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load double, ptr %[[P]], align 8
+; CHECK-NEXT:   store double %[[V]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[W:[^ ,]+]] = fmul double %[[V]], %[[K]]
 ; CHECK-NEXT:   store double %[[W]], ptr %[[P]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[V]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
@@ -145,10 +154,11 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   br label %[[TMP3:[^ ,]+]]
 ; CHECK-EMPTY:
