@@ -137,8 +137,8 @@ def measure(name: str, source_text: str, scratch: Path, *, passes: int, profile:
     source = scratch / f"{name}.c"
     source.write_text(source_text)
     start = time.perf_counter()
-    subprocess.run([toolchain.find_tool("clang").path, "-O2", "-c", str(source), "-o", str(scratch / f"{name}.clang.o")],
-                   check=True)
+    clang = toolchain.find_tool("clang").path
+    subprocess.run([clang, "-O2", "-c", str(source), "-o", str(scratch / f"{name}.clang.o")], check=True)
     clang_seconds = time.perf_counter() - start
 
     phases: dict[str, float] = {}
@@ -172,7 +172,7 @@ def measure(name: str, source_text: str, scratch: Path, *, passes: int, profile:
     for phase, seconds in phases.items():
         print(f"  {phase:<24} {seconds:7.2f} s  {100 * seconds / total:5.1f}%")
     if passes and report:
-        print(f"  slowest passes of the post-AD O2:")
+        print("  slowest passes of the post-AD O2:")
         for row in _slowest_passes(report, passes):
             print(f"    {row}")
     return {"clang": clang_seconds, "pyenzyme": total}

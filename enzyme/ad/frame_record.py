@@ -1,18 +1,18 @@
-"""The frame record: fixed slots for what the blocks outside every cycle hand to the reverse sweep.
+"""The frame record: fixed slots for the floats that code outside every cycle hands to the reverse sweep.
 
-A block on no cycle of the primal CFG runs at most once per call, so each value its reverse block
-needs (a "need" of recompute.py that is neither recomputed nor loop-invariant) gets a fixed offset
-in a record: a typed ``alloca`` per slot in the augmented frame, which LLVM's SROA turns back into
-registers.  The whole record goes onto the tape in one push just before each return of the
-augmented sweep -- after everything else the call pushed -- and the reverse sweep pops it as the
-first thing at its entry and reads every value from its slot there (the reverse sweep never
-pushes, so the popped memory stays in place until it returns).  Values of blocks on cycles keep
-their own pushes on the growing tape; both stacks are read in the mirror order of the forward
-trace, so they stay independent.
+A block on no cycle of the primal CFG runs at most once per call, so each floating-point value the
+reverse needs from it gets a fixed offset in a record: a typed ``alloca`` per slot in the augmented
+frame, which LLVM's SROA turns back into registers.  A float defined in such a block has one slot for
+the whole reverse sweep, stored right after its definition and read wherever the reverse needs it,
+instead of being recomputed -- its whole chain again -- in every reverse block that uses it.
 
-Straight-line code then costs one tape push and one pop per call instead of one per value: each
-push inlines a capacity check and a ``realloc`` branch, which made the derivative of a large
-straight-line function many times the size of its input and LLVM superlinear on it.
+The record is one entry of the tape: pushed just before each return of the augmented sweep, after
+everything else the call pushed, and popped first at the reverse sweep's entry, which reads the slots
+in place (the reverse sweep never pushes, so the popped memory stays put until it returns).  Values of
+blocks on cycles keep their own pushes.  Straight-line code thus costs one tape push and one pop per
+call instead of one per value, each of which inlined a capacity check and a ``realloc`` branch: that
+made the derivative of a large straight-line function 30 times the size of its input and LLVM
+superlinear on it.  Integers and pointers stay on the tape as before (see ``_plain_float``).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from ..ir.instructions import AllocaInst, CallInst, Instruction, LoadInst, PhiIn
 from ..ir.types import I8, I64, FloatType, VectorType
 from .tape import slot_size, tape_functions
 
+
 def _plain_float(t: Type) -> bool:
     """Floats and float vectors only: the record's copy onto the tape is a load and a store of each slot,
     which a later differentiation of this code (higher order) must see as float data, not as a copy of
@@ -31,28 +32,28 @@ def _plain_float(t: Type) -> bool:
 
 
 def blocks_on_no_cycle(order: list[Block]) -> set[Block]:
-    """The blocks of ``order`` (a function's blocks, entry first) that lie on no cycle among them."""
+    """The blocks of ``order`` (a function's blocks, entry first) that lie on no cycle among them.
+
+    Tarjan's strongly connected components, iteratively (functions can have thousands of blocks): a block
+    is on no cycle when its component is itself alone and it does not branch to itself.
+    """
+    inside = set(order)
     index: dict[Block, int] = {}
     low: dict[Block, int] = {}
     stack: list[Block] = []
     on_stack: set[Block] = set()
-    inside = set(order)
     acyclic: set[Block] = set()
-    counter = 0
-    # Tarjan's strongly connected components, iteratively (functions can have thousands of blocks).
+    work: list[tuple[Block, list[Block]]] = []
+
+    def enter(b: Block) -> None:
+        index[b] = low[b] = len(index)
+        stack.append(b)
+        on_stack.add(b)
+        work.append((b, [s for s in b.successors if s in inside]))
+
     for root in order:
         if root in index:
             continue
-        work: list[tuple[Block, list[Block]]] = []
-
-        def enter(b: Block) -> None:
-            nonlocal counter
-            index[b] = low[b] = counter
-            counter += 1
-            stack.append(b)
-            on_stack.add(b)
-            work.append((b, [s for s in b.successors if s in inside]))
-
         enter(root)
         while work:
             b, succs = work[-1]
@@ -105,9 +106,9 @@ class FrameRecord:
 
     def prefers(self, av: Value) -> bool:
         """Should the reverse read ``av`` from the record rather than recompute it?  Floating-point results
-        defined once (not loads): recomputing repeats their whole chain in every reverse block that needs them, while the
-        slot costs nothing once LLVM inlines both sweeps into one function and SROA keeps it in a register.
-        Loads stay re-read (cheap, and they keep the record small)."""
+        defined once, but not loads: recomputing repeats their whole chain in every reverse block that needs
+        them, while the slot costs nothing once LLVM inlines both sweeps into one function and SROA keeps it
+        in a register.  Loads stay re-read (cheap, and they keep the record small)."""
         return self.defined_once(av) and not isinstance(av, LoadInst)
 
     def value(self, av: Value, rb: Builder) -> Value:

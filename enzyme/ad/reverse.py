@@ -32,6 +32,7 @@ from .common import (ADContext, carries_float, clone_body, describe, differentia
                      value_name, zero)
 from .custom import custom_rules
 from .float_bits import float_bits_type, only_integer_uses, returned_float_bits
+from .frame_record import FrameRecord, blocks_on_no_cycle
 from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
 from .loop_plans import plan_loops
@@ -40,7 +41,6 @@ from .realloc import module_reallocs
 from .reread import RereadableLoads
 from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
-from .frame_record import FrameRecord, blocks_on_no_cycle
 from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp

@@ -34,7 +34,7 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented2_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
@@ -67,7 +67,7 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse2_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 24)
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
@@ -131,7 +131,7 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @diffe2_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

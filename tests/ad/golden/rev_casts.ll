@@ -27,7 +27,7 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal float @augmented_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
@@ -53,7 +53,7 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @reverse_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
@@ -104,7 +104,7 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @diffef(
-; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

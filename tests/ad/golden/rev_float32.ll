@@ -26,7 +26,7 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal float @augmented_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca float, align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul float %[[A]], %[[B]]
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call float @sinf(float %[[A]])
@@ -41,7 +41,7 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @reverse_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
@@ -104,7 +104,7 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @diffef(
-; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

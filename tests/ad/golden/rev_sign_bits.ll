@@ -34,7 +34,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[XB:[^ ,]+]] = bitcast double %[[X]] to i64
@@ -62,7 +62,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
@@ -133,7 +133,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -145,17 +145,18 @@ define { double, double } @grad(double %x, double %y) {
 
 ; O2-LABEL: define { double, double } @grad(
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP1]]
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP4]]
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP2]]
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP8]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP7]], double 0.000000e+00, double %[[TMP9]]
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP6]], 0
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double %[[TMP10]], 1
-; O2-NEXT:   ret { double, double } %[[TMP12]]
+; O2-NEXT: {{^}}[[GROW_I_I_I:[^ ,]+]]:
+; O2-NEXT:   %[[TMP0:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP0]]
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP3]]
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[TMP1]], %[[TMP4]]
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[X]], %[[TMP3]]
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP7]]
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP8]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP5]], 0
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } %[[TMP10]], double %[[TMP9]], 1
+; O2-NEXT:   ret { double, double } %[[TMP11]]
 ; O2-NEXT: }

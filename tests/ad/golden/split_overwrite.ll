@@ -38,7 +38,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[A_2:[^ ,]+]] = load double, ptr %[[A]], align 8
 ; CHECK-NEXT:   store double %[[A_2]], ptr %[[FRAME_SLOT]], align 8
@@ -52,7 +52,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
@@ -91,7 +91,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { ptr, double } @augmentfwd_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = call ptr @malloc(i64 56)
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -104,7 +104,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reversesplit_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = load i64, ptr %[[TMP0]], align 4
@@ -124,7 +124,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 
 ; O2-LABEL: define double @split(
 ; O2-SAME: ptr captures(none) %[[A:[^ ,]+]], ptr writeonly captures(none) initializes((0, 8)) %[[DA:[^ ,]+]], double %[[V:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT: {{^}}[[REVERSESPLIT_F_EXIT:[^ ,]+]]:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]]:
 ; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[A]], align 8
 ; O2-NEXT:   store double 1.230000e+02, ptr %[[A]], align 8
 ; O2-NEXT:   %[[TMP0:[^ ,]+]] = fadd double %[[V]], 0.000000e+00
