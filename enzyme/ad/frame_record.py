@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..analysis.layout import DataLayout
 from ..ir import Block, Function, Module, Type, Value
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.instructions import AllocaInst, CallInst, Instruction, LoadInst, PhiInst, ReturnInst
+from ..ir.instructions import AllocaInst, CallInst, Instruction, LoadInst, ReturnInst
 from ..ir.types import I8, I64, FloatType, VectorType
 from .tape import slot_size, tape_functions
 
@@ -112,14 +112,14 @@ class FrameRecord:
         return self.defined_once(av) and not isinstance(av, LoadInst)
 
     def value(self, av: Value, rb: Builder) -> Value:
-        """``av`` (defined once) read with ``rb`` from its slot, stored right after its definition."""
+        """``av`` (defined once) read with ``rb`` from its slot, stored at the end of its block (which it
+        dominates; finding the place right after it costs a search through the block)."""
         assert isinstance(av, Instruction)
         offset = self.value_offsets.get(av)
         if offset is None:
             blk = av.parent
-            assert blk is not None
-            after = InsertPoint.at_start(blk) if isinstance(av, PhiInst) else InsertPoint.after_inst(av)
-            offset = self.value_offsets[av] = self._store(Builder(after), av)
+            assert isinstance(blk, Block)
+            offset = self.value_offsets[av] = self._store(Builder(InsertPoint.before_terminator(blk)), av)
         return self._load(rb, av.type, offset)
 
     def keep(self, ab: Builder, pb: Builder, v: Value, t: Type) -> Value:

@@ -36,8 +36,8 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[W0:[^ ,]+]] = load double, ptr %[[W]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[W0]]
-; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[M]], %[[X]]
+; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

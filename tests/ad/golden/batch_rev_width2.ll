@@ -39,20 +39,20 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[X0:[^ ,]+]] = load double, ptr %[[X]], align 8
-; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 1
 ; CHECK-NEXT:   %[[D_PX10:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X0]], i64 1
 ; CHECK-NEXT:   %[[D_PX11:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X1]], i64 1
 ; CHECK-NEXT:   %[[X1:[^ ,]+]] = load double, ptr %[[PX1]], align 8
-; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X0]], %[[X1]]
 ; CHECK-NEXT:   store double %[[M]], ptr %[[OUT]], align 8
 ; CHECK-NEXT:   %[[E:[^ ,]+]] = call double @llvm.exp.f64(double %[[X0]])
-; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT2]], align 8
 ; CHECK-NEXT:   %[[PO1:[^ ,]+]] = getelementptr inbounds double, ptr %[[OUT]], i64 1
 ; CHECK-NEXT:   %[[D_PO10:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT0]], i64 1
 ; CHECK-NEXT:   %[[D_PO11:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT1]], i64 1
 ; CHECK-NEXT:   store double %[[E]], ptr %[[PO1]], align 8
+; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 24)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

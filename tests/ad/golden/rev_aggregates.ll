@@ -38,10 +38,10 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = call { double, double } @augmented_pair(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = extractvalue { double, double } %[[P]], 0
-; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = extractvalue { double, double } %[[P]], 1
-; CHECK-NEXT:   store double %[[B]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[B]]
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[B]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

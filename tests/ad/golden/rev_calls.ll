@@ -43,9 +43,9 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @augmented_sq(double %[[K]], ptr %[[TAPE]])
-; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   call void @augmented_scale(ptr %[[X]], ptr %[[D_X]], double %[[S]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load double, ptr %[[X]], align 8
+; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
@@ -139,9 +139,9 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load double, ptr %[[P]], align 8
-; CHECK-NEXT:   store double %[[V]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[W:[^ ,]+]] = fmul double %[[V]], %[[K]]
 ; CHECK-NEXT:   store double %[[W]], ptr %[[P]], align 8
+; CHECK-NEXT:   store double %[[V]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

@@ -32,13 +32,13 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[AD:[^ ,]+]] = fpext float %[[A]] to double
-; CHECK-NEXT:   store double %[[AD]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[ND:[^ ,]+]] = sitofp i32 %[[N]] to double
-; CHECK-NEXT:   store double %[[ND]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[AD]], %[[ND]]
-; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT2]], align 8
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = fmul double %[[M]], %[[B]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fptrunc double %[[P]] to float
+; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   store double %[[AD]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[ND]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 24)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

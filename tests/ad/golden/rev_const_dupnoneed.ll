@@ -33,9 +33,9 @@ define double @grad(double %x, ptr %w, ptr %out, ptr %dout) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[W0:[^ ,]+]] = load double, ptr %[[W]], align 8
-; CHECK-NEXT:   store double %[[W0]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[W0]]
 ; CHECK-NEXT:   store double %[[M]], ptr %[[OUT]], align 8
+; CHECK-NEXT:   store double %[[W0]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

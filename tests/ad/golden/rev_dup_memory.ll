@@ -35,17 +35,17 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[X0:[^ ,]+]] = load double, ptr %[[X]], align 8
-; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 1
 ; CHECK-NEXT:   %[[D_PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 1
 ; CHECK-NEXT:   %[[X1:[^ ,]+]] = load double, ptr %[[PX1]], align 8
-; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X0]], %[[X1]]
 ; CHECK-NEXT:   store double %[[M]], ptr %[[Y]], align 8
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @llvm.sin.f64(double %[[X0]])
 ; CHECK-NEXT:   %[[PY1:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 1
 ; CHECK-NEXT:   %[[D_PY1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
 ; CHECK-NEXT:   store double %[[S]], ptr %[[PY1]], align 8
+; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

@@ -30,9 +30,9 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca float, align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul float %[[A]], %[[B]]
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call float @sinf(float %[[A]])
-; CHECK-NEXT:   store float %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[Q:[^ ,]+]] = fdiv float %[[S]], %[[B]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd float %[[M]], %[[Q]]
+; CHECK-NEXT:   store float %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load float, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

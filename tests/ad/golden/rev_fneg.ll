@@ -27,8 +27,8 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul fast double %[[X]], %[[Y]]
 ; CHECK-NEXT:   %[[N:[^ ,]+]] = fneg double %[[M]]
-; CHECK-NEXT:   store double %[[N]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[N]], %[[X]]
+; CHECK-NEXT:   store double %[[N]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

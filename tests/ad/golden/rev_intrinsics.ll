@@ -40,16 +40,16 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT3:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @llvm.sin.f64(double %[[X]])
-; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = call double @llvm.fabs.f64(double %[[S]])
 ; CHECK-NEXT:   %[[Q:[^ ,]+]] = call double @llvm.sqrt.f64(double %[[A]])
-; CHECK-NEXT:   store double %[[Q]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[E:[^ ,]+]] = call double @llvm.exp.f64(double %[[X]])
-; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT3]], align 8
 ; CHECK-NEXT:   %[[L:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
-; CHECK-NEXT:   store double %[[L]], ptr %[[FRAME_SLOT2]], align 8
 ; CHECK-NEXT:   %[[EL:[^ ,]+]] = fmul double %[[E]], %[[L]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd double %[[Q]], %[[EL]]
+; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT3]], align 8
+; CHECK-NEXT:   store double %[[L]], ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   store double %[[Q]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 32)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT3]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

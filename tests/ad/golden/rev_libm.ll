@@ -38,16 +38,16 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca float, align 8
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = call double @pow(double %[[X]], double %[[Y]])
-; CHECK-NEXT:   store double %[[P]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[T:[^ ,]+]] = call double @tanh(double %[[X]])
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = call double @atan2(double %[[Y]], double %[[X]])
 ; CHECK-NEXT:   %[[XF:[^ ,]+]] = fptrunc double %[[X]] to float
 ; CHECK-NEXT:   %[[C:[^ ,]+]] = call float @cbrtf(float %[[XF]])
-; CHECK-NEXT:   store float %[[C]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[CD:[^ ,]+]] = fpext float %[[C]] to double
 ; CHECK-NEXT:   %[[S1:[^ ,]+]] = fadd double %[[P]], %[[T]]
 ; CHECK-NEXT:   %[[S2:[^ ,]+]] = fadd double %[[S1]], %[[A]]
 ; CHECK-NEXT:   %[[S3:[^ ,]+]] = fadd double %[[S2]], %[[CD]]
+; CHECK-NEXT:   store float %[[C]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[P]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load float, ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

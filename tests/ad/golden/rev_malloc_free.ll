@@ -47,7 +47,6 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[X1:[^ ,]+]] = fadd double %[[X]], 1.000000e+00
 ; CHECK-NEXT:   store double %[[X1]], ptr %[[P1]], align 8
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = load double, ptr %[[BUF]], align 8
-; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = load double, ptr %[[P1]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[B]]
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr i8, ptr %[[TAPE]], i64 24
@@ -56,6 +55,7 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr i8, ptr %[[TAPE]], i64 24
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TMP3]], i64 8)
 ; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store ptr %[[BUF]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)

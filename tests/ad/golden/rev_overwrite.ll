@@ -33,11 +33,11 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = load double, ptr %[[X]], align 8
-; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[SQ:[^ ,]+]] = fmul double %[[A]], %[[A]]
 ; CHECK-NEXT:   store double %[[SQ]], ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[B]], %[[K]]
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

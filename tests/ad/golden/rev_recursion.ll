@@ -43,10 +43,10 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT: {{^}}[[STEP]]:
 ; CHECK-NEXT:   %[[N1:[^ ,]+]] = sub i32 %[[N]], 1
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = call double @augmented_p.1(double %[[X]], i32 %[[N1]], ptr %[[TAPE]])
-; CHECK-NEXT:   store double %[[R]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[R]]
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store i64 0, ptr %[[TMP0]], align 8
+; CHECK-NEXT:   store double %[[R]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
@@ -139,10 +139,10 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT: {{^}}[[STEP]]:
 ; CHECK-NEXT:   %[[N1:[^ ,]+]] = sub i32 %[[N]], 1
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = call double @augmented_p.1(double %[[X]], i32 %[[N1]], ptr %[[TAPE]])
-; CHECK-NEXT:   store double %[[R]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[R]]
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store i64 0, ptr %[[TMP0]], align 8
+; CHECK-NEXT:   store double %[[R]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

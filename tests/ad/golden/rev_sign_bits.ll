@@ -41,16 +41,16 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[YB:[^ ,]+]] = bitcast double %[[Y]] to i64
 ; CHECK-NEXT:   %[[NEGB:[^ ,]+]] = xor i64 %[[XB]], -9223372036854775808
 ; CHECK-NEXT:   %[[NEG:[^ ,]+]] = bitcast i64 %[[NEGB]] to double
-; CHECK-NEXT:   store double %[[NEG]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[ABSB:[^ ,]+]] = and i64 %[[YB]], 9223372036854775807
 ; CHECK-NEXT:   %[[ABS:[^ ,]+]] = bitcast i64 %[[ABSB]] to double
-; CHECK-NEXT:   store double %[[ABS]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[MAG:[^ ,]+]] = and i64 %[[XB]], 9223372036854775807
 ; CHECK-NEXT:   %[[SGN:[^ ,]+]] = and i64 %[[YB]], -9223372036854775808
 ; CHECK-NEXT:   %[[CPB:[^ ,]+]] = or i64 %[[MAG]], %[[SGN]]
 ; CHECK-NEXT:   %[[CP:[^ ,]+]] = bitcast i64 %[[CPB]] to double
 ; CHECK-NEXT:   %[[S1:[^ ,]+]] = fmul double %[[NEG]], %[[ABS]]
 ; CHECK-NEXT:   %[[S2:[^ ,]+]] = fadd double %[[S1]], %[[CP]]
+; CHECK-NEXT:   store double %[[NEG]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[ABS]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

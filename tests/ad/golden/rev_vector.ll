@@ -31,10 +31,10 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load <2 x double>, ptr %[[X]], align 16
 ; CHECK-NEXT:   %[[SQ:[^ ,]+]] = fmul <2 x double> %[[V]], %[[V]]
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = extractelement <2 x double> %[[SQ]], i64 0
-; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = extractelement <2 x double> %[[SQ]], i64 1
-; CHECK-NEXT:   store double %[[B]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[B]]
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[B]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0

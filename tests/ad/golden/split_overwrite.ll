@@ -41,9 +41,9 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[A_2:[^ ,]+]] = load double, ptr %[[A]], align 8
-; CHECK-NEXT:   store double %[[A_2]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A_2]], %[[V]]
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A]], align 8
+; CHECK-NEXT:   store double %[[A_2]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
