@@ -17,10 +17,14 @@ passes of the post-AD O2.
     python3 benchmarks/bench_build_scaling.py --kernels 25,50,100 --straight 1000,2500,5000
     python3 benchmarks/bench_build_scaling.py --kernels 10 --straight 0 --passes 0   # quick
     python3 benchmarks/bench_build_scaling.py --profile 25 --kernels 100 --straight 0 # cProfile of the Python part
+    ENZYME_WORKTREE=<older checkout> python3 benchmarks/bench_build_scaling.py --passes 0  # before/after, same machine
+
+On a shared machine use ``--repeat 3``: each phase's best run is reported.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import pstats
 import random
@@ -33,10 +37,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from enzyme import llvm, toolchain
+from enzyme import llvm, pipeline, toolchain
 from enzyme.driver import differentiate_module
 from enzyme.ir import parse_module, print_module
-from enzyme.pipeline import collector_paused
 
 T = TypeVar("T")
 
@@ -109,6 +112,12 @@ def _instructions(text: str) -> int:
                if line.startswith("  ") and not line.lstrip().startswith(("#dbg", ";", "!")))
 
 
+def _collector_paused() -> contextlib.AbstractContextManager[None]:
+    """The pipeline's pause of the garbage collector (none in checkouts older than it, to compare)."""
+    paused: Callable[[], contextlib.AbstractContextManager[None]] | None = getattr(pipeline, "collector_paused", None)
+    return paused() if paused is not None else contextlib.nullcontext()
+
+
 def _timed(phases: dict[str, float], name: str, work: Callable[[], T]) -> T:
     start = time.perf_counter()
     result = work()
@@ -132,22 +141,52 @@ def _slowest_passes(report: str, count: int) -> list[str]:
     return [f"{seconds:7.3f} s  {name}" for name, seconds in slowest]
 
 
-def measure(name: str, source_text: str, scratch: Path, *, passes: int, profile: int) -> dict[str, float]:
-    """Time clang -O2 and every phase of the pyenzyme build of ``source_text``; print one block."""
+def measure(name: str, source_text: str, scratch: Path, *, passes: int, profile: int, repeat: int) -> dict[str, float]:
+    """Time clang -O2 and every phase of the pyenzyme build of ``source_text`` (each the best of ``repeat``
+    runs); print one block."""
     source = scratch / f"{name}.c"
     source.write_text(source_text)
-    start = time.perf_counter()
     clang = toolchain.find_tool("clang").path
-    subprocess.run([clang, "-O2", "-c", str(source), "-o", str(scratch / f"{name}.clang.o")], check=True)
-    clang_seconds = time.perf_counter() - start
+    clang_seconds = min(_clang_once(clang, source, scratch / f"{name}.clang.o") for _ in range(repeat))
+    best: dict[str, float] = {}
+    for run in range(repeat):
+        phases, text, produced, result, report = _build_once(name, source, scratch, passes=passes,
+                                                             profile=profile if run == 0 else 0)
+        best = {phase: min(seconds, best.get(phase, seconds)) for phase, seconds in phases.items()}
 
+    total = sum(best.values())
+    python = sum(seconds for phase, seconds in best.items() if "Python" in phase)
+    optimized = _instructions(llvm.to_text(result))
+    print(f"\n== {name}: {_instructions(text)} instructions after preopt -> {_instructions(produced)} after AD "
+          f"(x{_instructions(produced) / max(_instructions(text), 1):.1f}) -> {optimized} after O2")
+    print(f"clang-22 -O2 -c: {clang_seconds:.2f} s;  pyenzyme build: {total:.2f} s  "
+          f"= {total / clang_seconds:.1f}x clang -O2;  Python part {python:.2f} s ({100 * python / total:.0f}%)")
+    for phase, seconds in best.items():
+        print(f"  {phase:<24} {seconds:7.2f} s  {100 * seconds / total:5.1f}%")
+    if passes and report:
+        print("  slowest passes of the post-AD O2 (last run):")
+        for row in _slowest_passes(report, passes):
+            print(f"    {row}")
+    return {"clang": clang_seconds, "pyenzyme": total}
+
+
+def _clang_once(clang: str, source: Path, out: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([clang, "-O2", "-c", str(source), "-o", str(out)], check=True)
+    return time.perf_counter() - start
+
+
+def _build_once(name: str, source: Path, scratch: Path, *, passes: int,
+                profile: int) -> tuple[dict[str, float], str, str, llvm.ModuleRef, str]:
+    """One pyenzyme build of ``source``, phase by phase: the times, the input and output IR, the optimized
+    module and LLVM's pass-timing report ("" without ``passes``)."""
     phases: dict[str, float] = {}
     bitcode = _timed(phases, "clang -O2 to bitcode", lambda: toolchain.compile_to_bitcode(
         source, scratch / f"{name}.bc", opt_level=2).read_bytes())
     module = llvm.parse(bitcode, name=name)
     _timed(phases, "preopt (LLVM)", lambda: llvm.preopt(module))
     text = _timed(phases, "print input (LLVM)", lambda: llvm.to_text(module))
-    with collector_paused():  # as the pipeline runs the Python part
+    with _collector_paused():  # as the pipeline runs the Python part
         ours = _timed(phases, "import (Python)", lambda: parse_module(text))
         if profile:
             profiler = cProfile.Profile()
@@ -159,23 +198,11 @@ def measure(name: str, source_text: str, scratch: Path, *, passes: int, profile:
         _timed(phases, "differentiate (Python)", lambda: differentiate_module(ours))
         produced = _timed(phases, "print output (Python)", lambda: print_module(ours))
     result = _timed(phases, "parse + verify (LLVM)", lambda: _parse_verified(produced, name))
-    report = _timed(phases, "O2 (LLVM)", lambda: llvm.optimize(result, 2, time_passes=bool(passes)))
+    # Older checkouts (ENZYME_WORKTREE pointing at one, to compare) have no pass timing.
+    optimize = (lambda: llvm.optimize(result, 2, time_passes=True)) if passes else (lambda: llvm.optimize(result, 2))
+    report = _timed(phases, "O2 (LLVM)", optimize)
     _timed(phases, "codegen (LLVM)", lambda: llvm.emit_object(result, scratch / f"{name}.o"))
-
-    total = sum(phases.values())
-    python = sum(seconds for phase, seconds in phases.items() if "Python" in phase)
-    optimized = _instructions(llvm.to_text(result))
-    print(f"\n== {name}: {_instructions(text)} instructions after preopt -> {_instructions(produced)} after AD "
-          f"(x{_instructions(produced) / max(_instructions(text), 1):.1f}) -> {optimized} after O2")
-    print(f"clang-22 -O2 -c: {clang_seconds:.2f} s;  pyenzyme build: {total:.2f} s  "
-          f"= {total / clang_seconds:.1f}x clang -O2;  Python part {python:.2f} s ({100 * python / total:.0f}%)")
-    for phase, seconds in phases.items():
-        print(f"  {phase:<24} {seconds:7.2f} s  {100 * seconds / total:5.1f}%")
-    if passes and report:
-        print("  slowest passes of the post-AD O2:")
-        for row in _slowest_passes(report, passes):
-            print(f"    {row}")
-    return {"clang": clang_seconds, "pyenzyme": total}
+    return phases, text, produced, result, report or ""
 
 
 def _parse_verified(text: str, name: str) -> llvm.ModuleRef:
@@ -194,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--straight", default="5000",
                         help="comma-separated straight-line sizes in instructions (0: none; default 5000)")
     parser.add_argument("--passes", type=int, default=8, metavar="N", help="print LLVM's N slowest O2 passes (0: none)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per program; each phase's best is reported")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="print cProfile's top N functions of the differentiation")
     args = parser.parse_args(argv)
@@ -201,11 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="enzyme-build-scaling-") as tmp:
         for count in _sizes(args.kernels):
             times = measure(f"kernels_{count}", kernels_program(count), Path(tmp),
-                            passes=args.passes, profile=args.profile)
+                            passes=args.passes, profile=args.profile, repeat=args.repeat)
             rows.append((f"{count} kernels", times, 2.5))
         for size in _sizes(args.straight):
             times = measure(f"straight_{size}", straight_program(size), Path(tmp),
-                            passes=args.passes, profile=args.profile)
+                            passes=args.passes, profile=args.profile, repeat=args.repeat)
             rows.append((f"straight-line ~{size}", times, 10.0))
     print("\n| program | clang-22 -O2 | pyenzyme build | ratio | target |\n|---|---|---|---|---|")
     for label, times, target in rows:
