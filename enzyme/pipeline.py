@@ -8,6 +8,7 @@ and every file the compilers read).
 from __future__ import annotations
 
 import contextlib
+import gc
 import glob
 import os
 import tempfile
@@ -123,9 +124,28 @@ def _through_enzyme_ir(text: str) -> str:
     from enzyme.driver import differentiate_module
     from enzyme.ir import parse_module, print_module
 
-    module = parse_module(text)
-    differentiate_module(module)
-    return print_module(module)
+    with collector_paused():
+        module = parse_module(text)
+        differentiate_module(module)
+        return print_module(module)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for the block, for the import-differentiate-print step.
+
+    The IR is one large graph of objects that stays alive until the end, and every full collection
+    walks all of it: that made the differentiation of large modules grow faster than their size
+    (25-40% of its time on benchmarks/bench_build_scaling.py).  What the step leaves is collected
+    once the collector resumes.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def transform_module(

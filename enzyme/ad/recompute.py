@@ -14,6 +14,7 @@ from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.parser import Placeholder
 from ..ir.types import I64, Type
 from .common import value_name
+from .frame_record import FrameRecord
 from .loop_plans import LoopPlan, affine_iv
 from .reread import RereadableLoads
 
@@ -58,6 +59,7 @@ class Recomputation:
     # before the pushes of the values the block's reverse needs (inserted before its terminator).
     after_counter_pushes: dict[Block, Instruction | None]
     counter_pops: dict[Block, Instruction]          # exit block -> the first counter pop of its reverse
+    record: FrameRecord
 
     def push(self, b: Builder, v: Value) -> None:
         raise NotImplementedError
@@ -174,7 +176,12 @@ class Recomputation:
 
     def tape_value(self, av: Value) -> Value:
         """``av`` pushed at the end of the current forward block and popped at the start of its reverse;
-        once per loop execution instead where ``av`` is loop-invariant."""
+        once per loop execution instead where ``av`` is loop-invariant; from its slot in the frame record
+        where it is defined at most once per call (frame_record.py)."""
+        if self.record.defined_once(av):
+            got = self.record.value(av, Builder(self.cur_ib))
+            self.recomputed[av] = got
+            return got
         lp = self.invariant_loop(av)
         if lp is not None:
             return self.invariant_value(lp, av)
@@ -203,6 +210,8 @@ class Recomputation:
         if shift is not None and isinstance(orig, Instruction) and orig.parent in shift[0].loop.blocks \
                 and orig.parent is not shift[0].loop.header:
             return None  # may not have run in the shifted iteration
+        if self.record.prefers(av):
+            return self.tape_value(av)
         rb = Builder(self.cur_ib)
         if isinstance(orig, PhiInst):
             got = self.recompute_phi(rb, orig, depth, shift)

@@ -33,6 +33,7 @@ from .common import (ADContext, carries_float, clone_body, describe, differentia
                      value_name, zero)
 from .custom import custom_rules
 from .float_bits import float_bits_type, only_integer_uses, returned_float_bits
+from .frame_record import FrameRecord, blocks_on_no_cycle
 from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
 from .loop_plans import plan_loops
@@ -213,8 +214,11 @@ class _ReverseGenerator(ReverseState):
         self.after_counter_pushes = {}
         self.counter_pops = {}
         self.count_iterations()
+        acyclic = blocks_on_no_cycle(self.order)
+        self.record = FrameRecord(self.m, self.aug, self.rev, self.layout, acyclic, {self.fwd[b] for b in acyclic})
         self._reverse()
         self.tape_invariants()
+        self.record.finish(self.aug_tape)
         return pair
 
     def _augmented(self) -> None:
@@ -422,9 +426,14 @@ class _ReverseGenerator(ReverseState):
         # Pushes at the end of the forward block, pops at the start of the reverse block.
         ab = Builder(InsertPoint.before_terminator(self.fwd[blk]))  # type: ignore[arg-type]
         pb = Builder(InsertPoint(ib, ib.instructions[0] if ib.instructions else None))
+        taped = []
         for v in self.need_order:
-            self.push(ab, v)
-        for v in reversed(self.need_order):
+            if self.record.holds(blk, v):  # at most once per call: a fixed slot of the frame record
+                self.needs[v].replace_all_uses_with(self.record.keep(ab, pb, v, v.type))
+            else:
+                self.push(ab, v)
+                taped.append(v)
+        for v in reversed(taped):
             popped = self.pop(pb, v.type)
             self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)

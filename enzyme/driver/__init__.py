@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..ad.common import ADContext
 from ..ad.custom import custom_rules, remove_registrations
+from ..ad.inlining import inline_small_functions
 from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
@@ -37,11 +38,13 @@ def differentiate_module(module: Module) -> int:
     proxies = install_proxies(module)
     expose_shadowed_globals(module)
     ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
+    existing = set(module.functions)
     for req in _inner_first(requests):
         site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
         call = replace_request(ctx, req.refreshed())
         zero_shadows_around(module, call, req.mode, automatic_shadows)
         _check_device_tape(module, req.function, site)
+    inline_small_functions(f for f in module.functions if f not in existing)
     restore_runtime_calls(runtime_bodies)
     remove_proxies(module, proxies)
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.

@@ -36,12 +36,29 @@ class InsertPoint:
     def after_inst(cls, inst: I.Instruction) -> "InsertPoint":
         b = inst.parent
         assert b is not None
-        k = b.instructions.index(inst) + 1
+        k = _position(b, inst) + 1
         return cls(b, b.instructions[k] if k < len(b.instructions) else None)
 
     @classmethod
     def before_terminator(cls, block: Block) -> "InsertPoint":
         return cls(block, block.terminator)
+
+
+# Where the last ``after_inst`` found its instruction: (block id, position).  Callers walk a block
+# forwards (the engine adds code after each instruction in turn), so the next search starts there
+# instead of at the block's start, which made walking a block of n instructions cost n^2 / 2 steps.
+_last_position: tuple[int, int] = (0, 0)
+
+
+def _position(block: Block, inst: I.Instruction) -> int:
+    global _last_position
+    start = _last_position[1] if _last_position[0] == id(block) else 0
+    try:
+        k = block.instructions.index(inst, start)
+    except ValueError:  # before the hint (or the hint is stale): search the whole block
+        k = block.instructions.index(inst)
+    _last_position = (id(block), k)
+    return k
 
 
 class Builder:

@@ -25,6 +25,9 @@ class FunctionPrinter:
                 every.add(b.name)
             every.update(i.name for i in b.instructions if i.name)
         taken: set[str] = set()
+        # Name -> the suffix to try next: the search for a free ``<name><k>`` resumes where it stopped, so
+        # a name given to thousands of values costs linear time (the smallest free k only grows).
+        next_suffix: dict[str, int] = {}
         slot = 0
 
         def assign(v: Value) -> None:
@@ -35,9 +38,10 @@ class FunctionPrinter:
                 return
             n = v.name
             if n in taken:
-                k = 1
+                k = next_suffix.get(n, 1)
                 while f"{n}{k}" in taken or f"{n}{k}" in every:
                     k += 1
+                next_suffix[n] = k + 1
                 n = f"{n}{k}"
             taken.add(n)
             self.names[v] = quote_name(n)

@@ -30,19 +30,24 @@ def preopt(mod: llvm.ModuleRef) -> None:
     canonical_loops.run(mod, builder)
 
 
-def optimize(mod: llvm.ModuleRef, level: int, *, vectorize_and_unroll: bool = True, slp: bool = True) -> None:
+def optimize(mod: llvm.ModuleRef, level: int, *, vectorize_and_unroll: bool = True, slp: bool = True,
+             time_passes: bool = False) -> str:
     """Run LLVM's default ``O<level>`` pipeline in place; level 0 changes nothing.
 
     Without ``vectorize_and_unroll`` it is the frontends' pre-AD pipeline
     (clang with -fno-vectorize -fno-slp-vectorize -fno-unroll-loops); without
-    ``slp`` only the SLP vectorizer is left out.
+    ``slp`` only the SLP vectorizer is left out.  With ``time_passes`` the
+    result is LLVM's per-pass timing report (benchmarks), else "".
     """
     if level not in (0, 1, 2, 3):
         raise UsageError(f"optimization level must be 0, 1, 2 or 3, not {level}")
     if level == 0:
-        return
+        return ""
     builder = _pass_builder(mod, speed_level=level, vectorize_and_unroll=vectorize_and_unroll, slp=slp)
+    if time_passes:
+        builder.start_pass_timing()
     builder.getModulePassManager().run(mod, builder)
+    return builder.finish_pass_timing() if time_passes else ""
 
 
 def _pass_builder(mod: llvm.ModuleRef, *, speed_level: int, vectorize_and_unroll: bool = True,

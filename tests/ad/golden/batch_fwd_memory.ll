@@ -40,7 +40,7 @@ define void @tangents(ptr %x, ptr %dx1, ptr %dx2, ptr %y, ptr %dy1, ptr %dy2, i6
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @fwddiffe2_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y0:[^ ,]+]], ptr %[[D_Y1:[^ ,]+]], i64 %[[N:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y0:[^ ,]+]], ptr %[[D_Y1:[^ ,]+]], i64 %[[N:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[ANY:[^ ,]+]] = icmp sgt i64 %[[N]], 0
 ; CHECK-NEXT:   br i1 %[[ANY]], label %[[LOOP:[^ ,]+]], label %[[EXIT:[^ ,]+]]

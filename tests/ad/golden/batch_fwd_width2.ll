@@ -33,7 +33,7 @@ define { double, double } @tangents(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, [2 x double] } @fwddiffe2_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X0:[^ ,]+]], double %[[D_X1:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y0:[^ ,]+]], double %[[D_Y1:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X0:[^ ,]+]], double %[[D_X1:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y0:[^ ,]+]], double %[[D_Y1:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @llvm.sin.f64(double %[[Y]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call double @llvm.cos.f64(double %[[Y]])
 ; CHECK-NEXT:   %[[D_S:[^ ,]+]] = fmul double %[[TMP1]], %[[D_Y0]]

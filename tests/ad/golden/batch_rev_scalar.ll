@@ -32,20 +32,27 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented2_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[W0:[^ ,]+]] = load double, ptr %[[W]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[W0]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[M]], %[[X]]
+; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { [2 x double] } @reverse2_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]], double %[[DRET0:[^ ,]+]], double %[[DRET1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]], double %[[DRET0:[^ ,]+]], double %[[DRET1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ1]], align 8
 ; CHECK-NEXT:   %[[X_ADJ0:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ1]], align 8
 ; CHECK-NEXT:   %[[R_ADJ0:[^ ,]+]] = alloca double, align 8
@@ -59,54 +66,55 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-NEXT:   br label %[[TMP4:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP4]]:
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[W]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fmul double %[[X]], %[[TMP5]]
-; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[W]], align 8
+; CHECK-NEXT:   br label %[[TMP8:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP7]]:
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[R_ADJ0]], align 8
+; CHECK-NEXT: {{^}}[[TMP8]]:
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[R_ADJ0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[X]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP12]], ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[R_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[X]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
+; CHECK-NEXT:   store double %[[TMP13]], ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[R_ADJ1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[X]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[X]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[D_W0]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[D_W0]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[D_W1]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[D_W1]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[X]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP7]], %[[TMP10]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[X]], %[[TMP10]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP7]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[X]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[D_W0]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[D_W0]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[D_W1]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP26]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[D_W1]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = insertvalue [2 x double] undef, double %[[TMP30]], 0
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue [2 x double] %[[TMP32]], double %[[TMP31]], 1
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { [2 x double] } undef, [2 x double] %[[TMP33]], 0
-; CHECK-NEXT:   ret { [2 x double] } %[[TMP34]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue [2 x double] undef, double %[[TMP31]], 0
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue [2 x double] %[[TMP33]], double %[[TMP32]], 1
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = insertvalue { [2 x double] } undef, [2 x double] %[[TMP34]], 0
+; CHECK-NEXT:   ret { [2 x double] } %[[TMP35]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { [2 x double] } @diffe2_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -34,7 +34,10 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented2_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[X0:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 1
 ; CHECK-NEXT:   %[[D_PX10:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X0]], i64 1
@@ -47,59 +50,67 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT:   %[[D_PO10:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT0]], i64 1
 ; CHECK-NEXT:   %[[D_PO11:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT1]], i64 1
 ; CHECK-NEXT:   store double %[[E]], ptr %[[PO1]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[E]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[X0]], ptr %[[TMP2]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[X1]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 24)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 16
+; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse2_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 24)
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT0]], i64 1
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT1]], i64 1
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT0]], i64 1
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT1]], i64 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 16
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X0]], i64 1
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X1]], i64 1
 ; CHECK-NEXT:   br label %[[TMP11:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP11]]:
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[TMP8]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP8]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[TMP2]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP14]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double 0.000000e+00, double %[[TMP17]]
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT1]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP22]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP21]]
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP28]]
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP30]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP21]]
 ; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP32]]
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
 ; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP27]]
@@ -120,7 +131,7 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @diffe2_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -25,7 +25,7 @@ define double @tangent(double %x, double %dx, double %y, double %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[Y]]
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fmul double %[[Y]], %[[D_X]]
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = fmul double %[[X]], %[[D_Y]]

@@ -39,7 +39,7 @@ define double @tangent(double %x, double %dx, double %y, double %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[POS:[^ ,]+]] = fcmp ogt double %[[X]], 0.000000e+00
 ; CHECK-NEXT:   br i1 %[[POS]], label %[[THEN:[^ ,]+]], label %[[ELSE:[^ ,]+]]

@@ -39,7 +39,7 @@ define double @tangent(double %a, double %da, ptr %x, ptr %dx, ptr %y, ptr %dy) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(
-; CHECK-SAME: double %[[A:[^ ,]+]], double %[[D_A:[^ ,]+]], ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[A:[^ ,]+]], double %[[D_A:[^ ,]+]], ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @fwddiffe_sq(double %[[A]], double %[[D_A]])
 ; CHECK-NEXT:   %[[A2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
 ; CHECK-NEXT:   %[[D_A2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 1
@@ -52,7 +52,7 @@ define double @tangent(double %a, double %da, ptr %x, ptr %dx, ptr %y, ptr %dy) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_sq(
-; CHECK-SAME: double %[[A:[^ ,]+]], double %[[D_A:[^ ,]+]]) {
+; CHECK-SAME: double %[[A:[^ ,]+]], double %[[D_A:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[A]]
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fmul double %[[A]], %[[D_A]]
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = fmul double %[[A]], %[[D_A]]
@@ -63,7 +63,7 @@ define double @tangent(double %a, double %da, ptr %x, ptr %dx, ptr %y, ptr %dy) 
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @fwddiffe_axpy(
-; CHECK-SAME: double %[[A:[^ ,]+]], double %[[D_A:[^ ,]+]], ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[A:[^ ,]+]], double %[[D_A:[^ ,]+]], ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[XV:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[D_XV:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   %[[YV:[^ ,]+]] = load double, ptr %[[Y]], align 8

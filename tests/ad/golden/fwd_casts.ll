@@ -30,7 +30,7 @@ define float @tangent(float %a, float %da, i32 %n) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @fwddiffe_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], float %[[D_A:[^ ,]+]], i32 %[[N:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], float %[[D_A:[^ ,]+]], i32 %[[N:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[E:[^ ,]+]] = call float @expf(float %[[A]])
 ; CHECK-NEXT:   %[[D_E:[^ ,]+]] = fmul float %[[E]], %[[D_A]]
 ; CHECK-NEXT:   %[[ED:[^ ,]+]] = fpext float %[[E]] to double

@@ -40,7 +40,7 @@ define double @tangent(ptr %x, ptr %dx, double %c, double %dc, i64 %n) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[C:[^ ,]+]], double %[[D_C:[^ ,]+]], i64 %[[N:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[C:[^ ,]+]], double %[[D_C:[^ ,]+]], i64 %[[N:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[ANY:[^ ,]+]] = icmp sgt i64 %[[N]], 0
 ; CHECK-NEXT:   br i1 %[[ANY]], label %[[LOOP:[^ ,]+]], label %[[EXIT:[^ ,]+]]

@@ -30,7 +30,7 @@ define double @tangent(double %x, double %dx) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[BUF:[^ ,]+]] = call noalias ptr @malloc(i64 8)
 ; CHECK-NEXT:   %[[D_BUF:[^ ,]+]] = call noalias ptr @malloc(i64 8)
 ; CHECK-NEXT:   call void @llvm.memset.p0.i64(ptr %[[D_BUF]], i8 0, i64 8, i1 false)

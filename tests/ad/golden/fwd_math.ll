@@ -35,7 +35,7 @@ define double @tangent(double %x, double %dx, double %y, double %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @llvm.sin.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
 ; CHECK-NEXT:   %[[D_S:[^ ,]+]] = fmul double %[[TMP1]], %[[D_X]]

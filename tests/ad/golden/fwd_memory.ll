@@ -29,7 +29,7 @@ define void @tangent(ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %z, ptr %dz) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @fwddiffe_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[Z:[^ ,]+]], ptr %[[D_Z:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[Z:[^ ,]+]], ptr %[[D_Z:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[X0:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[D_X0:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   %[[PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 1

@@ -33,7 +33,7 @@ define double @tangent(double %x, double %dx, double %y, double %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[D_X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[XB:[^ ,]+]] = bitcast double %[[X]] to i64
 ; CHECK-NEXT:   %[[D_XB:[^ ,]+]] = bitcast double %[[D_X]] to i64
 ; CHECK-NEXT:   %[[YB:[^ ,]+]] = bitcast double %[[Y]] to i64

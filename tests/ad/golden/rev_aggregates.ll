@@ -33,18 +33,27 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = call { double, double } @augmented_pair(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = extractvalue { double, double } %[[P]], 0
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = extractvalue { double, double } %[[P]], 1
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[B]]
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[B]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
-; CHECK-NEXT:   store { double, double } %[[P]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
@@ -52,6 +61,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[P_ADJ:[^ ,]+]] = alloca { double, double }, align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -60,10 +70,10 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load { double, double }, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = extractvalue { double, double } %[[TMP4]], 0
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP4]], 1
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP7]]:
@@ -72,7 +82,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP9]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP13]], 1
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
@@ -118,7 +128,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @augmented_pair(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[Y]]
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = fadd double %[[X]], %[[Y]]
 ; CHECK-NEXT:   %[[P0:[^ ,]+]] = insertvalue { double, double } undef, double %[[M]], 0
@@ -127,7 +137,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_pair(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], { double, double } %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], { double, double } %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
@@ -198,7 +208,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

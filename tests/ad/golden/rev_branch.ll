@@ -38,7 +38,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[POS:[^ ,]+]] = fcmp ogt double %[[X]], 0.000000e+00
 ; CHECK-NEXT:   br i1 %[[POS]], label %[[THEN:[^ ,]+]], label %[[ELSE:[^ ,]+]]
@@ -61,7 +61,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
@@ -150,7 +150,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -40,20 +40,25 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @augmented_sq(double %[[K]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @augmented_scale(ptr %[[X]], ptr %[[D_X]], double %[[S]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load double, ptr %[[X]], align 8
+; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[S]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[V]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
@@ -62,7 +67,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   br label %[[TMP5:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -88,13 +93,13 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_sq(
-; CHECK-SAME: double %[[A:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[A:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[A]]
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_sq(
-; CHECK-SAME: double %[[A:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[A:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
@@ -131,24 +136,29 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented_scale(
-; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load double, ptr %[[P]], align 8
 ; CHECK-NEXT:   %[[W:[^ ,]+]] = fmul double %[[V]], %[[K]]
 ; CHECK-NEXT:   store double %[[W]], ptr %[[P]], align 8
+; CHECK-NEXT:   store double %[[V]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[V]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_scale(
-; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   br label %[[TMP3:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -175,7 +185,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -27,22 +27,39 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal float @augmented_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[AD:[^ ,]+]] = fpext float %[[A]] to double
 ; CHECK-NEXT:   %[[ND:[^ ,]+]] = sitofp i32 %[[N]] to double
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[AD]], %[[ND]]
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = fmul double %[[M]], %[[B]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fptrunc double %[[P]] to float
+; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   store double %[[AD]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[ND]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 24)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 16
+; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   ret float %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @reverse_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 24)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
@@ -51,40 +68,43 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = fpext float %[[A]] to double
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = sitofp i32 %[[N]] to double
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP4]]
-; CHECK-NEXT:   br label %[[TMP6:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 16
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   br label %[[TMP9:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP6]]:
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
+; CHECK-NEXT: {{^}}[[TMP9]]:
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fpext float %[[TMP7]] to double
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[B]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP9]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fptrunc double %[[TMP16]] to float
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd float %[[TMP18]], %[[TMP17]]
-; CHECK-NEXT:   store float %[[TMP19]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fpext float %[[TMP10]] to double
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[B]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fptrunc double %[[TMP19]] to float
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd float %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store float %[[TMP22]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP20]], 0
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { float, double } %[[TMP21]], double %[[TMP22]], 1
-; CHECK-NEXT:   ret { float, double } %[[TMP23]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = insertvalue { float, double } %[[TMP24]], double %[[TMP25]], 1
+; CHECK-NEXT:   ret { float, double } %[[TMP26]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @diffef(
-; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -31,7 +31,9 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[X0:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 1
 ; CHECK-NEXT:   %[[D_PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 1
@@ -42,39 +44,45 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[PY1:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 1
 ; CHECK-NEXT:   %[[D_PY1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
 ; CHECK-NEXT:   store double %[[S]], ptr %[[PY1]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[X0]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[X1]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP0]]:
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = load double, ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 1
 ; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP7]]:
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP4]])
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP3]])
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_Y]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
 ; CHECK-NEXT:   store double %[[TMP18]], ptr %[[TMP6]], align 8
@@ -88,7 +96,7 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @diffef(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -22,19 +22,26 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[D:[^ ,]+]] = fsub double %[[X]], %[[Y]]
 ; CHECK-NEXT:   %[[Q:[^ ,]+]] = fdiv double %[[D]], %[[Y]]
+; CHECK-NEXT:   store double %[[D]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[Q]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[Q_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[Q_ADJ]], align 8
@@ -43,43 +50,44 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = fsub double %[[X]], %[[Y]]
-; CHECK-NEXT:   br label %[[TMP4:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
+; CHECK-NEXT:   br label %[[TMP5:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP4]]:
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[Q_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP5]]:
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[Q_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Q_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fdiv double 1.000000e+00, %[[Y]]
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP5]]
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fcmp oeq double %[[TMP5]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP7]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fdiv double %[[TMP3]], %[[Y]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fneg double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv double %[[TMP11]], %[[Y]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP5]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP9]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fneg double %[[TMP9]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv double 1.000000e+00, %[[Y]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP7]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq double %[[TMP6]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP8]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fdiv double %[[TMP4]], %[[Y]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fneg double %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fdiv double %[[TMP12]], %[[Y]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP13]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP19]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fneg double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP22]], 0
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = insertvalue { double, double } %[[TMP23]], double %[[TMP24]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP25]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = insertvalue { double, double } %[[TMP24]], double %[[TMP25]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP26]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -26,23 +26,28 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal float @augmented_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca float, align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul float %[[A]], %[[B]]
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call float @sinf(float %[[A]])
 ; CHECK-NEXT:   %[[Q:[^ ,]+]] = fdiv float %[[S]], %[[B]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd float %[[M]], %[[Q]]
+; CHECK-NEXT:   store float %[[S]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store float %[[S]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load float, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store float %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret float %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @reverse_f(
-; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
@@ -51,7 +56,7 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load float, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   br label %[[TMP5:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -99,7 +104,7 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @diffef(
-; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]]) {
+; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -23,14 +23,14 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[Y]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd double %[[M]], %[[X]]
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
@@ -71,7 +71,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -83,9 +83,10 @@ define { double, double } @grad(double %x, double %y) {
 
 ; O2-LABEL: define { double, double } @grad(
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[Y]], 1.000000e+00
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = fadd double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP1]], 0
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = insertvalue { double, double } %[[TMP3]], double %[[TMP2]], 1
-; O2-NEXT:   ret { double, double } %[[TMP4]]
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]]:
+; O2-NEXT:   %[[TMP0:[^ ,]+]] = fadd double %[[Y]], 1.000000e+00
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP0]], 0
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = insertvalue { double, double } %[[TMP2]], double %[[TMP1]], 1
+; O2-NEXT:   ret { double, double } %[[TMP3]]
 ; O2-NEXT: }

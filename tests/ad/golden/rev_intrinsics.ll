@@ -34,7 +34,11 @@ define double @grad(double %x) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT3:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @llvm.sin.f64(double %[[X]])
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = call double @llvm.fabs.f64(double %[[S]])
 ; CHECK-NEXT:   %[[Q:[^ ,]+]] = call double @llvm.sqrt.f64(double %[[A]])
@@ -42,22 +46,32 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[L:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
 ; CHECK-NEXT:   %[[EL:[^ ,]+]] = fmul double %[[E]], %[[L]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd double %[[Q]], %[[EL]]
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[E]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[L]], ptr %[[TMP2]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[Q]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[S]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT3]], align 8
+; CHECK-NEXT:   store double %[[L]], ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   store double %[[Q]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 32)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT3]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 16
+; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 24
+; CHECK-NEXT:   store double %[[TMP8]], ptr %[[TMP9]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 32)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -66,23 +80,23 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 16
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 24
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
 ; CHECK-NEXT:   br label %[[TMP11:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP11]]:
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP16]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP17]]
@@ -91,17 +105,17 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
 ; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP15]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP15]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
 ; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP6]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double 0.000000e+00, double %[[TMP30]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP4]])
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP10]])
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP33]], %[[TMP32]]
 ; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oeq double %[[TMP32]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double 0.000000e+00, double %[[TMP34]]
@@ -121,7 +135,7 @@ define double @grad(double %x) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -34,7 +34,9 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca float, align 8
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = call double @pow(double %[[X]], double %[[Y]])
 ; CHECK-NEXT:   %[[T:[^ ,]+]] = call double @tanh(double %[[X]])
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = call double @atan2(double %[[Y]], double %[[X]])
@@ -44,20 +46,26 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[S1:[^ ,]+]] = fadd double %[[P]], %[[T]]
 ; CHECK-NEXT:   %[[S2:[^ ,]+]] = fadd double %[[S1]], %[[A]]
 ; CHECK-NEXT:   %[[S3:[^ ,]+]] = fadd double %[[S2]], %[[CD]]
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store float %[[C]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[P]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   store float %[[C]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[P]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load float, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store float %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret double %[[S3]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[S3_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[S3_ADJ]], align 8
@@ -66,18 +74,18 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load float, ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load float, ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP7]]:
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fptrunc double %[[TMP8]] to float
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul float 3.000000e+00, %[[TMP6]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul float %[[TMP10]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul float 3.000000e+00, %[[TMP4]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul float %[[TMP10]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv float 1.000000e+00, %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul float %[[TMP12]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq float %[[TMP9]], 0.000000e+00
@@ -125,7 +133,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double %[[TMP51]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP53]]
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP53]]
 ; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fmul double %[[TMP54]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP55]]
 ; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP52]], double 0.000000e+00, double %[[TMP56]]
@@ -143,7 +151,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -41,7 +41,7 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[ANY:[^ ,]+]] = icmp sgt i64 %[[N]], 0
 ; CHECK-NEXT:   br i1 %[[ANY]], label %[[LOOP:[^ ,]+]], label %[[EXIT:[^ ,]+]]
@@ -72,7 +72,7 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[S_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
@@ -141,7 +141,7 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @diffef(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -154,20 +154,20 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-LABEL: define void @grad(
 ; O2-SAME: ptr readonly captures(none) %[[X:[^ ,]+]], ptr captures(none) %[[DX:[^ ,]+]], i64 %[[N:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
 ; O2-NEXT:   %[[ANY_I_I:[^ ,]+]] = icmp sgt i64 %[[N]], 0
-; O2-NEXT:   br i1 %[[ANY_I_I]], label %[[INVERTLOOP_I_I_PREHEADER:[^ ,]+]], label %[[DIFFEF_EXIT:[^ ,]+]]
+; O2-NEXT:   br i1 %[[ANY_I_I]], label %[[INVERTLOOP_I_I_PREHEADER:[^ ,]+]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER]]:
 ; O2-NEXT:   %[[MIN_ITERS_CHECK:[^ ,]+]] = icmp ult i64 %[[N]], 6
-; O2-NEXT:   br i1 %[[MIN_ITERS_CHECK]], label %[[INVERTLOOP_I_I_PREHEADER10:[^ ,]+]], label %[[VECTOR_MEMCHECK:[^ ,]+]]
+; O2-NEXT:   br i1 %[[MIN_ITERS_CHECK]], label %[[INVERTLOOP_I_I_PREHEADER11:[^ ,]+]], label %[[VECTOR_MEMCHECK:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_MEMCHECK]]:
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = shl i64 %[[N]], 3
 ; O2-NEXT:   %[[SCEVGEP:[^ ,]+]] = getelementptr i8, ptr %[[DX]], i64 %[[TMP1]]
-; O2-NEXT:   %[[SCEVGEP1:[^ ,]+]] = getelementptr i8, ptr %[[X]], i64 %[[TMP1]]
-; O2-NEXT:   %[[BOUND0:[^ ,]+]] = icmp ult ptr %[[DX]], %[[SCEVGEP1]]
+; O2-NEXT:   %[[SCEVGEP2:[^ ,]+]] = getelementptr i8, ptr %[[X]], i64 %[[TMP1]]
+; O2-NEXT:   %[[BOUND0:[^ ,]+]] = icmp ult ptr %[[DX]], %[[SCEVGEP2]]
 ; O2-NEXT:   %[[BOUND1:[^ ,]+]] = icmp ult ptr %[[X]], %[[SCEVGEP]]
 ; O2-NEXT:   %[[FOUND_CONFLICT:[^ ,]+]] = and i1 %[[BOUND0]], %[[BOUND1]]
-; O2-NEXT:   br i1 %[[FOUND_CONFLICT]], label %[[INVERTLOOP_I_I_PREHEADER10]], label %[[VECTOR_PH:[^ ,]+]]
+; O2-NEXT:   br i1 %[[FOUND_CONFLICT]], label %[[INVERTLOOP_I_I_PREHEADER11]], label %[[VECTOR_PH:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_PH]]:
 ; O2-NEXT:   %[[N_VEC:[^ ,]+]] = and i64 %[[N]], 9223372036854775804
@@ -182,16 +182,16 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 -8
 ; O2-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 -24
 ; O2-NEXT:   %[[WIDE_LOAD:[^ ,]+]] = load <2 x double>, ptr %[[TMP6]], align 8, !alias.scope !{{[0-9]+}}
-; O2-NEXT:   %[[WIDE_LOAD2:[^ ,]+]] = load <2 x double>, ptr %[[TMP7]], align 8, !alias.scope !{{[0-9]+}}
+; O2-NEXT:   %[[WIDE_LOAD3:[^ ,]+]] = load <2 x double>, ptr %[[TMP7]], align 8, !alias.scope !{{[0-9]+}}
 ; O2-NEXT:   %[[TMP8:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[TMP4]]
 ; O2-NEXT:   %[[TMP9:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD]], %[[WIDE_LOAD]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD2]], %[[WIDE_LOAD2]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD3]], %[[WIDE_LOAD3]]
 ; O2-NEXT:   %[[TMP11:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -8
 ; O2-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -24
-; O2-NEXT:   %[[WIDE_LOAD4:[^ ,]+]] = load <2 x double>, ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[WIDE_LOAD5:[^ ,]+]] = load <2 x double>, ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD4]], %[[TMP9]]
-; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD5]], %[[TMP10]]
+; O2-NEXT:   %[[WIDE_LOAD5:[^ ,]+]] = load <2 x double>, ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[WIDE_LOAD6:[^ ,]+]] = load <2 x double>, ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD5]], %[[TMP9]]
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD6]], %[[TMP10]]
 ; O2-NEXT:   store <2 x double> %[[TMP13]], ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
 ; O2-NEXT:   store <2 x double> %[[TMP14]], ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
 ; O2-NEXT:   %[[INDEX_NEXT]] = add nuw i64 %[[INDEX]], 4
@@ -200,15 +200,15 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[MIDDLE_BLOCK]]:
 ; O2-NEXT:   %[[CMP_N:[^ ,]+]] = icmp eq i64 %[[N]], %[[N_VEC]]
-; O2-NEXT:   br i1 %[[CMP_N]], label %[[DIFFEF_EXIT]], label %[[INVERTLOOP_I_I_PREHEADER10]]
+; O2-NEXT:   br i1 %[[CMP_N]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]], label %[[INVERTLOOP_I_I_PREHEADER11]]
 ; O2-EMPTY:
-; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER10]]:
+; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER11]]:
 ; O2-NEXT:   %[[ITER_REV_0_IN_I_I_PH:[^ ,]+]] = phi i64 [ %[[N]], %[[VECTOR_MEMCHECK]] ], [ %[[N]], %[[INVERTLOOP_I_I_PREHEADER]] ], [ %[[TMP2]], %[[MIDDLE_BLOCK]] ]
 ; O2-NEXT:   br label %[[INVERTLOOP_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I]]:
-; O2-NEXT:   %[[ITER_REV_0_IN_I_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_IN_I_I_PH]], %[[INVERTLOOP_I_I_PREHEADER10]] ]
-; O2-NEXT:   %[[ITER_REV_0_I_I]] = add nsw i64 %[[ITER_REV_0_IN_I_I]], -1
+; O2-NEXT:   %[[ITER_REV_0_IN_I_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_IN_I_I_PH]], %[[INVERTLOOP_I_I_PREHEADER11]] ]
+; O2-NEXT:   %[[ITER_REV_0_I_I]] = add i64 %[[ITER_REV_0_IN_I_I]], -1
 ; O2-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[ITER_REV_0_I_I]]
 ; O2-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
 ; O2-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[ITER_REV_0_I_I]]
@@ -217,8 +217,8 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
 ; O2-NEXT:   store double %[[TMP21]], ptr %[[TMP18]], align 8
 ; O2-NEXT:   %[[TMP22:[^ ,]+]] = icmp eq i64 %[[ITER_REV_0_I_I]], 0
-; O2-NEXT:   br i1 %[[TMP22]], label %[[DIFFEF_EXIT]], label %[[INVERTLOOP_I_I]], !llvm.loop !{{[0-9]+}}
+; O2-NEXT:   br i1 %[[TMP22]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]], label %[[INVERTLOOP_I_I]], !llvm.loop !{{[0-9]+}}
 ; O2-EMPTY:
-; O2-NEXT: {{^}}[[DIFFEF_EXIT]]:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
 ; O2-NEXT:   ret void
 ; O2-NEXT: }

@@ -35,7 +35,8 @@ define double @grad(double %x) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[BUF:[^ ,]+]] = call noalias ptr @malloc(i64 16)
 ; CHECK-NEXT:   %[[D_BUF:[^ ,]+]] = call noalias ptr @malloc(i64 16)
 ; CHECK-NEXT:   call void @llvm.memset.p0.i64(ptr %[[D_BUF]], i8 0, i64 16, i1 false)
@@ -54,20 +55,24 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr i8, ptr %[[TAPE]], i64 24
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TMP3]], i64 8)
 ; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[A]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   store ptr %[[BUF]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store ptr %[[BUF]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP6]], align 8
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP7]], i64 0
+; CHECK-NEXT:   store double %[[TMP8]], ptr %[[TMP9]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -80,7 +85,7 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load ptr, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load ptr, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP6]], i64 1
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
@@ -128,7 +133,7 @@ define double @grad(double %x) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -29,7 +29,7 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   call void @llvm.memcpy.p0.p0.i64(ptr align 8 %[[Y]], ptr align 8 %[[X]], i64 16, i1 false)
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = load double, ptr %[[Y]], align 8
 ; CHECK-NEXT:   %[[P1:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 1
@@ -40,7 +40,7 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
@@ -75,7 +75,7 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @diffef(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -87,25 +87,26 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 
 ; O2-LABEL: define void @grad(
 ; O2-SAME: ptr readonly captures(none) %[[X:[^ ,]+]], ptr captures(none) %[[DX:[^ ,]+]], ptr captures(none) initializes((0, 16)) %[[Y:[^ ,]+]], ptr captures(none) %[[DY:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %[[Y]], ptr noundef nonnull readonly align 8 dereferenceable(16) %[[X]], i64 16, i1 false)
+; O2-NEXT: {{^}}[[LOOP_I_I:[^ ,]+]]:
+; O2-NEXT:   tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %[[Y]], ptr noundef nonnull align 8 dereferenceable(16) %[[X]], i64 16, i1 false)
 ; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[Y]], align 8
 ; O2-NEXT:   %[[P1_I_I:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[Y]], i64 8
 ; O2-NEXT:   %[[B_I_I:[^ ,]+]] = load double, ptr %[[P1_I_I]], align 8
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DY]], i64 8
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[A_I_I]], %[[TMP2]]
-; O2-NEXT:   store double %[[TMP3]], ptr %[[TMP1]], align 8
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[DY]], align 8
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[B_I_I]], %[[TMP4]]
+; O2-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DY]], i64 8
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = load double, ptr %[[TMP0]], align 8
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = fadd double %[[A_I_I]], %[[TMP1]]
+; O2-NEXT:   store double %[[TMP2]], ptr %[[TMP0]], align 8
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = load double, ptr %[[DY]], align 8
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[B_I_I]], %[[TMP3]]
 ; O2-NEXT:   store double 0.000000e+00, ptr %[[DY]], align 8
-; O2-NEXT:   %[[S_I_I_I:[^ ,]+]] = load double, ptr %[[DX]], align 8
-; O2-NEXT:   %[[SUM_I_I_I:[^ ,]+]] = fadd double %[[TMP5]], %[[S_I_I_I]]
-; O2-NEXT:   store double %[[SUM_I_I_I]], ptr %[[DX]], align 8
-; O2-NEXT:   %[[PS_I_1_I_I:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DX]], i64 8
-; O2-NEXT:   %[[A_I_1_I_I:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
-; O2-NEXT:   store double 0.000000e+00, ptr %[[TMP1]], align 8
-; O2-NEXT:   %[[S_I_1_I_I:[^ ,]+]] = load double, ptr %[[PS_I_1_I_I]], align 8
-; O2-NEXT:   %[[SUM_I_1_I_I:[^ ,]+]] = fadd double %[[A_I_1_I_I]], %[[S_I_1_I_I]]
-; O2-NEXT:   store double %[[SUM_I_1_I_I]], ptr %[[PS_I_1_I_I]], align 8
+; O2-NEXT:   %[[S_I_I:[^ ,]+]] = load double, ptr %[[DX]], align 8
+; O2-NEXT:   %[[SUM_I_I:[^ ,]+]] = fadd double %[[TMP4]], %[[S_I_I]]
+; O2-NEXT:   store double %[[SUM_I_I]], ptr %[[DX]], align 8
+; O2-NEXT:   %[[PS_I_I_1:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DX]], i64 8
+; O2-NEXT:   %[[A_I1_I_1:[^ ,]+]] = load double, ptr %[[TMP0]], align 8
+; O2-NEXT:   store double 0.000000e+00, ptr %[[TMP0]], align 8
+; O2-NEXT:   %[[S_I_I_1:[^ ,]+]] = load double, ptr %[[PS_I_I_1]], align 8
+; O2-NEXT:   %[[SUM_I_I_1:[^ ,]+]] = fadd double %[[A_I1_I_1]], %[[S_I_I_1]]
+; O2-NEXT:   store double %[[SUM_I_I_1]], ptr %[[PS_I_I_1]], align 8
 ; O2-NEXT:   ret void
 ; O2-NEXT: }

@@ -57,7 +57,7 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], ptr %[[B:[^ ,]+]], ptr %[[D_B:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], i64 %[[N:[^ ,]+]], i64 %[[M:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], ptr %[[B:[^ ,]+]], ptr %[[D_B:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], i64 %[[N:[^ ,]+]], i64 %[[M:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[ROWS:[^ ,]+]] = icmp sgt i64 %[[N]], 0
 ; CHECK-NEXT:   %[[COLS:[^ ,]+]] = icmp sgt i64 %[[M]], 0
@@ -115,7 +115,7 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], ptr %[[B:[^ ,]+]], ptr %[[D_B:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], i64 %[[N:[^ ,]+]], i64 %[[M:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], ptr %[[B:[^ ,]+]], ptr %[[D_B:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], i64 %[[N:[^ ,]+]], i64 %[[M:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[I_INV:[^ ,]+]] = alloca i64, align 8
 ; CHECK-NEXT:   %[[ITER_REV:[^ ,]+]] = alloca i64, align 8
@@ -215,7 +215,7 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @diffef(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], ptr %[[B:[^ ,]+]], ptr %[[D_B:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], i64 %[[N:[^ ,]+]], i64 %[[M:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], ptr %[[B:[^ ,]+]], ptr %[[D_B:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], i64 %[[N:[^ ,]+]], i64 %[[M:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

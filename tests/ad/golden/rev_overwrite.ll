@@ -30,20 +30,25 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[SQ:[^ ,]+]] = fmul double %[[A]], %[[A]]
 ; CHECK-NEXT:   store double %[[SQ]], ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[B]], %[[K]]
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[A]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
@@ -54,16 +59,16 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[X]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = load double, ptr %[[X]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   br label %[[TMP6:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP6]]:
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[K]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP7]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
 ; CHECK-NEXT:   store double %[[TMP11]], ptr %[[K_ADJ]], align 8
@@ -72,8 +77,8 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double %[[TMP13]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP16]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
@@ -87,7 +92,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -36,6 +36,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-LABEL: define internal double @augmented_p(
 ; CHECK-SAME: double %[[X:[^ ,]+]], i32 %[[N:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[DONE:[^ ,]+]] = icmp eq i32 %[[N]], 0
 ; CHECK-NEXT:   br i1 %[[DONE]], label %[[BASE:[^ ,]+]], label %[[STEP:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -45,13 +46,20 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[R]]
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store i64 0, ptr %[[TMP0]], align 8
+; CHECK-NEXT:   store double %[[R]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[R]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[M]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[BASE]]:
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 1, ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 1, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 0
+; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   ret double 1.000000e+00
 ; CHECK-NEXT: }
 ;
@@ -60,6 +68,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
@@ -85,7 +94,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   br label %[[INVERTENTRY:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTSTEP]]:
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = sub i32 %[[N]], 1
 ; CHECK-NEXT:   br label %[[TMP10:[^ ,]+]]
@@ -123,6 +132,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-LABEL: define internal double @augmented_p.1(
 ; CHECK-SAME: double %[[X:[^ ,]+]], i32 %[[N:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[DONE:[^ ,]+]] = icmp eq i32 %[[N]], 0
 ; CHECK-NEXT:   br i1 %[[DONE]], label %[[BASE:[^ ,]+]], label %[[STEP:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -132,13 +142,20 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[R]]
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store i64 0, ptr %[[TMP0]], align 8
+; CHECK-NEXT:   store double %[[R]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[R]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[M]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[BASE]]:
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 1, ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 1, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 0
+; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   ret double 1.000000e+00
 ; CHECK-NEXT: }
 ;
@@ -147,6 +164,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
@@ -172,7 +190,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   br label %[[INVERTENTRY:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTSTEP]]:
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = sub i32 %[[N]], 1
 ; CHECK-NEXT:   br label %[[TMP10:[^ ,]+]]

@@ -23,20 +23,27 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[YY:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
 ; CHECK-NEXT:   %[[C:[^ ,]+]] = fcmp ogt double %[[X]], %[[YY]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = select i1 %[[C]], double %[[X]], double %[[YY]]
+; CHECK-NEXT:   store double %[[YY]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -45,38 +52,39 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fcmp ogt double %[[X]], %[[TMP3]]
-; CHECK-NEXT:   br label %[[TMP5:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fcmp ogt double %[[X]], %[[TMP4]]
+; CHECK-NEXT:   br label %[[TMP6:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP5]]:
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP6]]:
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP4]], double %[[TMP6]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP4]], double 0.000000e+00, double %[[TMP6]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[Y]], %[[TMP10]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[Y]], %[[TMP10]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = select i1 %[[TMP5]], double %[[TMP7]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP8]]
+; CHECK-NEXT:   store double %[[TMP10]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP5]], double 0.000000e+00, double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[Y]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd double %[[TMP13]], %[[TMP12]]
+; CHECK-NEXT:   store double %[[TMP14]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[Y]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP17]], 0
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = insertvalue { double, double } %[[TMP18]], double %[[TMP19]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP20]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP18]], 0
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { double, double } %[[TMP19]], double %[[TMP20]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP21]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -34,7 +34,9 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[XB:[^ ,]+]] = bitcast double %[[X]] to i64
 ; CHECK-NEXT:   %[[YB:[^ ,]+]] = bitcast double %[[Y]] to i64
 ; CHECK-NEXT:   %[[NEGB:[^ ,]+]] = xor i64 %[[XB]], -9223372036854775808
@@ -47,16 +49,26 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[CP:[^ ,]+]] = bitcast i64 %[[CPB]] to double
 ; CHECK-NEXT:   %[[S1:[^ ,]+]] = fmul double %[[NEG]], %[[ABS]]
 ; CHECK-NEXT:   %[[S2:[^ ,]+]] = fadd double %[[S1]], %[[CP]]
+; CHECK-NEXT:   store double %[[NEG]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[ABS]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret double %[[S2]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[S2_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
@@ -65,61 +77,63 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = bitcast double %[[X]] to i64
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = xor i64 %[[TMP3]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = bitcast i64 %[[TMP4]] to double
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = bitcast double %[[Y]] to i64
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = and i64 %[[TMP6]], 9223372036854775807
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = bitcast i64 %[[TMP7]] to double
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = and i64 %[[TMP3]], 9223372036854775807
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = and i64 %[[TMP6]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = or i64 %[[TMP9]], %[[TMP10]]
-; CHECK-NEXT:   br label %[[TMP12:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = bitcast double %[[X]] to i64
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = and i64 %[[TMP7]], 9223372036854775807
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = bitcast double %[[Y]] to i64
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = and i64 %[[TMP9]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = or i64 %[[TMP8]], %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = and i64 %[[TMP9]], 9223372036854775807
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = xor i64 %[[TMP7]], -9223372036854775808
+; CHECK-NEXT:   br label %[[TMP14:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP12]]:
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP14]]:
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = xor i64 %[[TMP11]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = and i64 %[[TMP16]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = bitcast double %[[TMP13]] to i64
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = xor i64 %[[TMP18]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = bitcast i64 %[[TMP19]] to double
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = xor i64 %[[TMP9]], %[[TMP3]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = and i64 %[[TMP21]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = bitcast double %[[TMP20]] to i64
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = xor i64 %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = bitcast i64 %[[TMP24]] to double
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = xor i64 %[[TMP7]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = and i64 %[[TMP26]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = bitcast double %[[TMP15]] to i64
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = xor i64 %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = bitcast i64 %[[TMP29]] to double
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = xor i64 %[[TMP4]], %[[TMP3]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = and i64 %[[TMP31]], -9223372036854775808
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = bitcast double %[[TMP14]] to i64
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = xor i64 %[[TMP33]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = bitcast i64 %[[TMP34]] to double
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP35]]
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP38]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP36]]
-; CHECK-NEXT:   store double %[[TMP40]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = xor i64 %[[TMP11]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = and i64 %[[TMP18]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = bitcast double %[[TMP15]] to i64
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = xor i64 %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = bitcast i64 %[[TMP21]] to double
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = xor i64 %[[TMP8]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = and i64 %[[TMP23]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = bitcast double %[[TMP22]] to i64
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = xor i64 %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = bitcast i64 %[[TMP26]] to double
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = xor i64 %[[TMP12]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = and i64 %[[TMP28]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = bitcast double %[[TMP17]] to i64
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = xor i64 %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = bitcast i64 %[[TMP31]] to double
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = xor i64 %[[TMP13]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = and i64 %[[TMP33]], -9223372036854775808
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = bitcast double %[[TMP16]] to i64
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = xor i64 %[[TMP35]], %[[TMP34]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = bitcast i64 %[[TMP36]] to double
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP37]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP32]]
+; CHECK-NEXT:   store double %[[TMP40]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP38]]
+; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP41]], 0
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = insertvalue { double, double } %[[TMP42]], double %[[TMP43]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP44]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP43]], 0
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = insertvalue { double, double } %[[TMP44]], double %[[TMP45]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP46]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
+; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -131,17 +145,18 @@ define { double, double } @grad(double %x, double %y) {
 
 ; O2-LABEL: define { double, double } @grad(
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP1]]
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP4]]
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP5]]
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP8]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP7]], double 0.000000e+00, double %[[TMP9]]
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP6]], 0
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double %[[TMP10]], 1
-; O2-NEXT:   ret { double, double } %[[TMP12]]
+; O2-NEXT: {{^}}[[GROW_I_I_I:[^ ,]+]]:
+; O2-NEXT:   %[[TMP0:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP0]]
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP3]]
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[TMP1]], %[[TMP4]]
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[X]], %[[TMP3]]
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP7]]
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP8]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP5]], 0
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } %[[TMP10]], double %[[TMP9]], 1
+; O2-NEXT:   ret { double, double } %[[TMP11]]
 ; O2-NEXT: }

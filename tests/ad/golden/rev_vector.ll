@@ -25,18 +25,30 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load <2 x double>, ptr %[[X]], align 16
 ; CHECK-NEXT:   %[[SQ:[^ ,]+]] = fmul <2 x double> %[[V]], %[[V]]
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = extractelement <2 x double> %[[SQ]], i64 0
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = extractelement <2 x double> %[[SQ]], i64 1
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[B]]
+; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[B]], ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse_f(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -45,26 +57,27 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = load <2 x double>, ptr %[[X]], align 16
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP3]]
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = extractelement <2 x double> %[[TMP4]], i64 0
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractelement <2 x double> %[[TMP4]], i64 1
-; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load <2 x double>, ptr %[[X]], align 16
+; CHECK-NEXT:   br label %[[TMP8:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP7]]:
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP8]]:
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP10]], i64 1
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP9]], i64 0
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[TMP11]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd <2 x double> %[[TMP14]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load <2 x double>, ptr %[[D_X]], align 16
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd <2 x double> %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store <2 x double> %[[TMP18]], ptr %[[D_X]], align 16
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP11]], i64 1
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP10]], i64 0
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[TMP12]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul <2 x double> %[[TMP7]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul <2 x double> %[[TMP7]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd <2 x double> %[[TMP15]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load <2 x double>, ptr %[[D_X]], align 16
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd <2 x double> %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   store <2 x double> %[[TMP19]], ptr %[[D_X]], align 16
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
@@ -72,7 +85,7 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @diffef(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

@@ -35,7 +35,7 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X0:[^ ,]+]], double %[[C:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X0:[^ ,]+]], double %[[C:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[START:[^ ,]+]] = fcmp ogt double %[[X0]], 1.000000e+00
 ; CHECK-NEXT:   br i1 %[[START]], label %[[LOOP:[^ ,]+]], label %[[EXIT:[^ ,]+]]
@@ -64,7 +64,7 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
-; CHECK-SAME: double %[[X0:[^ ,]+]], double %[[C:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: double %[[X0:[^ ,]+]], double %[[C:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X0_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ]], align 8
@@ -151,7 +151,7 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
-; CHECK-SAME: double %[[X0:[^ ,]+]], double %[[C:[^ ,]+]]) {
+; CHECK-SAME: double %[[X0:[^ ,]+]], double %[[C:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8

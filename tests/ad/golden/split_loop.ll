@@ -51,7 +51,7 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_g(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[ANY:[^ ,]+]] = icmp sgt i64 %[[N]], 0
 ; CHECK-NEXT:   br i1 %[[ANY]], label %[[LOOP:[^ ,]+]], label %[[EXIT:[^ ,]+]]
@@ -91,7 +91,7 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reverse_g(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[P_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
@@ -185,7 +185,7 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { ptr, double } @augmentfwd_g(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = call ptr @malloc(i64 56)
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -198,7 +198,7 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @reversesplit_g(
-; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = load i64, ptr %[[TMP0]], align 4

@@ -38,20 +38,25 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
+; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[A_2:[^ ,]+]] = load double, ptr %[[A]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A_2]], %[[V]]
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A]], align 8
+; CHECK-NEXT:   store double %[[A_2]], ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[A_2]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reverse_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
@@ -60,7 +65,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   br label %[[TMP5:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -86,7 +91,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { ptr, double } @augmentfwd_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = call ptr @malloc(i64 56)
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
@@ -99,7 +104,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @reversesplit_f(
-; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
+; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = load i64, ptr %[[TMP0]], align 4
@@ -119,7 +124,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 
 ; O2-LABEL: define double @split(
 ; O2-SAME: ptr captures(none) %[[A:[^ ,]+]], ptr writeonly captures(none) initializes((0, 8)) %[[DA:[^ ,]+]], double %[[V:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT: {{^}}[[REVERSESPLIT_F_EXIT:[^ ,]+]]:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]]:
 ; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[A]], align 8
 ; O2-NEXT:   store double 1.230000e+02, ptr %[[A]], align 8
 ; O2-NEXT:   %[[TMP0:[^ ,]+]] = fadd double %[[V]], 0.000000e+00
