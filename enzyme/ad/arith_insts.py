@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..errors import DifferentiationError
-from ..ir import BinaryOperator, CallInst, CastInst, Constant, Instruction, IntType, Value
+from ..ir import BinaryOperator, CallInst, CastInst, Constant, Instruction, IntType, LoadInst, Value
 from ..ir.builder import Builder
 from ..ir.types import FloatType, PointerType, Type, scalar_of
 from ..rules import INSTRUCTIONS, LINEAR_CONVERSIONS, may_be_nonfinite
@@ -116,6 +116,11 @@ def forward_cast(st: ForwardState, inst: Instruction, ni: Instruction, b: Builde
     op, x = inst.opcode, inst.operand(0)
     if op == "inttoptr":
         s = st.displacements[st.lane].shadow(inst, b, value_name(inst, "'"))
+        loaded = st.tangent(x) if isinstance(x, LoadInst) else None
+        if s is None and loaded is not None:
+            # An address loaded as an integer from memory with a shadow: the shadow slot holds the shadow's
+            # address (stores of integer addresses put it there, memory_insts.store_integer_address).
+            s = b.cast("inttoptr", loaded, inst.type, value_name(inst, "'"))
         if s is not None:
             st.tan[inst] = s
         return
@@ -148,6 +153,9 @@ def augment_cast(st: ReverseState, inst: Instruction, ni: Instruction, b: Builde
         augment_address(st, inst, ni, b)
     elif inst.opcode == "inttoptr":
         s = st.displacements[st.lane].shadow(inst, b, shadow_name(st, inst))
+        loaded = inst.operand(0)
+        if s is None and isinstance(loaded, LoadInst) and isinstance(st.shadow.get(loaded), Value):
+            s = b.cast("inttoptr", st.shadow[loaded], inst.type, shadow_name(st, inst))  # as in forward_cast
         if s is not None:
             st.shadow[inst] = s
     elif inst.opcode == "bitcast" and inst.operand(0) in st.active and not carries_float(inst.type) \

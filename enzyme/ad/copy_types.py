@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, ArrayType, CastInst, ConstantInt, Function, GEPInst, GlobalVariable, IntType,
+from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
-from .common import zero
+from .common import underlying_global, zero
 from .copy_sites import CopyView, InfosOf, copy_view
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class CopyLayout:
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
                 layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None,
-                infos_of: InfosOf) -> CopyLayout | None:
+                infos_of: InfosOf, padding: frozenset[int] = frozenset()) -> CopyLayout | None:
     """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
 
     ``infos`` are the function's type analyses (one per calling context);
@@ -72,6 +72,7 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     fields of declared stack types, and the struct type the objects are
     indexed with (an array of records of any length).  ``primal_functions``
     are the functions whose calls count; ``infos_of`` gives a caller's analyses.
+    ``padding``: bytes the copy itself says hold no data (``!tbaa.struct``).
     """
     facts: dict[int, ConcreteType] = {}
     for info in infos:
@@ -96,9 +97,14 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
     if -1 in facts or (nbytes is not None and nbytes > MAX_UNROLLED_BYTES):
         return None
+    if nbytes is not None and padding:
+        found = _leaves(facts, nbytes, layout, set(padding))
+        if found is not None:
+            return found
     view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes, layout), primal_functions)
     if view is None:
         return None
+    view.padding |= padding
     for off, t in facts.items():
         if view.facts.setdefault(off, t) != t:
             return None
@@ -297,21 +303,6 @@ def points_to_no_floats(infos: list[FunctionTypeInfo], ptr: Value) -> bool:
     return known
 
 
-def _constant_without_pointers(p: Value) -> bool:
-    """Does ``p`` point into a constant global whose type has no pointer (``c"..."``, numbers)?"""
-    while isinstance(p, (GEPInst, CastInst)):
-        p = p.operand(0)
-    return isinstance(p, GlobalVariable) and p.is_constant and not _has_pointer(p.value_type)
-
-
-def _has_pointer(t: Type) -> bool:
-    if isinstance(t, (ArrayType, VectorType)):
-        return _has_pointer(t.element)
-    if isinstance(t, StructType):
-        return any(_has_pointer(e) for e in t.elements)
-    return not isinstance(t, (IntType, FloatType))
-
-
 def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, accessed: object) -> bool:
     """Could a copy between these objects move pointers (or bytes nobody knows anything about)?
 
@@ -319,8 +310,8 @@ def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, acc
     copied bytes: right for numbers, wrong for pointers, whose shadows would be
     null (derivatives followed through them would be lost or land elsewhere).
     """
-    if _constant_without_pointers(src):
-        return False  # a string literal or a table of numbers: it has no pointer to move
+    if pointer_free_constant(src):
+        return False  # a string literal, a table of numbers, null pointers: it has no address to move
     known = accessed is not None  # the one float type the function accesses these objects with, if any
     for info in infos:
         for ptr in (dst, src):
@@ -329,3 +320,20 @@ def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, acc
                     return True
                 known = True
     return not known
+
+
+def pointer_free_constant(p: Value) -> bool:
+    """Does ``p`` point into a constant global whose initializer holds no address?  Copying from it gives
+    null pointers, whose null shadows are right (flang initializes a derived-type local, allocatable
+    components' descriptors included, by copying such a global)."""
+    g = underlying_global(p)
+    return g is not None and g.is_constant and g.initializer is not None and _holds_no_address(g.initializer)
+
+
+def _holds_no_address(c: Value) -> bool:
+    from ..ir import ConstantAggregate, ConstantFP, ConstantKeyword, ConstantText
+    if isinstance(c, ConstantAggregate):
+        return all(_holds_no_address(e) for e in c.elements)
+    if isinstance(c, ConstantText):
+        return c.spelling.startswith('c"')  # a byte string (blockaddress and the like are addresses)
+    return isinstance(c, (ConstantInt, ConstantFP, ConstantKeyword))

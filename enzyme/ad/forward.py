@@ -18,6 +18,7 @@ from ..ir.target_attributes import inherit_target_attributes
 from ..ir import (CallInst, ConstantKeyword, Function, FunctionType, Instruction, IntType, PhiInst, StructType,
                   Value)
 from ..ir.builder import Builder, InsertPoint
+from ..ir.cfg import blocks_without_return
 from ..ir.types import ArrayType, PointerType, Type
 from .activity_plan import ActivityPlan
 from .common import (ADContext, check_address_escape, clone_body, differentiable_order, primal_and_shadow_params,
@@ -156,6 +157,10 @@ class _ForwardGenerator(ForwardState):
         self.new = new
         order = differentiable_order(self.fn)
         clones = clone_body(order, new, self.vmap)
+        # Code that cannot return (it throws, say, after formatting a message with std::to_string) runs as it
+        # is: no derivative comes out of it.
+        doomed = blocks_without_return(order)
+        clones = [(i, n) for i, n in clones if i.parent not in doomed]
         # Phis first (their incoming tangents may be defined later), then everything in RPO.
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
         # Activity analysis looks backward too: a float that cannot reach an active output needs no tangent.

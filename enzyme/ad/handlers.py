@@ -67,7 +67,8 @@ INSTRUCTIONS: dict[type, InstructionRules] = {
     GEPInst: InstructionRules(_per_lane(forward_address), _per_lane(augment_address), None),
     AllocaInst: InstructionRules(_per_lane(forward_alloca), _per_lane(augment_alloca), _once(reverse_alloca)),
     SelectInst: InstructionRules(_per_lane(forward_select), _per_lane(augment_select), _per_lane(reverse_select)),
-    FreezeInst: InstructionRules(_per_lane(forward_extract), None, _per_lane(reverse_freeze)),
+    # A frozen pointer (LLVM freezes the bounds of std::sort's loops) points where its operand does.
+    FreezeInst: InstructionRules(_per_lane(forward_extract), _per_lane(augment_address), _per_lane(reverse_freeze)),
     ExtractValueInst: InstructionRules(_per_lane(forward_extract), _per_lane(augment_extractvalue),
                                        _per_lane(reverse_extractvalue)),
     InsertValueInst: InstructionRules(_per_lane(forward_insert), _per_lane(augment_insertvalue),

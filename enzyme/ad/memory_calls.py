@@ -9,6 +9,7 @@ adjoints of overwritten bytes.  realloc's reverse mode is realloc.py's.
 """
 from __future__ import annotations
 
+from ..analysis.tbaa import struct_copy
 from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantInt, Instruction, Value
 from ..ir.builder import Builder
@@ -140,7 +141,7 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         if src not in st.shadow and may_copy_pointers(function_contexts(st.ctx, st.fn), dst, src,
                                                         copied_element_type(st.fn, [dst, src])):
             raise constant_pointer_copy_error(inst)
-        layout = copy_layout_of(st, dst, src, inst.args[mf.size]) if src in st.shadow else None
+        layout = copy_layout_of(st, inst, dst, src, inst.args[mf.size]) if src in st.shadow else None
         if src in st.shadow and layout is None:
             raise DifferentiationError(
                 f"{describe(inst)}: {name} of memory that may hold active values, but type analysis cannot tell "
@@ -182,7 +183,7 @@ def reverse_memory_call(st: ReverseState, b: Builder, inst: CallInst, mf: Memory
 
 def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool, dst: Value, src: Value,
                   size: Value) -> None:
-    layout = copy_layout_of(st, dst, src, size) if src in st.shadow else None
+    layout = copy_layout_of(st, inst, dst, src, size) if src in st.shadow else None
     if layout is not None and layout.element is None and not layout.leaves:
         return  # no floating-point data was copied (a struct of integers and pointers)
     sd = st.available(st.shadow[dst])
@@ -204,11 +205,14 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
     b.call(helper, [sd, ss, nbytes])
 
 
-def copy_layout_of(st: ReverseState, dst: Value, src: Value, size: Value) -> CopyLayout | None:
-    """What a copy moves, from type analysis and how this function accesses the memory."""
+def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, size: Value) -> CopyLayout | None:
+    """What a copy moves, from type analysis, how this function accesses the memory and the copy's own
+    ``!tbaa.struct`` (its field types are in type analysis; the bytes it lists no field for are padding)."""
     accessed = copied_element_type(st.fn, [dst, src])
     nbytes = size.value if isinstance(size, ConstantInt) else None
+    fields = struct_copy(inst, nbytes) if nbytes is not None else None
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
-    return copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts)
+    return copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
+                       fields.padding if fields is not None else frozenset())

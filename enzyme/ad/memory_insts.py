@@ -10,16 +10,22 @@ allocation).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..analysis.layout import DataLayout
+from ..analysis.tbaa import access_tree
+from ..analysis.type_tree import INTEGER
 from ..errors import DifferentiationError
-from ..ir import AllocaInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
+from ..ir import AllocaInst, CastInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PointerType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
-from .common import carries_float, describe, underlying_global, unshadowed_store_error, value_name, zero, zero_fill
+from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
+                     zero, zero_fill)
 from .copy_types import function_contexts
 from .custom import custom_rules
 from .forward_state import ForwardState
+from .integer_addresses import AddressDisplacements
 from .reverse_state import ReverseState, fadd_deep
 
 
@@ -46,6 +52,9 @@ def forward_store(st: ForwardState, inst: Instruction, ni: Instruction, b: Build
     assert isinstance(inst, StoreInst)
     v, p = inst.value, inst.pointer
     s = st.tangent(p)
+    if s is not None and store_integer_address(st.displacements[st.lane], inst, ni, b, s,
+                                               lambda q: st.tangent(q) is not None):
+        return
     if s is not None:
         st.check_null_shadow(inst, v)
         b.store(st.t(v), s, inst.align)
@@ -87,16 +96,32 @@ def _is_null(v: Value) -> bool:
 def augment_load(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
     assert isinstance(inst, LoadInst)
     s = st.shadow.get(inst.pointer)
-    if s is not None and holds_pointers(inst.type):
+    if s is not None and (holds_pointers(inst.type) or _loads_a_pointer_as_integer(st, inst)):
         st.shadow[inst] = b.load(inst.type, s, shadow_name(st, inst), inst.align)
+
+
+def _loads_a_pointer_as_integer(st: ReverseState, inst: LoadInst) -> bool:
+    """An integer load of a pointer: made a pointer again (``inttoptr``), or known to type analysis as a pointer
+    in every calling context (``load i64`` of a ``unique_ptr``'s slot, to be stored elsewhere).  Its shadow is
+    the shadow slot's integer: the shadow's address, which stores of integer addresses put there."""
+    if not isinstance(inst.type, IntType) or inst.type.bits != 64 or inst in st.float_bits:
+        return False
+    if any(isinstance(u.user, CastInst) and u.user.opcode == "inttoptr" for u in inst.uses):
+        return True
+    return all(info.is_pointer(inst) for info in function_contexts(st.ctx, st.fn))
 
 
 def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
     assert isinstance(inst, StoreInst)
     v, p = inst.value, inst.pointer
     sp = st.shadow.get(p)
+    if sp is not None and store_integer_address(st.displacements[st.lane], inst, ni, b, sp,
+                                                st.maybe_shadowed):
+        return
     if isinstance(v.type, PointerType) and sp is not None:
         b.store(st.shadow_or_null(inst, v), sp, inst.align)
+    elif isinstance(v.type, IntType) and sp is not None and v in st.shadow:  # a pointer moved as an integer
+        b.store(st.shadow[v], sp, inst.align)
     elif holds_pointers(v.type) and sp is not None:
         # A struct holding pointers: their shadows go to their places in the shadow memory (the float
         # fields' shadow bytes hold adjoints, which the reverse sweep takes care of).
@@ -111,11 +136,28 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
         # inactive: there the derivative is dropped on purpose.)
         raise unshadowed_store_error(inst, p)
     elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
-            and v.pointer in st.shadow and v not in st.float_bits \
+            and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)):
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
                                    "Not supported yet in reverse mode")
+
+
+def store_integer_address(displacements: AddressDisplacements, inst: Instruction, ni: Instruction, b: Builder,
+                          shadow_slot: Value, has_shadow: Callable[[Value], bool]) -> bool:
+    """A pointer stored as an integer (``store i64 (ptrtoint p)``, LLVM's form of moving a ``unique_ptr``)
+    into memory with a shadow: the shadow slot gets the shadow's address, as a pointer store would give it.
+    False when the stored value is no address of memory with a shadow."""
+    assert isinstance(inst, StoreInst) and isinstance(ni, StoreInst)
+    v = inst.value
+    if not isinstance(v.type, IntType) or not address_origins(v, has_shadow):
+        return False
+    d = displacements.of(v, inst)
+    if d is None:
+        raise DifferentiationError(f"{describe(inst)}: the address of memory with a shadow is stored as an "
+                                   "integer whose shadow is unknown here. Keep it a pointer")
+    b.store(b.add(ni.value, d), shadow_slot, inst.align)
+    return True
 
 
 def augment_address(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
@@ -187,3 +229,10 @@ def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:
 
 def reverse_alloca(st: ReverseState, b: Builder, inst: Instruction) -> None:
     st.free_both(b, inst)  # the stack object moved to the heap, and its shadows
+
+
+def read_as_integer(load: LoadInst) -> bool:
+    """Does the load's TBAA tag say it reads an integer (clang's ``long``, flang's descriptor fields)?  Under
+    strict aliasing such bytes cannot be a floating-point value, whatever type analysis merged for them."""
+    tree = access_tree(load, 1)
+    return tree is not None and tree.at(0) == INTEGER

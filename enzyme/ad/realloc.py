@@ -51,6 +51,7 @@ from ..ir import (
 )
 from ..ir.splice import add_helper_functions
 from ..ir.types import DOUBLE, I8, FloatType, IntType, PointerType, VectorType
+from ..rules.names import rust_shim_name
 from .common import describe, is_inactive_function, memory_function, value_name
 from .memcopy import copy_adjoint_function
 from .tape import TAPE_PUSH
@@ -100,12 +101,68 @@ copy:
 """
 
 
-def augmented_realloc_function(module: Module) -> Function:
+# Rust's __rust_realloc(p, old_size, align, new_size) knows the old size: exactly that many bytes (of the block
+# and of its shadow, zeroed over its requested size when allocated) are copied.  Rust's default global allocator
+# hands out malloc blocks (aligned_alloc beyond 16-byte alignment) and frees them with free(), as this does.
+AUGMENTED_RUST_REALLOC = "__pyenzyme_rust_realloc_augmented"
+
+_RUST_HELPER = """
+declare ptr @malloc(i64)
+declare ptr @aligned_alloc(i64, i64)
+declare void @abort()
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare i64 @llvm.umin.i64(i64, i64)
+
+define internal ptr @__pyenzyme_rust_block(i64 %n, i64 %align) alwaysinline {
+entry:
+  %small = icmp ule i64 %align, 16
+  br i1 %small, label %plain, label %aligned
+plain:
+  %m = call ptr @malloc(i64 %n)
+  ret ptr %m
+aligned:
+  %a1 = sub i64 %align, 1
+  %up = add i64 %n, %a1
+  %mask = sub i64 0, %align
+  %rounded = and i64 %up, %mask
+  %a = call ptr @aligned_alloc(i64 %align, i64 %rounded)
+  ret ptr %a
+}
+
+define internal { ptr, ptr, i64 } @__pyenzyme_rust_realloc_augmented(ptr %p, ptr %dp, i64 %old, i64 %align, i64 %n) alwaysinline {
+entry:
+  %q = call ptr @__pyenzyme_rust_block(i64 %n, i64 %align)
+  %dq = call ptr @__pyenzyme_rust_block(i64 %n, i64 %align)
+  %qnull = icmp eq ptr %q, null
+  %dqnull = icmp eq ptr %dq, null
+  %either = or i1 %qnull, %dqnull
+  br i1 %either, label %oom, label %copy
+oom:
+  call void @abort()
+  unreachable
+copy:
+  call void @llvm.memset.p0.i64(ptr %dq, i8 0, i64 %n, i1 false)
+  %c = call i64 @llvm.umin.i64(i64 %old, i64 %n)
+  call void @llvm.memcpy.p0.p0.i64(ptr %q, ptr %p, i64 %c, i1 false)
+  %dpnull = icmp eq ptr %dp, null
+  %cs = select i1 %dpnull, i64 0, i64 %c
+  call void @llvm.memcpy.p0.p0.i64(ptr %dq, ptr %dp, i64 %cs, i1 false)
+  %r0 = insertvalue { ptr, ptr, i64 } undef, ptr %q, 0
+  %r1 = insertvalue { ptr, ptr, i64 } %r0, ptr %dq, 1
+  %r2 = insertvalue { ptr, ptr, i64 } %r1, i64 %cs, 2
+  ret { ptr, ptr, i64 } %r2
+}
+"""
+
+
+def augmented_realloc_function(module: Module, *, rust: bool = False) -> Function:
     """``{q, dq, shadow bytes copied} (p, dp, n)``: realloc without freeing ``p`` (see the module doc)."""
-    f = module.get_function(AUGMENTED_REALLOC)
+    name, helper = (AUGMENTED_RUST_REALLOC, _RUST_HELPER) if rust else (AUGMENTED_REALLOC, _HELPER)
+    f = module.get_function(name)
     if f is None:
-        add_helper_functions(module, _HELPER)
-        f = module.get_function(AUGMENTED_REALLOC)
+        add_helper_functions(module, helper)
+        f = module.get_function(name)
     assert f is not None
     return f
 
@@ -298,10 +355,18 @@ def _call_use(call: CallInst, v: Value, seen: set[Value], family: _Family, depth
 def check_realloc(gen: _Generator, inst: CallInst) -> None:
     """Refuse reallocs the reverse sweep cannot handle (before anything is generated)."""
     name = inst.callee_name or ""
-    if name != "realloc":
+    if name != "realloc" and not _is_rust_realloc(inst):
         raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is not "
-                                   "supported in reverse mode yet (only C realloc is)")
+                                   "supported in reverse mode yet (only C realloc and __rust_realloc are)")
+    if _is_rust_realloc(inst) and any("__rg_alloc" in (f.name or "") for f in gen.m.functions):
+        raise DifferentiationError(f"{describe(inst)}: __rust_realloc with a #[global_allocator]: the reverse sweep "
+                                   "keeps the old block alive and allocates with malloc, which only Rust's default "
+                                   "allocator is compatible with")
     buffer_element_type(gen, inst)
+
+
+def _is_rust_realloc(inst: CallInst) -> bool:
+    return rust_shim_name(inst.callee_name or "") == "__rust_realloc"
 
 
 def augment_realloc(gen: _Generator, inst: CallInst, ni: CallInst, b: Builder) -> None:
@@ -315,8 +380,13 @@ def augment_realloc(gen: _Generator, inst: CallInst, ni: CallInst, b: Builder) -
     n = ni.args[mf.size]
     if n.type != I64:
         n = b.cast("zext", n, I64)
-    res = b.call(augmented_realloc_function(gen.m), [ni.args[mf.ptr], dp if dp is not None
-                                                      else ConstantKeyword(PTR, "null"), n])
+    old_shadow = dp if dp is not None else ConstantKeyword(PTR, "null")
+    if _is_rust_realloc(inst):
+        assert mf.old_size is not None and mf.align is not None
+        res = b.call(augmented_realloc_function(gen.m, rust=True),
+                     [ni.args[mf.ptr], old_shadow, ni.args[mf.old_size], ni.args[mf.align], n])
+    else:
+        res = b.call(augmented_realloc_function(gen.m), [ni.args[mf.ptr], old_shadow, n])
     q = b.extractvalue(res, [0])
     gen.shadow[inst] = b.extractvalue(res, [1], value_name(inst, "'"))
     gen.realloc_copied[inst] = b.extractvalue(res, [2])

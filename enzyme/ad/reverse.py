@@ -24,6 +24,7 @@ from ..ir import (Block, CallInst, ConstantExpr, ConstantFP, ConstantKeyword, Fu
                   LoadInst, PhiInst, ReturnInst, StructType, Value, BinaryOperator)
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.cfg import blocks_without_return
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers
@@ -201,7 +202,11 @@ class _ReverseGenerator(ReverseState):
         key = _sweeps_key(self.fn, self.acts, self.top_level, self.width)
         self.ctx.memo[key] = pair  # recursion
         self.order = differentiable_order(self.fn)
+        # Code that cannot return (it throws, say, after formatting a message with std::to_string) runs as it
+        # is in the augmented sweep and has no reverse: no derivative comes out of it.
+        self.doomed = blocks_without_return(self.order)
         self._augmented()
+        self.order = [b for b in self.order if b not in self.doomed]
         self.orig_of = {v: k for k, v in self.fwd.items()}
         self.rereadable = RereadableLoads(self.fn) if self.top_level else None
         self.loops = plan_loops(self.fn, self.order)
@@ -213,7 +218,9 @@ class _ReverseGenerator(ReverseState):
         return pair
 
     def _augmented(self) -> None:
-        clones = clone_body(self.order, self.aug, self.fwd)
+        # (Lifetime markers there go too: the stack objects they mark live on the heap in this sweep.)
+        clones = [(i, n) for i, n in clone_body(self.order, self.aug, self.fwd) if i.parent not in self.doomed
+                  or (isinstance(i, CallInst) and (i.callee_name or "").startswith("llvm.lifetime."))]
         # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
         ptr_phis = []
         for inst, ni in clones:

@@ -75,7 +75,7 @@ def _refuse_unknown(st: ReverseState, inst: CallInst, name: str) -> None:
     if inst in st.active or any(a in st.active for a in inst.args):
         raise no_rule_error(inst, name)
     # An unseen function given memory that may hold active values could read or overwrite it
-    # (qsort permutes it, a library routine scales it): ignoring the call would lose derivatives.
+    # (a library routine scales or permutes it): ignoring the call would lose derivatives.
     shadowed = [i for i, a in enumerate(inst.args) if a in st.shadow]
     if shadowed and (name.startswith("llvm.va_") or name in RUNTIME_HINTS):
         raise no_rule_error(inst, name)

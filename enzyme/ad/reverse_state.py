@@ -14,16 +14,17 @@ from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantKeyword, ExtractValueInst, Function,
-                  FunctionType, GEPInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, StructType,
-                  Value)
+from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantExpr, ConstantKeyword, ExtractValueInst,
+                  FreezeInst, Function, FunctionType, GEPInst, GlobalVariable, InsertValueInst, Instruction, LoadInst,
+                  PhiInst, SelectInst, StructType, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
 from .call_kinds import CallSites
-from .common import ADContext, address_origins, carries_float, describe, is_null_pointer, value_name, zero
+from .common import (ADContext, address_origins, carries_float, describe, is_null_pointer, underlying_global,
+                     value_name, zero)
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .indirect import reaches_shadowed_global, reverse_dispatchers
@@ -103,8 +104,10 @@ class ReverseState(LaneState, Recomputation):
         if p in self.shadow:
             return True
         if isinstance(p, CastInst) and p.opcode == "inttoptr":
-            return bool(address_origins(p.operand(0), self.maybe_shadowed))
-        if isinstance(p, (GEPInst, CastInst, ExtractValueInst)):
+            x = p.operand(0)  # an address computed from a pointer, or loaded as an integer from shadowed memory
+            return bool(address_origins(x, self.maybe_shadowed)) or (
+                isinstance(x, LoadInst) and self.maybe_shadowed(x.pointer))
+        if isinstance(p, (GEPInst, CastInst, ExtractValueInst, FreezeInst)):
             return self.maybe_shadowed(p.operand(0))
         if isinstance(p, InsertValueInst):
             return self.maybe_shadowed(p.operand(0)) or self.maybe_shadowed(p.operand(1))
@@ -132,8 +135,16 @@ class ReverseState(LaneState, Recomputation):
         return off
 
     def shadow_or_none(self, p: Value) -> Value | None:
-        if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison"):
+        """The shadow of pointer ``p``; null, undef and addresses in the never-mapped first page (Rust's dangling
+        ``NonNull`` of an empty Vec is its alignment) are their own shadows: nothing is ever read through them."""
+        if isinstance(p, ConstantKeyword) and p.keyword in ("null", "undef", "poison") or is_dangling_address(p):
             return p
+        if isinstance(p, Function):
+            return p  # code holds no derivatives; calls through it dispatch on the primal pointer (indirect.py)
+        if isinstance(p, (GlobalVariable, ConstantExpr)) and p not in self.shadow:
+            g = underlying_global(p)
+            if g is not None and g.is_constant and not carries_float(g.value_type):
+                return p  # read-only data without floats (a C++ vtable) holds no derivatives, gets no adjoints
         return self.shadow.get(p)
 
     def heap_alloc(self, b: Builder, nbytes: Value, align: int, name: str | None) -> Value:
@@ -266,3 +277,10 @@ class ReverseState(LaneState, Recomputation):
 
     def indirect_pair(self, inst: CallInst, acts: Activities) -> SweepPair:
         return reverse_dispatchers(self.ctx, inst, acts, self.width, lambda g: self.sweeps_of(g, acts))
+
+
+def is_dangling_address(p: Value) -> bool:
+    """``inttoptr (i64 C to ptr)`` with 0 < C < 4096: an address no allocation can have."""
+    from ..ir import ConstantExpr, ConstantInt
+    return (isinstance(p, ConstantExpr) and p.opcode == "inttoptr" and isinstance(p.operands[0], ConstantInt)
+            and 0 < p.operands[0].value < 4096)

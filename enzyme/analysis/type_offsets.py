@@ -194,7 +194,24 @@ def ir_type_tree(t: Type, layout: DataLayout, *, integers: bool = False) -> Type
             ct = _scalar_type(leaf, integers)
             if ct is not None:
                 tree.insert((off,), ct)
+    if isinstance(t, StructType) and not integers:
+        _descriptor_fields(t, layout, 0, tree)
     return tree
+
+
+def _descriptor_fields(t: StructType, layout: DataLayout, base: int, tree: TypeTree) -> None:
+    """The integer fields of flang array descriptors nested in a struct (a derived type's allocatable
+    components), which flang fills by copying a constant whose integers alone say nothing."""
+    for index, offset in enumerate(layout.struct_offsets(t)):
+        element = t.elements[index]
+        if base + offset > MAX_OFFSET:
+            return
+        if is_array_descriptor(element):
+            for off, leaf in layout.scalar_leaves(element, base + offset, max_offset=MAX_OFFSET):
+                if isinstance(leaf, IntType):
+                    tree.insert((off,), INTEGER)
+        elif isinstance(element, StructType):
+            _descriptor_fields(element, layout, base + offset, tree)
 
 
 # flang's array descriptor (CFI_cdesc_t): base address, element length, version, rank, type code, attribute,

@@ -17,10 +17,11 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
                   ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, Type, Value)
 from ..ir.types import ArrayType, FloatType, PointerType, VectorType
 from ..rules import MemoryFunction, MemoryKind, Returns
+from ..rules.runtime_bodies import TYPELESS_HELPERS
 from . import known_functions as known
 from .layout import DataLayout
 from .sign_bits import constant_bits, is_sign_mask, sign_operation
-from .tbaa import access_tree
+from .tbaa import access_tree, struct_copy
 from .type_info import CalleeTypes, FunctionTypeInfo, TypeConflict, global_seed
 from .type_offsets import (gep_backward, gep_forward, gep_offset, globals_in, ir_type_tree, is_array_descriptor,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
@@ -468,6 +469,8 @@ class Solver:
             for v in [inst, *args]:
                 if isinstance(v.type, IntType) and not isinstance(v, Constant):
                     self.set_top(v, INTEGER)
+        elif name in TYPELESS_HELPERS:
+            return  # see rules.runtime_bodies
         elif callee is not None and not callee.is_declaration:
             self.pending_calls[inst] = None
         else:
@@ -490,6 +493,10 @@ class Solver:
             self.set_top(inst, POINTER)
         dst, src, size, ptr = arg(mf.dst), arg(mf.src), arg(mf.size), arg(mf.ptr)
         if dst is not None and src is not None:  # copy/move: both sides hold the same bytes
+            fields = struct_copy(inst, size.value) if isinstance(size, ConstantInt) else None
+            if fields is not None:  # an aggregate copy's field types (!tbaa.struct) hold on both sides
+                self.update(dst, fields.tree.under(-1))
+                self.update(src, fields.tree.under(-1))
             if isinstance(size, ConstantInt):
                 self.update(dst, self.tree(src).pointee().shifted(0, 0, size.value).under(-1))
                 self.update(src, self.tree(dst).pointee().shifted(0, 0, size.value).under(-1))

@@ -34,6 +34,28 @@ def normal_flow_order(f: Function) -> list[Block]:
     return _cached_order(f, "normal", succ)
 
 
+def blocks_without_return(order: list[Block]) -> set[Block]:
+    """The blocks of ``order`` (normal flow) from which no ``ret`` can be reached without unwinding: paths that
+    throw (``__cxa_throw``), abort, exit or never end."""
+    from .instructions import InvokeInst, ReturnInst
+
+    inside = set(order)
+    preds: dict[Block, list[Block]] = {b: [] for b in order}
+    for b in order:
+        term = b.terminator
+        for s in [term.normal_dest] if isinstance(term, InvokeInst) else b.successors:
+            if s in inside:
+                preds[s].append(b)
+    returning = {b for b in order if isinstance(b.terminator, ReturnInst)}
+    work = list(returning)
+    while work:
+        for p in preds[work.pop()]:
+            if p not in returning:
+                returning.add(p)
+                work.append(p)
+    return inside - returning
+
+
 @dataclass(frozen=True, eq=False)
 class _Order:
     """An order of ``f``'s blocks and what it was computed from.

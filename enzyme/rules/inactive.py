@@ -26,6 +26,7 @@ _STRINGS = "string and byte-comparison functions: chars and integers only"
 _PARSE = "parses a string: the number returned is a constant as far as derivatives go"
 _NON_FLOAT_COPY = ("copies integer, logical or character array elements (enzyme/runtime_bodies/fortran.c calls "
                    "it for those type codes only)")
+_TYPE_INFO = "returns flang's constant description of a derived type (enzyme/runtime_bodies/fortran.c)"
 _TERMINATE = "terminates the program or reports a failed check; returns nothing differentiable"
 _EXCEPTIONS = "C++ exception and static-initialisation runtime (__cxa_*, unwinding)"
 _ENV = "environment, errno and locale queries; integers and chars only"
@@ -72,6 +73,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "__pyenzyme_fortran_unsupported"),  # enzyme/runtime_bodies/fortran.c: a case its bodies refuse
     _EXCEPTIONS: ("_Unwind_Resume", "__gxx_personality_v0", "__clang_call_terminate"),
     _NON_FLOAT_COPY: ("__pyenzyme_fortran_copy_inactive",),
+    _TYPE_INFO: ("__pyenzyme_fortran_derived_type",),
     _ENV: ("getenv", "secure_getenv", "setlocale", "__errno_location", "signal", "raise"),
     _PARALLEL_QUERY: (
         "omp_get_wtime", "omp_get_wtick", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",
@@ -87,6 +89,8 @@ _CXX_TEXT = ("libstdc++'s character machinery: std::allocator<char/wchar_t>, std
              "members, string hashing, locales, ios_base/basic_ios state, file buffers and output-stream objects; "
              "chars, sizes and flags only (input streams, which store into variables, are not here)")
 _FORTRAN_IO = "Fortran runtime output, statement begin/end and STOP; _FortranAioInput* store into variables"
+_FORTRAN_INTEGER_RESULT = ("Fortran COUNT, MAXLOC, MINLOC and FINDLOC: counts and positions (integers, in integer "
+                           "result arrays); no derivative flows through a position")
 _RUST_FMT = "Rust formatting, printing and panics: core::fmt, core::panicking, std's print/panic/exit"
 
 # Itanium-mangled names (C++ and Rust's legacy mangling) by prefix.
@@ -125,6 +129,10 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     (_CXX_TEXT, "_ZNKSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEE"),
     (_FORTRAN_IO, "_FortranAio"),
     (_TERMINATE, "_FortranAStopStatement"),
+    (_FORTRAN_INTEGER_RESULT, "_FortranACount"),
+    (_FORTRAN_INTEGER_RESULT, "_FortranAMaxloc"),
+    (_FORTRAN_INTEGER_RESULT, "_FortranAMinloc"),
+    (_FORTRAN_INTEGER_RESULT, "_FortranAFindloc"),
     (_TERMINATE, "_FortranAFailImageStatement"),
     (_TERMINATE, "_FortranAProgramEndStatement"),
     (_TERMINATE, "_FortranAExit"),

@@ -1,13 +1,18 @@
 """Differentiable bodies for runtime-library calls that ship no bitcode (flang's runtime).
 
-flang-22 calls its C++ runtime for array assignment (``_FortranAAssign``: allocatable and
-array-section assignment at -O0, reallocating assignment at every level) and, at -O0, for
-MATMUL, TRANSPOSE, RESHAPE, SUM, PRODUCT, MAXVAL, MINVAL and DOT_PRODUCT.  ``fortran.c``
-beside this file implements them over flang's array descriptors; a module that declares one
-of them gets the bodies linked in (as ``__pyenzyme_body_<name>``), and the engine
-differentiates a call of ``<name>`` through that body (``ad.call_kinds``) while the program
-itself keeps calling the runtime.  A case a body does not handle stops the derivative at run
-time with a message naming the call and its source line.
+flang-22 calls its C++ runtime for array assignment (``_FortranAAssign``, ``AssignTemporary``:
+allocatable and array-section assignment at -O0, reallocating assignment at every level), for
+derived types (``Initialize``, ``Destroy``, ALLOCATE/DEALLOCATE through ``AllocatableSetBounds``,
+``AllocatableAllocate``, ``AllocatableDeallocate``), for array constructors of run-time size
+(``InitArrayConstructorVector``, ``PushArrayConstructorValue``/``SimpleScalar``), for SPREAD and
+NORM2 at every level and, at -O0, for MATMUL, TRANSPOSE, RESHAPE, SUM, PRODUCT, MAXVAL, MINVAL
+and DOT_PRODUCT (REAL(4) and REAL(8)).  ``fortran.c`` beside this file implements them over
+flang's array descriptors and type descriptions; a module that declares one of them gets the
+bodies linked in (as ``__pyenzyme_body_<name>``), and the engine differentiates a call of
+``<name>`` through that body (``ad.call_kinds``) while the program itself keeps calling the
+runtime.  A case a body does not handle stops the derivative at run time with a message naming
+the call and its source line.  ``libc.c`` does the same for the C library's ``qsort``, whose
+permutation the derivative must follow.
 """
 from __future__ import annotations
 
@@ -15,29 +20,34 @@ import hashlib
 from pathlib import Path
 
 from enzyme import llvm
-from enzyme.rules.runtime_bodies import FORTRAN_ENTRIES
+from enzyme.rules.runtime_bodies import FORTRAN_ENTRIES, LIBC_ENTRIES
 
 SOURCE = Path(__file__).with_name("fortran.c")
+#: Each source of bodies and the functions it has bodies of.
+SOURCES = ((SOURCE, FORTRAN_ENTRIES), (Path(__file__).with_name("libc.c"), LIBC_ENTRIES))
 
 
 def with_runtime_bodies(module: llvm.ModuleRef, *, name: str) -> llvm.ModuleRef:
     """``module``, or a copy linked with the bodies when it declares a runtime function that has one and asks
     for derivatives (an ``__enzyme_*`` entry point)."""
     declared = {fn.name for fn in module.functions if fn.is_declaration}
-    if declared.isdisjoint(FORTRAN_ENTRIES) or not any("__enzyme_" in (n or "") for n in declared):
+    needed = [source for source, entries in SOURCES if not declared.isdisjoint(entries)]
+    if not needed or not any("__enzyme_" in (n or "") for n in declared):
         return module  # nothing to differentiate through them: the module stays as it is
-    return llvm.link([(name, llvm.to_bitcode(module)), ("pyenzyme's Fortran runtime bodies", _bodies_bitcode())])
+    return llvm.link([(name, llvm.to_bitcode(module)),
+                      *((f"pyenzyme's runtime bodies ({source.name})", _bodies_bitcode(source)) for source in needed)])
 
 
-def _bodies_bitcode() -> bytes:
+def _bodies_bitcode(source: Path) -> bytes:
     from enzyme import toolchain  # compilers are only needed when a module calls the runtime
     from enzyme.toolchain.cache import cached_entry
 
-    digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     clang = toolchain.find_tool("clang")
+    output = source.with_suffix(".bc").name
 
     def build(directory: Path) -> None:
         # No vectorizing or unrolling before AD, as for user code.
-        toolchain.compile_to_bitcode(SOURCE, directory / "fortran.bc", opt_level=2)
+        toolchain.compile_to_bitcode(source, directory / output, opt_level=2)
 
-    return (cached_entry(f"runtime-bodies-{clang.version}-{digest}", build) / "fortran.bc").read_bytes()
+    return (cached_entry(f"runtime-bodies-{source.stem}-{clang.version}-{digest}", build) / output).read_bytes()

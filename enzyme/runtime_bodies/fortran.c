@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <float.h>
+#include <math.h>
 
 typedef struct { long lower, extent, sm; } Dim;
 typedef struct {
@@ -26,39 +27,53 @@ typedef struct {
   Dim dim[15];
 } Desc;
 
-enum { T_DOUBLE = 28, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
+enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
        T_FIRST_FLOAT = 25, T_LAST_COMPLEX = 38, ATTR_ALLOCATABLE = 2 };
 
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
  * descriptors' pointers in the engine's eyes). */
-enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE };
+enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
+            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE, C_SUM_DIM, C_CSHIFT };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
-  "_FortranASumReal8 (SUM)",
-  "_FortranAProductReal8 (PRODUCT)",
-  "_FortranAMaxvalReal8 (MAXVAL)",
-  "_FortranAMinvalReal8 (MINVAL)",
-  "_FortranADotProductReal8 (DOT_PRODUCT)",
-  "_FortranAMatmulReal8Real8 (MATMUL)",
+  "_FortranASum (SUM)",
+  "_FortranAProduct (PRODUCT)",
+  "_FortranAMaxval (MAXVAL)",
+  "_FortranAMinval (MINVAL)",
+  "_FortranADotProduct (DOT_PRODUCT)",
+  "_FortranAMatmul (MATMUL)",
   "_FortranATranspose (TRANSPOSE)",
   "_FortranAReshape (RESHAPE)",
+  "_FortranAInitialize (default initialization)",
+  "_FortranADestroy (deallocation of allocatable components)",
+  "_FortranAPushArrayConstructorValue (array constructor)",
+  "_FortranANorm2 (NORM2)",
+  "_FortranASpread (SPREAD)",
+  "_FortranAAllocatableAllocate (ALLOCATE)",
+  "_FortranASumDim (SUM with DIM=)",
+  "_FortranACshiftVector (CSHIFT)",
 };
-enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL8, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL };
+enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
+              R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED };
 static const char *const REASONS[] = {
   "",
-  "arrays of derived type",
-  "real and complex kinds other than 8",
+  "derived types with allocatable or pointer components",
+  "real and complex kinds other than 4 and 8",
   "rank over 15",
   "assignment with a type conversion or of deferred-length characters",
   "operands of different ranks",
   "an unallocated or nonconforming left side",
-  "an argument that is not REAL(8)",
+  "an argument of another type or kind than the entry point's",
   "DIM=",
   "this combination of operand ranks or an allocated result",
   "an allocated result",
   "PAD= or ORDER=",
   "an allocated result or this SHAPE=",
   "a SOURCE= smaller than SHAPE= without PAD=",
+  "default initialization of pointer, allocatable, automatic or derived-type components",
+  "FINAL subroutines, or derived-type or automatic components that need deallocation",
+  "a result that is not a vector, or values of another length or type",
+  "an array that is already allocated",
 };
 
 /* Inactive (rules/inactive.py): the derivative stops here, before any wrong number is computed. */
@@ -70,10 +85,17 @@ __attribute__((weak, noreturn, noinline, cold)) void __pyenzyme_fortran_unsuppor
   abort();
 }
 
-/* Dimension k of a descriptor.  Dimensions 0 and 1 are read at constant offsets (rank 1 and 2 are the common
- * case), so that type analysis sees integers there in the callers' descriptors, which they copy around. */
-static const Dim *dim_of(const Desc *d, int k) {
-  return k == 0 ? &d->dim[0] : k == 1 ? &d->dim[1] : &d->dim[k];
+/* Dimension k of a descriptor.  Dimension 0 is read at its constant offset, so that type analysis sees integers
+ * there in the callers' descriptors, which they copy around.  The others may not exist: a rank-1 descriptor inside
+ * a derived type is followed by other components (the next one's base address, a double), which type analysis
+ * would merge with the integers of a second dimension read at a constant offset.  They are reached through a
+ * helper whose accesses type analysis keeps to itself (TYPELESS_HELPERS). */
+__attribute__((weak, noinline)) Dim *__pyenzyme_fortran_dim(const Desc *d, int k) {
+  return (Dim *)&d->dim[k];
+}
+
+static Dim *dim_of(const Desc *d, int k) {
+  return k == 0 ? (Dim *)&d->dim[0] : __pyenzyme_fortran_dim(d, k);
 }
 
 static long element_count(const Desc *d) {
@@ -94,13 +116,19 @@ static long element_offset(const Desc *d, long i) {
   return offset;
 }
 
-/* Element types copied element by element: REAL(8) and COMPLEX(8) as doubles; integers, logicals and characters
- * as bytes (no derivative).  Others are refused: derived types, and other real kinds, since one body that moved
- * floats and doubles through the same pointers would leave type analysis unable to tell which bytes are which. */
+typedef struct DerivedType DerivedType;
+static const DerivedType *derived_type_of(const Desc *d);
+void __pyenzyme_fortran_copy_derived(char *to, const char *from, const DerivedType *t);
+
+/* Element types copied element by element: REAL(8), COMPLEX(8), REAL(4) and COMPLEX(4) as doubles and floats (the
+ * engine differentiates loads and stores by their IR type); integers, logicals and characters as bytes (no
+ * derivative); derived types component by component (__pyenzyme_fortran_copy_derived, which stops at allocatable
+ * and pointer components).  Others are refused: the other real kinds (2, 3, 10, 16). */
 static int uncopyable(const Desc *d) {
-  if (d->type == T_STRUCT)
+  if (d->type == T_STRUCT && !derived_type_of(d))
     return R_DERIVED;
-  if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_DOUBLE && d->type != T_DOUBLE_COMPLEX)
+  if (d->type >= T_FIRST_FLOAT && d->type <= T_LAST_COMPLEX && d->type != T_DOUBLE && d->type != T_DOUBLE_COMPLEX &&
+      d->type != T_FLOAT && d->type != T_FLOAT_COMPLEX)
     return R_REAL_KIND;
   if (d->rank > 15)
     return R_RANK;
@@ -112,11 +140,23 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_inactive(char *to, 
   memcpy(to, from, len);
 }
 
-static void copy_element(signed char type, unsigned long len, char *to, const char *from) {
-  switch (type) {
+/* REAL(4) and COMPLEX(4) elements.  A body that moved floats and doubles through the same pointers would leave
+ * type analysis unable to tell which bytes of its callers' arrays are which: the floats move in this helper, whose
+ * types type analysis keeps to itself (TYPELESS_HELPERS). */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_copy_floats(char *to, const char *from, int n) {
+  for (int k = 0; k < n; k++)
+    ((float *)to)[k] = ((const float *)from)[k];
+}
+
+/* One element of the array `d` describes (its type, length and derived type are those of both sides). */
+static void copy_element(const Desc *d, char *to, const char *from) {
+  switch (d->type) {
   case T_DOUBLE: *(double *)to = *(const double *)from; break;
   case T_DOUBLE_COMPLEX: ((double *)to)[0] = ((const double *)from)[0]; ((double *)to)[1] = ((const double *)from)[1]; break;
-  default: __pyenzyme_fortran_copy_inactive(to, from, len);
+  case T_FLOAT: __pyenzyme_fortran_copy_floats(to, from, 1); break;
+  case T_FLOAT_COMPLEX: __pyenzyme_fortran_copy_floats(to, from, 2); break;
+  case T_STRUCT: __pyenzyme_fortran_copy_derived(to, from, derived_type_of(d)); break;
+  default: __pyenzyme_fortran_copy_inactive(to, from, d->elem_len);
   }
 }
 
@@ -131,11 +171,26 @@ static void byte_range(const Desc *d, char **first, char **last) {
   *last = hi + d->elem_len;
 }
 
+/* Lower bounds are only ever copied, never computed with, so type analysis cannot tell them from the bits of a
+ * double: they move through the inactive byte copy. */
+static void copy_bound(long *to, const long *from) {
+  __pyenzyme_fortran_copy_inactive((char *)to, (const char *)from, sizeof *to);
+}
+
+/* The result's type code is the source's: a byte only ever copied, moved by the inactive copy (see copy_bound). */
+static void copy_type_code(Desc *to, const Desc *from) {
+  __pyenzyme_fortran_copy_inactive((char *)&to->type, (const char *)&from->type, sizeof to->type);
+}
+
 static long set_dim(Desc *to, int k, const long *lower, const long *extent, long stride) {
-  to->dim[k].lower = lower ? lower[k] : 1;
-  to->dim[k].extent = extent[k] > 0 ? extent[k] : 0;
-  to->dim[k].sm = stride;
-  return stride * to->dim[k].extent;
+  Dim *dk = dim_of(to, k);
+  if (lower)
+    copy_bound(&dk->lower, &lower[k]);
+  else
+    dk->lower = 1;
+  dk->extent = extent[k] > 0 ? extent[k] : 0;
+  dk->sm = stride;
+  return stride * dk->extent;
 }
 
 /* Give descriptor `to` (rank and type already set) a fresh contiguous block; `extent` and `lower` per dimension.
@@ -156,7 +211,7 @@ static void allocate(Desc *to, const long *lower, const long *extent, unsigned l
 static void allocate_like(Desc *to, const Desc *shape_of) {
   long lower[15], extent[15];
   for (int k = 0; k < to->rank; k++) {
-    lower[k] = dim_of(shape_of, k)->lower;
+    copy_bound(&lower[k], &dim_of(shape_of, k)->lower);
     extent[k] = dim_of(shape_of, k)->extent;
   }
   allocate(to, lower, extent, shape_of->elem_len);
@@ -189,14 +244,20 @@ __attribute__((weak)) void __pyenzyme_body__FortranAAssign(Desc *to, const Desc 
   if (n > 0 && from->rank > 0 && to_first < from_last && from_first < to_last) {
     scratch = malloc((unsigned long)n * from->elem_len);
     for (long i = 0; i < n; i++)
-      copy_element(from->type, from->elem_len, scratch + i * (long)from->elem_len, from->base + element_offset(from, i));
+      copy_element(from, scratch + i * (long)from->elem_len, from->base + element_offset(from, i));
   }
   for (long i = 0; i < n; i++) {
     const char *source = scratch ? scratch + i * (long)from->elem_len
                                  : from->base + (from->rank ? element_offset(from, i) : 0);
-    copy_element(from->type, from->elem_len, to->base + element_offset(to, i), source);
+    copy_element(from, to->base + element_offset(to, i), source);
   }
   free(scratch);
+}
+
+/* Assignment to a compiler temporary (array constructor values, the copy of an actual argument): the same copy. */
+__attribute__((weak)) void __pyenzyme_body__FortranAAssignTemporary(Desc *to, const Desc *from, const char *file,
+                                                                   int line) {
+  __pyenzyme_body__FortranAAssign(to, from, file, line);
 }
 
 static int mask_at(const Desc *mask, long i) {
@@ -211,80 +272,9 @@ static int mask_at(const Desc *mask, long i) {
   }
 }
 
-static void check_real8(const Desc *x, int call, const char *file, int line) {
-  if (x->type != T_DOUBLE || x->elem_len != 8 || x->rank > 15)
-    __pyenzyme_fortran_unsupported(call, R_NOT_REAL8, file, line);
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranASumReal8(const Desc *x, const char *file, int line, int dim,
-                                                              const Desc *mask) {
-  check_real8(x, C_SUM, file, line);
-  if (dim != 0)
-    __pyenzyme_fortran_unsupported(C_SUM, R_DIM, file, line);
-  double s = 0;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++)
-    if (mask_at(mask, i))
-      s += *(const double *)(x->base + element_offset(x, i));
-  return s;
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranAProductReal8(const Desc *x, const char *file, int line, int dim,
-                                                                  const Desc *mask) {
-  check_real8(x, C_PRODUCT, file, line);
-  if (dim != 0)
-    __pyenzyme_fortran_unsupported(C_PRODUCT, R_DIM, file, line);
-  double p = 1;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++)
-    if (mask_at(mask, i))
-      p *= *(const double *)(x->base + element_offset(x, i));
-  return p;
-}
-
-/* MAXVAL/MINVAL: the first extreme element in array element order, -HUGE/HUGE when none is selected
- * (as the runtime; NaN elements are never chosen). */
-static double extreme(const Desc *x, int call, const char *file, int line, int dim, const Desc *mask,
-                      int want_max) {
-  check_real8(x, call, file, line);
-  if (dim != 0)
-    __pyenzyme_fortran_unsupported(call, R_DIM, file, line);
-  double best = want_max ? -DBL_MAX : DBL_MAX;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++) {
-    if (!mask_at(mask, i))
-      continue;
-    double v = *(const double *)(x->base + element_offset(x, i));
-    if (want_max ? v > best : v < best)
-      best = v;
-  }
-  return best;
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranAMaxvalReal8(const Desc *x, const char *file, int line, int dim,
-                                                                 const Desc *mask) {
-  return extreme(x, C_MAXVAL, file, line, dim, mask, 1);
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranAMinvalReal8(const Desc *x, const char *file, int line, int dim,
-                                                                 const Desc *mask) {
-  return extreme(x, C_MINVAL, file, line, dim, mask, 0);
-}
-
-__attribute__((weak)) double __pyenzyme_body__FortranADotProductReal8(const Desc *x, const Desc *y, const char *file,
-                                                                     int line) {
-  int call = C_DOT_PRODUCT;
-  check_real8(x, call, file, line);
-  check_real8(y, call, file, line);
-  double s = 0;
-  long n = element_count(x);
-  for (long i = 0; i < n; i++)
-    s += *(const double *)(x->base + x->dim[0].sm * i) * *(const double *)(y->base + y->dim[0].sm * i);
-  return s;
-}
-
-static double at2(const Desc *a, long i, long j) {
-  return *(const double *)(a->base + i * a->dim[0].sm + j * a->dim[1].sm);
+static void check_real(const Desc *x, signed char type, unsigned long len, int call, const char *file, int line) {
+  if (x->type != type || x->elem_len != len || x->rank > 15)
+    __pyenzyme_fortran_unsupported(call, R_NOT_REAL, file, line);
 }
 
 /* The result descriptor arrives unallocated with its rank and type set; the runtime allocates it. */
@@ -293,46 +283,134 @@ static void allocate_result(Desc *r, long rows, long cols, unsigned long elem_le
   allocate(r, 0, extent, elem_len);
 }
 
-__attribute__((weak)) void __pyenzyme_body__FortranAMatmulReal8Real8(Desc *r, const Desc *a, const Desc *b,
-                                                                     const char *file, int line) {
-  int call = C_MATMUL;
-  check_real8(a, call, file, line);
-  check_real8(b, call, file, line);
-  if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank != a->rank + b->rank - 2 || a->rank + b->rank < 3)
-    __pyenzyme_fortran_unsupported(call, R_MATMUL_SHAPES, file, line);
-  /* (m,k)x(k,n) -> (m,n); (k)x(k,n) -> (n); (m,k)x(k) -> (m).  One loop nest per case, each reading the
-   * descriptors' fields at constant offsets (a field chosen at run time would be a variable offset into the
-   * descriptor, which type analysis cannot tell from the base address). */
-  if (a->rank == 2 && b->rank == 2) {
-    long m = a->dim[0].extent, k = a->dim[1].extent, n = b->dim[1].extent;
-    allocate_result(r, m, n, 8);
-    for (long j = 0; j < n; j++)
-      for (long i = 0; i < m; i++) {
-        double s = 0;
-        for (long l = 0; l < k; l++)
-          s += at2(a, i, l) * at2(b, l, j);
-        *(double *)(r->base + i * r->dim[0].sm + j * r->dim[1].sm) = s;
-      }
-  } else if (a->rank == 1) {
-    long k = a->dim[0].extent, n = b->dim[1].extent;
-    allocate_result(r, n, 1, 8);
-    for (long j = 0; j < n; j++) {
-      double s = 0;
-      for (long l = 0; l < k; l++)
-        s += *(const double *)(a->base + l * a->dim[0].sm) * at2(b, l, j);
-      *(double *)(r->base + j * r->dim[0].sm) = s;
-    }
-  } else {
-    long m = a->dim[0].extent, k = a->dim[1].extent;
-    allocate_result(r, m, 1, 8);
-    for (long i = 0; i < m; i++) {
-      double s = 0;
-      for (long l = 0; l < k; l++)
-        s += at2(a, i, l) * *(const double *)(b->base + l * b->dim[0].sm);
-      *(double *)(r->base + i * r->dim[0].sm) = s;
-    }
+/* SUM, PRODUCT, MAXVAL, MINVAL, DOT_PRODUCT and MATMUL of one real kind: K is the runtime's suffix (Real8),
+ * T the C type, CODE the descriptor's type code, HUGE the kind's HUGE().  MAXVAL/MINVAL return the first extreme
+ * element in array element order, -HUGE/HUGE when none is selected (as the runtime; NaN elements are never
+ * chosen).  MATMUL: (m,k)x(k,n) -> (m,n); (k)x(k,n) -> (n); (m,k)x(k) -> (m), one loop nest per case, each reading
+ * the descriptors' fields at constant offsets (a field chosen at run time would be a variable offset into the
+ * descriptor, which type analysis cannot tell from the base address). */
+#define REAL_KIND_BODIES(K, T, CODE, HUGE)                                                                       \
+  __attribute__((weak)) T __pyenzyme_body__FortranASum##K(const Desc *x, const char *file, int line, int dim,      \
+                                                          const Desc *mask) {                                     \
+    check_real(x, CODE, sizeof(T), C_SUM, file, line);                                                           \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(C_SUM, R_DIM, file, line);                                                  \
+    T s = 0;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++)                                                                                 \
+      if (mask_at(mask, i))                                                                                      \
+        s += *(const T *)(x->base + element_offset(x, i));                                                       \
+    return s;                                                                                                    \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranAProduct##K(const Desc *x, const char *file, int line, int dim,  \
+                                                              const Desc *mask) {                                 \
+    check_real(x, CODE, sizeof(T), C_PRODUCT, file, line);                                                       \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(C_PRODUCT, R_DIM, file, line);                                              \
+    T p = 1;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++)                                                                                 \
+      if (mask_at(mask, i))                                                                                      \
+        p *= *(const T *)(x->base + element_offset(x, i));                                                       \
+    return p;                                                                                                    \
+  }                                                                                                              \
+  static T extreme_##K(const Desc *x, int call, const char *file, int line, int dim, const Desc *mask,            \
+                       int want_max) {                                                                           \
+    check_real(x, CODE, sizeof(T), call, file, line);                                                            \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(call, R_DIM, file, line);                                                   \
+    T best = want_max ? -HUGE : HUGE;                                                                            \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++) {                                                                               \
+      if (!mask_at(mask, i))                                                                                     \
+        continue;                                                                                                \
+      T v = *(const T *)(x->base + element_offset(x, i));                                                        \
+      if (want_max ? v > best : v < best)                                                                        \
+        best = v;                                                                                                \
+    }                                                                                                            \
+    return best;                                                                                                 \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranAMaxval##K(const Desc *x, const char *file, int line, int dim,   \
+                                                             const Desc *mask) {                                  \
+    return extreme_##K(x, C_MAXVAL, file, line, dim, mask, 1);                                                   \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranAMinval##K(const Desc *x, const char *file, int line, int dim,   \
+                                                             const Desc *mask) {                                  \
+    return extreme_##K(x, C_MINVAL, file, line, dim, mask, 0);                                                   \
+  }                                                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranADotProduct##K(const Desc *x, const Desc *y, const char *file,  \
+                                                                 int line) {                                      \
+    check_real(x, CODE, sizeof(T), C_DOT_PRODUCT, file, line);                                                   \
+    check_real(y, CODE, sizeof(T), C_DOT_PRODUCT, file, line);                                                   \
+    T s = 0;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++)                                                                                 \
+      s += *(const T *)(x->base + x->dim[0].sm * i) * *(const T *)(y->base + y->dim[0].sm * i);                  \
+    return s;                                                                                                    \
+  }                                                                                                              \
+  static T at2_##K(const char *base, long sm0, long sm1, long i, long j) {                                      \
+    return *(const T *)(base + i * sm0 + j * sm1);                                                               \
+  }                                                                                                              \
+  __attribute__((weak)) void __pyenzyme_body__FortranAMatmul##K##K(Desc *r, const Desc *a, const Desc *b,         \
+                                                                   const char *file, int line) {                  \
+    check_real(a, CODE, sizeof(T), C_MATMUL, file, line);                                                        \
+    check_real(b, CODE, sizeof(T), C_MATMUL, file, line);                                                        \
+    if (r->base || r->attribute != ATTR_ALLOCATABLE || r->rank != a->rank + b->rank - 2 || a->rank + b->rank < 3) \
+      __pyenzyme_fortran_unsupported(C_MATMUL, R_MATMUL_SHAPES, file, line);                                     \
+    long a0 = a->dim[0].sm, b0 = b->dim[0].sm;                                                                   \
+    if (a->rank == 2 && b->rank == 2) {                                                                          \
+      long m = a->dim[0].extent, k = dim_of(a, 1)->extent, n = dim_of(b, 1)->extent;                             \
+      long a1 = dim_of(a, 1)->sm, b1 = dim_of(b, 1)->sm;                                                         \
+      allocate_result(r, m, n, sizeof(T));                                                                       \
+      long r0 = r->dim[0].sm, r1 = dim_of(r, 1)->sm;                                                             \
+      for (long j = 0; j < n; j++)                                                                               \
+        for (long i = 0; i < m; i++) {                                                                           \
+          T s = 0;                                                                                               \
+          for (long l = 0; l < k; l++)                                                                           \
+            s += at2_##K(a->base, a0, a1, i, l) * at2_##K(b->base, b0, b1, l, j);                                \
+          *(T *)(r->base + i * r0 + j * r1) = s;                                                                 \
+        }                                                                                                        \
+    } else if (a->rank == 1) {                                                                                   \
+      long k = a->dim[0].extent, n = dim_of(b, 1)->extent, b1 = dim_of(b, 1)->sm;                                \
+      allocate_result(r, n, 1, sizeof(T));                                                                       \
+      for (long j = 0; j < n; j++) {                                                                             \
+        T s = 0;                                                                                                 \
+        for (long l = 0; l < k; l++)                                                                             \
+          s += *(const T *)(a->base + l * a0) * at2_##K(b->base, b0, b1, l, j);                                  \
+        *(T *)(r->base + j * r->dim[0].sm) = s;                                                                  \
+      }                                                                                                          \
+    } else {                                                                                                     \
+      long m = a->dim[0].extent, k = dim_of(a, 1)->extent, a1 = dim_of(a, 1)->sm;                                \
+      allocate_result(r, m, 1, sizeof(T));                                                                       \
+      for (long i = 0; i < m; i++) {                                                                             \
+        T s = 0;                                                                                                 \
+        for (long l = 0; l < k; l++)                                                                             \
+          s += at2_##K(a->base, a0, a1, i, l) * *(const T *)(b->base + l * b0);                                  \
+        *(T *)(r->base + i * r->dim[0].sm) = s;                                                                  \
+      }                                                                                                          \
+    }                                                                                                            \
   }
-}
+
+REAL_KIND_BODIES(Real8, double, T_DOUBLE, DBL_MAX)
+REAL_KIND_BODIES(Real4, float, T_FLOAT, FLT_MAX)
+
+/* NORM2 without DIM=: the square root of the sum of squares (the runtime scales to avoid overflow; the values
+ * agree to rounding where neither overflows). */
+#define NORM2_BODY(K, T, CODE, SQRT)                                                                              \
+  __attribute__((weak)) T __pyenzyme_body__FortranANorm2_##K(const Desc *x, const char *file, int line, int dim) { \
+    check_real(x, CODE, sizeof(T), C_NORM2, file, line);                                                         \
+    if (dim != 0)                                                                                                \
+      __pyenzyme_fortran_unsupported(C_NORM2, R_DIM, file, line);                                                \
+    T s = 0;                                                                                                     \
+    long n = element_count(x);                                                                                   \
+    for (long i = 0; i < n; i++) {                                                                               \
+      T v = *(const T *)(x->base + element_offset(x, i));                                                        \
+      s += v * v;                                                                                                \
+    }                                                                                                            \
+    return SQRT(s);                                                                                              \
+  }
+NORM2_BODY(8, double, T_DOUBLE, sqrt)
+NORM2_BODY(4, float, T_FLOAT, sqrtf)
 
 __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Desc *x, const char *file, int line) {
   int call = C_TRANSPOSE;
@@ -341,12 +419,13 @@ __attribute__((weak)) void __pyenzyme_body__FortranATranspose(Desc *r, const Des
     __pyenzyme_fortran_unsupported(call, why, file, line);
   if (r->base || x->rank != 2 || r->rank != 2)
     __pyenzyme_fortran_unsupported(call, R_ALLOCATED_RESULT, file, line);
-  allocate_result(r, x->dim[1].extent, x->dim[0].extent, x->elem_len);
-  r->type = x->type;
-  for (long j = 0; j < x->dim[1].extent; j++)
-    for (long i = 0; i < x->dim[0].extent; i++)
-      copy_element(x->type, x->elem_len, r->base + j * r->dim[0].sm + i * r->dim[1].sm,
-                   x->base + i * x->dim[0].sm + j * x->dim[1].sm);
+  long rows = x->dim[0].extent, cols = dim_of(x, 1)->extent, x0 = x->dim[0].sm, x1 = dim_of(x, 1)->sm;
+  allocate_result(r, cols, rows, x->elem_len);
+  copy_type_code(r, x);
+  long r0 = r->dim[0].sm, r1 = dim_of(r, 1)->sm;
+  for (long j = 0; j < cols; j++)
+    for (long i = 0; i < rows; i++)
+      copy_element(x, r->base + j * r0 + i * r1, x->base + i * x0 + j * x1);
 }
 
 __attribute__((weak)) void __pyenzyme_body__FortranAReshape(Desc *r, const Desc *x, const Desc *shape, const Desc *pad,
@@ -365,10 +444,369 @@ __attribute__((weak)) void __pyenzyme_body__FortranAReshape(Desc *r, const Desc 
     extent[k] = shape->elem_len == 4 ? *(const int *)p : *(const long *)p;
   }
   allocate(r, 0, extent, x->elem_len);
-  r->type = x->type;
+  copy_type_code(r, x);
   long n = element_count(r);
   if (n > element_count(x))
     __pyenzyme_fortran_unsupported(call, R_SOURCE_TOO_SMALL, file, line);
   for (long i = 0; i < n; i++)
-    copy_element(x->type, x->elem_len, r->base + element_offset(r, i), x->base + element_offset(x, i));
+    copy_element(x, r->base + element_offset(r, i), x->base + element_offset(x, i));
+}
+
+/* flang-22's derived-type descriptions (module __fortran_type_info, flang-rt's type-info.h), as far as the bodies
+ * below read them: a descriptor of a derived type has an addendum after its dimensions whose first word points to
+ * the type's DerivedType; its component_ descriptor lists the Components. */
+typedef struct { char *base; unsigned long elem_len; int version; unsigned char rank, type, attribute, extra; } Desc0;
+typedef struct {
+  Desc0 name;
+  unsigned char genre, category, kind, rank;
+  char pad[4];
+  long offset;
+  struct { unsigned char genre; char pad[7]; long value; } character_len;
+  struct { Desc0 d; const struct DerivedType *type; long len[1]; } derived;
+  char len_value[64], bounds[88];
+  const char *initialization;
+} Component;
+struct DerivedType {
+  char binding[64];
+  Desc0 name;
+  long size_in_bytes;
+  char uninstantiated[40], kind_parameter[48], len_parameter_kind[48];
+  struct { const Component *base; unsigned long elem_len; int version; unsigned char rank, type, attribute, extra;
+           Dim dim[1]; const void *addendum; long len[1]; } component;
+  char proc_ptr[64], special[64];
+  unsigned special_bit_set;
+  unsigned char has_parent, no_initialization_needed, no_destruction_needed, no_finalization_needed;
+};
+_Static_assert(sizeof(Component) == 256, "flang-22 typeInfo::Component");
+_Static_assert(__builtin_offsetof(DerivedType, no_initialization_needed) == 429, "flang-22 typeInfo::DerivedType");
+
+enum { GENRE_DATA = 1, GENRE_POINTER = 2, GENRE_ALLOCATABLE = 3, CATEGORY_REAL = 2, CATEGORY_COMPLEX = 3,
+       CATEGORY_CHARACTER = 4, CATEGORY_DERIVED = 6, HAS_ADDENDUM = 1, VALUE_EXPLICIT = 2 };
+
+/* The DerivedType of a descriptor's elements, or null (intrinsic type).  The addendum follows the last dimension,
+ * at an offset that depends on the rank.  Inactive (rules/inactive.py: it returns constant type information) and
+ * typeless (rules/runtime_bodies.TYPELESS_HELPERS: a pointer loaded at a variable offset would tell type analysis
+ * that any word of every descriptor may be an address). */
+__attribute__((weak, noinline)) const void *__pyenzyme_fortran_derived_type(const Desc *d) {
+  return d->type == T_STRUCT && (d->extra & HAS_ADDENDUM) ? *(const void *const *)&d->dim[d->rank] : 0;
+}
+
+static const DerivedType *derived_type_of(const Desc *d) {
+  return (const DerivedType *)__pyenzyme_fortran_derived_type(d);
+}
+
+/* Store one scalar of a component: reals and complexes as floats or doubles, so that the engine sees the store
+ * (a constant, whose derivative is zero), other categories as inactive bytes. */
+static void store_scalar(const Component *c, char *to, const char *from, unsigned long len) {
+  int real = c->category == CATEGORY_REAL, complex = c->category == CATEGORY_COMPLEX;
+  if ((real || complex) && c->kind == 8) {
+    ((double *)to)[0] = ((const double *)from)[0];
+    if (complex) ((double *)to)[1] = ((const double *)from)[1];
+  } else if ((real || complex) && c->kind == 4) {
+    ((float *)to)[0] = ((const float *)from)[0];
+    if (complex) ((float *)to)[1] = ((const float *)from)[1];
+  } else {
+    __pyenzyme_fortran_copy_inactive(to, from, len);
+  }
+}
+
+/* Elements of an explicit-shape array component: the product of its bounds' extents (bounds are a (2, rank)
+ * array of {genre, value}; only explicit values are handled). */
+static long component_elements(const Component *c, int *ok) {
+  long n = 1;
+  const struct { unsigned char genre; char pad[7]; long value; } *b = *(void *const *)c->bounds;
+  for (int k = 0; k < c->rank; k++) {
+    if (!b || b[2 * k].genre != VALUE_EXPLICIT || b[2 * k + 1].genre != VALUE_EXPLICIT)
+      *ok = 0;
+    else
+      n *= b[2 * k + 1].value - b[2 * k].value + 1 > 0 ? b[2 * k + 1].value - b[2 * k].value + 1 : 0;
+  }
+  return n;
+}
+
+static unsigned long scalar_bytes(const Component *c) {
+  return c->category == CATEGORY_COMPLEX ? 2ul * c->kind : c->kind;
+}
+
+/* Components sit at offsets read from the type description: accessed in the callers, these variable offsets
+ * would tell type analysis that any byte of the object may be a float or an address.  The two helpers below do
+ * the accesses, and type analysis does not carry their arguments' types back to their callers
+ * (rules/runtime_bodies.TYPELESS_HELPERS); the engine differentiates them like any function. */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_initialize_component(char *object, const Component *c, long m) {
+  unsigned long len = scalar_bytes(c);
+  for (long e = 0; e < m; e++)
+    store_scalar(c, object + c->offset + e * (long)len, c->initialization + e * (long)len, len);
+}
+
+/* Deallocates an allocatable component if it is allocated. */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_free_component(char *object, long offset) {
+  Desc0 *component = (Desc0 *)(object + offset);
+  if (component->base) {
+    free(component->base);
+    component->base = 0;
+  }
+}
+
+/* Default initialization of an object of derived type: each data component with an initializer gets its bytes.
+ * Types that need none are what flang-22 asks for most (a structure constructor's temporary): nothing happens. */
+__attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, const char *file, int line) {
+  const DerivedType *t = derived_type_of(d);
+  if (!t || t->no_initialization_needed)
+    return;
+  long n = element_count(d);
+  long count = (long)t->component.dim[0].extent;
+  for (long j = 0; j < count; j++) {
+    const Component *c = &t->component.base[j];
+    if (c->genre == GENRE_DATA && (c->category == CATEGORY_DERIVED ? c->derived.type->no_initialization_needed
+                                                                   : !c->initialization))
+      continue;
+    int ok = c->genre == GENRE_DATA && c->category != CATEGORY_DERIVED && c->category != CATEGORY_CHARACTER;
+    long m = ok ? component_elements(c, &ok) : 0;
+    if (!ok)
+      __pyenzyme_fortran_unsupported(C_INITIALIZE, R_COMPONENT_INIT, file, line);
+    for (long i = 0; i < n; i++)
+      __pyenzyme_fortran_initialize_component(d->base + (d->rank ? element_offset(d, i) : 0), c, m);
+  }
+}
+
+/* Deallocation of an object's allocatable components (not the object itself), as at the end of a procedure
+ * with a local of derived type.  Components of derived type would need the same recursively: refused. */
+__attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
+  const DerivedType *t = derived_type_of(d);
+  if (t && !t->no_finalization_needed)  /* FINAL subroutines may do anything */
+    __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
+  if (!t || t->no_destruction_needed)
+    return;
+  long n = element_count(d);
+  long count = (long)t->component.dim[0].extent;
+  for (long j = 0; j < count; j++) {
+    const Component *c = &t->component.base[j];
+    if (c->genre == GENRE_POINTER ||  /* pointers are left alone */
+        (c->genre == GENRE_DATA && (c->category != CATEGORY_DERIVED || c->derived.type->no_destruction_needed)))
+      continue;
+    if (c->genre != GENRE_ALLOCATABLE || c->category == CATEGORY_DERIVED)
+      __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
+    for (long i = 0; i < n; i++)
+      __pyenzyme_fortran_free_component(d->base + (d->rank ? element_offset(d, i) : 0), c->offset);
+  }
+}
+
+/* Array constructors whose size is known only at run time ([x(1), x(2:n) - x(1:n-1), -x(n)]): flang passes a
+ * state buffer (ten words), the result vector's descriptor (allocatable, usually unallocated) and then pushes the
+ * values one by one.  The bodies keep their own state in that buffer; the vector grows as the runtime's does
+ * (by at least doubling), its extent is the number of elements pushed so far.  Growth copies element by element
+ * into a new block, so the engine sees every float moved. */
+typedef struct {
+  Desc *to;
+  long next, capacity;
+  int line;
+} ConstructorState;
+_Static_assert(sizeof(ConstructorState) <= 80, "flang-22 passes ten words of state");
+
+__attribute__((weak)) void __pyenzyme_body__FortranAInitArrayConstructorVector(ConstructorState *state, Desc *to,
+                                                                             _Bool use_value_lengths, const char *file,
+                                                                             int line) {
+  (void)use_value_lengths;
+  if (to->rank != 1 || uncopyable(to))
+    __pyenzyme_fortran_unsupported(C_ARRAY_CONSTRUCTOR, R_CONSTRUCTOR, file, line);
+  state->to = to;
+  state->next = 0;
+  state->capacity = to->base ? element_count(to) : 0;
+  state->line = line;  /* not the file name: a pointer without a shadow cannot be kept in memory that has one */
+}
+
+/* Room for `more` elements after the ones pushed so far. */
+static void constructor_reserve(ConstructorState *state, long more) {
+  Desc *to = state->to;
+  long needed = state->next + more;
+  if (!to->base) {
+    long preset = element_count(to);
+    long capacity = preset > 0 ? preset : more > 4 ? more : 4;
+    if (preset == 0 && capacity < 128 / (long)(to->elem_len ? to->elem_len : 1))
+      capacity = 128 / (long)to->elem_len;
+    allocate(to, 0, &capacity, to->elem_len);
+    to->dim[0].extent = preset > 0 ? preset : more;
+    state->capacity = capacity;
+    return;
+  }
+  if (state->capacity < needed) {
+    if (to->attribute != ATTR_ALLOCATABLE)
+      __pyenzyme_fortran_unsupported(C_ARRAY_CONSTRUCTOR, R_CONSTRUCTOR, 0, state->line);
+    long capacity = needed > 2 * state->capacity ? needed : 2 * state->capacity;
+    char *old = to->base;
+    to->base = malloc((unsigned long)capacity * to->elem_len);
+    for (long i = 0; i < state->next; i++)
+      copy_element(to, to->base + i * (long)to->elem_len, old + i * (long)to->elem_len);
+    free(old);
+    state->capacity = capacity;
+  }
+  if (to->dim[0].extent < needed)
+    to->dim[0].extent = needed;
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAPushArrayConstructorValue(ConstructorState *state,
+                                                                            const Desc *from) {
+  Desc *to = state->to;
+  if (from->type != to->type || from->elem_len != to->elem_len || uncopyable(from))
+    __pyenzyme_fortran_unsupported(C_ARRAY_CONSTRUCTOR, R_CONSTRUCTOR, 0, state->line);
+  long n = element_count(from);
+  constructor_reserve(state, n);
+  for (long i = 0; i < n; i++)
+    copy_element(to, to->base + element_offset(to, state->next + i),
+                 from->base + (from->rank ? element_offset(from, i) : 0));
+  state->next += n;
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAPushArrayConstructorSimpleScalar(ConstructorState *state,
+                                                                                   void *from) {
+  Desc *to = state->to;
+  constructor_reserve(state, 1);
+  copy_element(to, to->base + element_offset(to, state->next), from);
+  state->next += 1;
+}
+
+/* SPREAD(SOURCE, DIM, NCOPIES): the result (unallocated, rank of SOURCE + 1) repeats SOURCE NCOPIES times along
+ * dimension DIM.  Element i of the result, in array element order, is element (i without its DIM coordinate) of
+ * SOURCE. */
+__attribute__((weak)) void __pyenzyme_body__FortranASpread(Desc *r, const Desc *source, int dim, long ncopies,
+                                                         const char *file, int line) {
+  int why = uncopyable(source);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_SPREAD, why, file, line);
+  if (r->base || r->rank != source->rank + 1 || dim < 1 || dim > r->rank)
+    __pyenzyme_fortran_unsupported(C_SPREAD, R_ALLOCATED_RESULT, file, line);
+  long extent[15];
+  for (int k = 0, j = 0; k < r->rank; k++)
+    extent[k] = k == dim - 1 ? (ncopies > 0 ? ncopies : 0) : dim_of(source, j++)->extent;
+  allocate(r, 0, extent, source->elem_len);
+  copy_type_code(r, source);
+  long n = element_count(r);
+  long below = 1;  /* elements of the result before one step along DIM */
+  for (int k = 0; k < dim - 1; k++)
+    below *= extent[k];
+  long copies = extent[dim - 1];
+  for (long i = 0; i < n; i++) {
+    long from = (i % below) + (i / (below * copies)) * below;
+    copy_element(source, r->base + element_offset(r, i),
+                 source->base + (source->rank ? element_offset(source, from) : 0));
+  }
+}
+
+/* ALLOCATE and DEALLOCATE of allocatables whose element type needs the runtime (derived types): bounds are set
+ * first, one dimension per call; the block is contiguous; default initialization and deallocation of allocatable
+ * components are those of the Initialize and Destroy bodies above. */
+__attribute__((weak)) void __pyenzyme_body__FortranAAllocatableSetBounds(Desc *d, int k, long lower, long upper) {
+  Dim *dk = dim_of(d, k);
+  dk->lower = lower;
+  dk->extent = upper >= lower ? upper - lower + 1 : 0;
+}
+
+__attribute__((weak)) int __pyenzyme_body__FortranAAllocatableAllocate(Desc *d, void *async, _Bool has_stat,
+                                                                     const Desc *errmsg, const char *file, int line,
+                                                                     void *device) {
+  (void)async, (void)has_stat, (void)errmsg, (void)device;
+  if (d->base)
+    __pyenzyme_fortran_unsupported(C_ALLOCATE, R_ALLOCATED, file, line);
+  long extent[15], lower[15];
+  for (int k = 0; k < d->rank; k++) {
+    copy_bound(&lower[k], &dim_of(d, k)->lower);
+    extent[k] = dim_of(d, k)->extent;
+  }
+  allocate(d, lower, extent, d->elem_len);
+  __pyenzyme_body__FortranAInitialize(d, file, line);
+  return 0;
+}
+
+__attribute__((weak)) int __pyenzyme_body__FortranAAllocatableDeallocate(Desc *d, _Bool has_stat, const Desc *errmsg,
+                                                                       const char *file, int line) {
+  (void)has_stat, (void)errmsg, (void)file, (void)line;
+  if (d->base) {
+    __pyenzyme_body__FortranADestroy(d);
+    free(d->base);
+    d->base = 0;
+  }
+  return 0;
+}
+
+/* One object of derived type `t`, component by component, so that the engine sees each real as a float or double
+ * load and store.  Allocatable and pointer components (deep copies, pointer association) are refused.  Called at
+ * offsets read from the type description: type analysis keeps its types to itself (TYPELESS_HELPERS). */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_copy_derived(char *to, const char *from, const DerivedType *t) {
+  long count = (long)t->component.dim[0].extent;
+  for (long j = 0; j < count; j++) {
+    const Component *c = &t->component.base[j];
+    int ok = c->genre == GENRE_DATA && (c->category != CATEGORY_CHARACTER || c->character_len.genre == VALUE_EXPLICIT);
+    long m = ok ? component_elements(c, &ok) : 0;
+    if (!ok)
+      __pyenzyme_fortran_unsupported(C_ASSIGN, R_DERIVED, 0, 0);
+    if (c->category == CATEGORY_DERIVED) {
+      long size = c->derived.type->size_in_bytes;
+      for (long e = 0; e < m; e++)
+        __pyenzyme_fortran_copy_derived(to + c->offset + e * size, from + c->offset + e * size, c->derived.type);
+      continue;
+    }
+    unsigned long len = c->category == CATEGORY_CHARACTER ? (unsigned long)c->character_len.value * c->kind
+                                                          : scalar_bytes(c);
+    for (long e = 0; e < m; e++)
+      store_scalar(c, to + c->offset + e * (long)len, from + c->offset + e * (long)len, len);
+  }
+}
+
+/* SUM(X, DIM=) of a REAL(4) or REAL(8) array: the result (unallocated, rank of X - 1) holds the sums along
+ * dimension DIM.  In array element order, X's element a + below * (k + extent * c) adds to the result's element
+ * a + below * c, where below is the number of elements before one step along DIM.  One helper per kind, so that
+ * floats and doubles never move through the same pointers in one function (see copy_floats). */
+#define SUM_DIM_KIND(T)                                                                                          \
+  __attribute__((weak, noinline)) void __pyenzyme_fortran_sum_dim_##T(Desc *r, const Desc *x, long below,       \
+                                                                      long extent, long above) {                 \
+    for (long c = 0; c < above; c++)                                                                             \
+      for (long a = 0; a < below; a++) {                                                                         \
+        T s = 0;                                                                                                 \
+        for (long k = 0; k < extent; k++)                                                                        \
+          s += *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                          \
+        *(T *)(r->base + element_offset(r, a + below * c)) = s;                                                  \
+      }                                                                                                          \
+  }
+SUM_DIM_KIND(float)
+SUM_DIM_KIND(double)
+
+__attribute__((weak)) void __pyenzyme_body__FortranASumDim(Desc *r, const Desc *x, int dim, const char *file, int line,
+                                                         const Desc *mask) {
+  if ((x->type != T_DOUBLE && x->type != T_FLOAT) || x->rank < 1 || x->rank > 15)
+    __pyenzyme_fortran_unsupported(C_SUM_DIM, R_NOT_REAL, file, line);
+  if (mask || dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
+    __pyenzyme_fortran_unsupported(C_SUM_DIM, R_DIM, file, line);
+  long extent[15], below = 1, above = 1;
+  for (int k = 0, j = 0; k < x->rank; k++) {
+    long e = dim_of(x, k)->extent;
+    if (k < dim - 1)
+      below *= e;
+    if (k > dim - 1)
+      above *= e;
+    if (k != dim - 1)
+      extent[j++] = e;
+  }
+  allocate(r, 0, extent, x->elem_len);
+  copy_type_code(r, x);
+  if (x->type == T_DOUBLE)
+    __pyenzyme_fortran_sum_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above);
+  else
+    __pyenzyme_fortran_sum_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above);
+}
+
+/* CSHIFT(V, SHIFT) of a vector: result(i) = V(1 + modulo(i - 1 + SHIFT, n)), into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranACshiftVector(Desc *r, const Desc *v, long shift, const char *file,
+                                                               int line) {
+  int why = uncopyable(v);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_CSHIFT, why, file, line);
+  if (r->base || v->rank != 1 || r->rank != 1)
+    __pyenzyme_fortran_unsupported(C_CSHIFT, R_ALLOCATED_RESULT, file, line);
+  long n = v->dim[0].extent > 0 ? v->dim[0].extent : 0;
+  allocate(r, 0, &n, v->elem_len);
+  copy_type_code(r, v);
+  for (long i = 0; i < n; i++) {
+    long from = (i + shift) % n;
+    copy_element(v, r->base + i * r->dim[0].sm, v->base + (from < 0 ? from + n : from) * v->dim[0].sm);
+  }
 }

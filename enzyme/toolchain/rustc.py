@@ -35,10 +35,15 @@ def compile_rust(request: CompileRequest) -> Path:
         key, sep, value = define.partition("=")
         cfgs += ["--cfg", f'{key}="{value}"' if sep else key]
     depfile = request.depfile.resolve() if request.depfile is not None else None
+    # Below -O2 rustc shares generic instances with the crates that made them first (std's RawVec helpers,
+    # instantiated in std's dependencies, whose bitcode does not ship): the crate's own instances, which AD
+    # can see, need -Zshare-generics=no, which a stable rustc accepts under RUSTC_BOOTSTRAP.
+    local_generics = request.opt_level < 2
     run_tool(
         [
             rustc.path, "--crate-type=lib", "--crate-name", crate_name(request.source),
             "-C", "panic=abort", "-C", f"opt-level={request.opt_level}", "-C", "codegen-units=1",
+            *(["-Z", "share-generics=no"] if local_generics else []),
             *(["-C", "debuginfo=2"] if request.debug else
               ["-C", "debuginfo=line-tables-only"] if request.line_tables else []),
             *cfgs, *request.flags,
@@ -48,6 +53,7 @@ def compile_rust(request: CompileRequest) -> Path:
         ],
         what=f"rustc failed on {request.source}",
         cwd=request.output.parent,
+        env={"RUSTC_BOOTSTRAP": "1"} if local_generics else None,
     )
     if depfile is not None:
         # rustc's dep-info lists the crate's files and env!() variables but not the crates it links.

@@ -192,15 +192,17 @@ def rustc_release(tool: Tool) -> str:
 
 
 def run_tool(argv: Sequence[str], *, what: str, cwd: str | os.PathLike[str] | None = None,
-             error: type[Exception] = CompileError, echo_warnings: bool = False) -> subprocess.CompletedProcess[str]:
+             error: type[Exception] = CompileError, echo_warnings: bool = False,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run a tool; on failure raise ``error`` quoting the tool's first error lines.
 
     ``what`` names the job for the message, e.g. ``"clang-22 failed on model.c"``.
     ``echo_warnings`` copies the output of a successful run to our stderr, as a
-    compiler driver shows its warnings (the compiler wrappers use it).
+    compiler driver shows its warnings (the compiler wrappers use it).  ``env`` adds environment variables.
     """
     try:
-        result = subprocess.run(list(argv), capture_output=True, text=True, cwd=cwd, check=False)
+        result = subprocess.run(list(argv), capture_output=True, text=True, cwd=cwd, check=False,
+                                env={**os.environ, **env} if env else None)
     except OSError as exc:
         raise ToolNotFoundError(f"{what}: cannot run {argv[0]}: {exc.strerror or exc}") from None
     if result.returncode != 0:

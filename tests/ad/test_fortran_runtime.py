@@ -40,15 +40,23 @@ def test_array_runtime_gradients(tmp_path: Path, opt_level: int) -> None:
     assert len(checked) == 6 + 18 + 6 and not any("WRONG" in line for line in checked), result.stdout
 
 
-def test_single_precision_assignment_stops_the_derivative(tmp_path: Path) -> None:
-    """REAL(4) data: the body of _FortranAAssign refuses before computing anything (at -O2 SUM is inlined)."""
-    result = run(build(tmp_path, "single_precision", 2))
-    assert result.returncode != 0
-    assert "_FortranAAssign (array assignment) at " in result.stderr
-    assert "single_precision.f90:12 does not support real and complex kinds other than 8" in result.stderr
-
-
 def test_runtime_entry_without_a_body_is_refused_by_name(tmp_path: Path) -> None:
-    """At -O0 SUM of REAL(4) is a call of _FortranASumReal4, which has no body: refused while compiling."""
-    with pytest.raises(DifferentiationError, match=r"@energy4: @_FortranASumReal4 has no body"):
-        build(tmp_path, "single_precision", 0)
+    """At -O0 PACK is a call of _FortranAPack, which has no body: refused while compiling."""
+    source = tmp_path / "rotate.f90"
+    source.write_text("""
+function rotated_energy(x, n) result(e) bind(C, name="rotated_energy")
+  use iso_c_binding
+  integer(c_int), value :: n
+  real(c_double), intent(in) :: x(n)
+  real(c_double) :: e
+  e = sum(pack(x, x > 1.5d0)**2)
+end function
+""")
+    driver = tmp_path / "rotate_main.c"
+    driver.write_text("extern int enzyme_dup, enzyme_const;\ndouble __enzyme_autodiff(void *, ...);\n"
+                      "double rotated_energy(const double *, int);\n"
+                      "int main(void) { double x[3] = {1, 2, 3}, dx[3] = {0};\n"
+                      "  __enzyme_autodiff((void *)rotated_energy, enzyme_dup, x, dx, enzyme_const, 3); return 0; }\n")
+    module = compile_sources([source, driver], CompileOptions(opt_level=0))
+    with pytest.raises(DifferentiationError, match=r"@rotated_energy: @_FortranAPack has no body"):
+        transform_module(module, TransformOptions(postopt_level=0))

@@ -4,7 +4,8 @@ At -O2 rustc keeps the vector's pointer as an integer that is either the zeroed
 allocation's address or a dangling constant (n == 0), merged by a phi and made
 back into a pointer.  Its shadow was computed from the allocation's shadow,
 which does not exist on the dangling path: "Instruction does not dominate all
-uses".  (The same mechanism from C: tests/ad/programs/address_handle_buffer.c.)
+uses".  (The same mechanism from C: tests/ad/programs/address_handle_buffer.c.)  Below -O2 the crate is
+built with its own instances of std's allocation routines (toolchain/rustc.py), so every level differentiates.
 """
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import pytest
 
 import enzyme
 from enzyme import Active, Const, Duplicated, Forward, Reverse, ReverseSplitWithPrimal
-from enzyme.errors import DifferentiationError
 
 SOURCE = Path(__file__).parent / "sources" / "scratch_buffers.rs"
 FUNCTIONS = ("weighted_energy", "weighted_energy_collect", "prefix_energy")
@@ -51,7 +51,7 @@ def points(n: int) -> np.ndarray:
     return np.linspace(-1.0, 2.0, 7)[:n].copy()
 
 
-@pytest.mark.parametrize("opt_level", [2, 3])
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_gradients_in_every_mode(opt_level: int, name: str) -> None:
     f = library(opt_level)[name]
@@ -71,11 +71,3 @@ def test_gradients_in_every_mode(opt_level: int, name: str) -> None:
         reverse(Duplicated(x, dx), Const(n), 1.0, tape)
         assert primal == pytest.approx(f(x, n), rel=1e-15)
         np.testing.assert_allclose(dx, expected, rtol=1e-13, atol=1e-14)
-
-
-@pytest.mark.parametrize("opt_level", [0, 1])
-def test_unoptimized_std_allocation_is_refused_by_name(opt_level: int) -> None:
-    """Below -O2 rustc calls std's allocation routine instead of inlining it; std ships no bitcode for it."""
-    f = library(opt_level).weighted_energy
-    with pytest.raises(DifferentiationError, match=r"try_allocate_in.* has no body to differentiate"):
-        enzyme.gradient(Reverse, f, points(3), Const(3))

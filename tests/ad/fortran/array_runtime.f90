@@ -20,7 +20,7 @@ contains
     e = sum(v * v) + dot_product(d, d) + sum(w)
   end function
 
-  ! A two-layer linear model: MATMUL, TRANSPOSE, RESHAPE, DOT_PRODUCT.
+  ! A two-layer linear model: MATMUL, TRANSPOSE, RESHAPE, DOT_PRODUCT, SUM along a dimension.
   function layer_loss(p, m) result(e) bind(C, name="layer_loss")
     integer(c_int), value :: m
     real(c_double), intent(in) :: p(2*m*m)
@@ -32,7 +32,7 @@ contains
     t = transpose(c)
     y = matmul(t, p(1:m))
     r = reshape(t, [m*m])
-    e = sum(r * r) + dot_product(y, a(:, 1)) + sum(matmul(p(1:m), b))
+    e = sum(r * r) + dot_product(y, a(:, 1)) + sum(matmul(p(1:m), b)) + dot_product(sum(c, dim=2), p(1:m))
   end function
 
   ! Hinge-like loss: SUM, MAXVAL and MINVAL with masks, PRODUCT.
