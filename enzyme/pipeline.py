@@ -74,7 +74,7 @@ def compile_sources_with_dependencies(
     variables they depend on: what a cache of the result must check."""
     if not sources:
         raise UsageError("no source files given")
-    paths = [Path(s) for s in sources]
+    paths = [toolchain.source_path(Path(s)) for s in sources]
     # Check every input before compiling any: a typo should not cost a build.
     languages = [toolchain.language_of(path) for path in paths]
     for path in paths:

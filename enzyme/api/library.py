@@ -53,7 +53,8 @@ def compile(
 ) -> Library:
     """Compile C/C++/Fortran/Rust sources, ``.ll``/``.bc`` files or IR text into one JIT-able :class:`Library`.
 
-    ``sources`` is one source or a list; a ``str`` that contains ``define``
+    ``sources`` is one source or a list (a Cargo package's directory or
+    ``Cargo.toml`` is one source: see :mod:`enzyme.toolchain.cargo`); a ``str`` that contains ``define``
     or ``declare`` and a newline is taken as LLVM IR text.  The linked module
     is cached (see :mod:`enzyme.api.building`) and reused while the sources,
     every file the compilers read, the options, the compilers and pyenzyme
@@ -79,7 +80,7 @@ def compile(
     given: list[PathLike] = [sources] if isinstance(sources, (str, os.PathLike)) else list(sources)
     if not given:
         raise UsageError("enzyme.compile: no sources given")
-    items: list[Path | str] = [str(s) if _is_ir_text(s) else Path(s) for s in given]
+    items: list[Path | str] = [str(s) if _is_ir_text(s) else toolchain.source_path(Path(s)) for s in given]
     paths = [item for item in items if isinstance(item, Path)]
     for path in paths:
         problem = toolchain.missing_source_message(path)

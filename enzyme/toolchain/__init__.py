@@ -12,7 +12,7 @@ from enzyme.toolchain.clang import compile_ir_object
 from enzyme.toolchain.compiler_driver import compile_native_object, run_driver
 from enzyme.toolchain.depfiles import Depfile, absolute, read_depfile, search_directories, write_depfile
 from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
-from enzyme.toolchain.languages import COMPILERS, LANGUAGES, language_of, missing_source_message
+from enzyme.toolchain.languages import COMPILERS, LANGUAGES, language_of, missing_source_message, source_path
 from enzyme.toolchain.linker import link_executable, link_shared
 from enzyme.toolchain.objcopy import add_section
 from enzyme.toolchain.runtimes import jit_libraries, link_libraries
@@ -36,6 +36,7 @@ __all__ = [
     "jit_libraries",
     "language_of",
     "missing_source_message",
+    "source_path",
     "link_executable",
     "link_libraries",
     "link_shared",

@@ -30,6 +30,8 @@ def language_of(path: str | os.PathLike[str]) -> str:
     >>> language_of("model.F90"), language_of("k.cu"), language_of("m.bc")
     ('fortran', 'cuda', 'ir')
     """
+    if Path(path).name == "Cargo.toml":
+        return "rust"  # a Cargo package (enzyme.toolchain.cargo)
     suffix = Path(path).suffix
     language = _EXACT_SUFFIXES.get(suffix) or _SUFFIXES.get(suffix.lower())
     if language is None:
@@ -38,19 +40,18 @@ def language_of(path: str | os.PathLike[str]) -> str:
     return language
 
 
-def missing_source_message(path: Path) -> str | None:
-    """Why ``path`` cannot be compiled as a source file, or None when it is a file.
+def source_path(path: Path) -> Path:
+    """A Cargo package's directory stands for its ``Cargo.toml``; anything else is itself."""
+    return path / "Cargo.toml" if path.is_dir() and (path / "Cargo.toml").is_file() else path
 
-    Directories and Cargo manifests get advice instead of "does not exist".
+
+def missing_source_message(path: Path) -> str | None:
+    """Why ``path`` cannot be compiled as a source file, or None when it is one (or a Cargo package).
+
+    Other directories get advice instead of "does not exist".
     """
-    if path.is_file() and path.name != "Cargo.toml":
+    if path.is_file() or (path.is_dir() and (path / "Cargo.toml").is_file()):
         return None
-    crate = path.parent if path.name == "Cargo.toml" else path
-    if (crate / "Cargo.toml").is_file():
-        roots = [r for r in (crate / "src" / "lib.rs", crate / "src" / "main.rs") if r.is_file()]
-        root = roots[0] if roots else crate / "src" / "lib.rs"
-        return (f"{path} is a Cargo crate; pyenzyme compiles Rust one file-crate at a time: pass its root source "
-                f"({root}; its `mod` files are found from there), without dependencies on other crates")
     if path.is_dir():
         return (f"{path} is a directory, not a source file; pass the files themselves, e.g. "
                 f"sorted(pathlib.Path({str(path)!r}).glob('*.c'))")

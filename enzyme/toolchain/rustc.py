@@ -29,6 +29,10 @@ def compile_rust(request: CompileRequest) -> Path:
     codegen unit makes rustc write exactly one bitcode file.  Defines become
     ``--cfg`` options; include directories have no meaning for Rust.
     """
+    if request.source.name == "Cargo.toml":
+        from enzyme.toolchain.cargo import compile_cargo
+
+        return compile_cargo(request)
     rustc = find_tool("rustc")
     cfgs: list[str] = []
     for define in request.defines:

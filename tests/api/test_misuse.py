@@ -125,15 +125,9 @@ def test_error_classes_at_top_level(cref):
     assert isinstance(caught.value, ValueError) and isinstance(caught.value, enzyme.EnzymeError)
 
 
-def test_directory_and_cargo_crate_sources_get_advice(tmp_path):
-    (tmp_path / "crate" / "src").mkdir(parents=True)
-    (tmp_path / "crate" / "Cargo.toml").write_text('[package]\nname = "k"\nversion = "0.1.0"\n')
-    (tmp_path / "crate" / "src" / "lib.rs").write_text("")
-    with pytest.raises(UsageError, match=r"crate is a Cargo crate; .* pass its root source \(\S*crate/src/lib.rs"):
-        enzyme.compile([tmp_path / "crate"])
-    with pytest.raises(UsageError, match=r"Cargo.toml is a Cargo crate"):
-        enzyme.compile([tmp_path / "crate" / "Cargo.toml"])
+def test_directory_sources_get_advice(tmp_path):
+    (tmp_path / "src").mkdir()
     with pytest.raises(UsageError, match=r"src is a directory, not a source file; pass the files themselves"):
-        enzyme.compile([tmp_path / "crate" / "src"])
+        enzyme.compile([tmp_path / "src"])
     with pytest.raises(UsageError, match=r"source file \S*gone.c does not exist"):
         enzyme.compile([tmp_path / "gone.c"])

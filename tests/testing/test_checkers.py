@@ -197,6 +197,19 @@ def test_wrong_reverse_rule_is_caught(wrong_lib: Any, split: bool) -> None:
     assert got / expected == pytest.approx(10.0 / 14.5, rel=1e-9)
 
 
+def test_wrong_gradient_into_a_shadow_shows_the_derivative_itself(wrong_lib: Any) -> None:
+    # The message compares the gradient the call put into the shadow (here x, half of 2x), not the shadow with
+    # the random seed it held before the call added to it.
+    x = np.array([0.5, -1.25, 2.0])
+    seed = np.array([10.0, 20.0, 30.0])
+    message = _failure(test_reverse, wrong_lib.uses_sumsq, Active, Duplicated(x, seed.copy()), 3)
+    assert "argument 1 (Duplicated): gradient received in its shadow (ReverseWithPrimal mode" in message, message
+    got = [float(v) for v in re.search(r"got:\s+\[([^\]]*)\]", message).group(1).split(",")]
+    expected = [float(v) for v in re.search(r"expected: \[([^\]]*)\]", message).group(1).split(",")]
+    np.testing.assert_allclose(got, x, rtol=1e-12)
+    np.testing.assert_allclose(expected, 2 * x, rtol=1e-7)
+
+
 def test_wrong_reverse_rule_is_caught_by_gradcheck(wrong_lib: Any) -> None:
     message = _failure(gradcheck, wrong_lib.uses_quart, Active, Active(1.5), modes=["reverse"])
     assert "argument 1 (Active): derivative" in message

@@ -44,3 +44,18 @@ void double_all_fwd_clobbers(double *x, double *dx, int n) {
 void *__enzyme_register_derivative_double_all[2] = {(void *)double_all, (void *)double_all_fwd_clobbers};
 
 void uses_double_all(double *x, int n) { double_all(x, n); }
+
+/* a reduction whose gradient rule forgets the factor 2 (the shadow of x should receive 2 x dret) */
+__attribute__((noinline)) double sumsq(const double *x, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += x[i] * x[i];
+    return s;
+}
+aug_result sumsq_aug(const double *x, double *dx, int n) { (void)dx; aug_result r = {sumsq(x, n), NULL}; return r; }
+void sumsq_rev_wrong(const double *x, double *dx, int n, double dret, void *tape) {
+    (void)tape;
+    for (int i = 0; i < n; i++) dx[i] += x[i] * dret;
+}
+void *__enzyme_register_gradient_sumsq[3] = {(void *)sumsq, (void *)sumsq_aug, (void *)sumsq_rev_wrong};
+
+double uses_sumsq(const double *x, int n) { return sumsq(x, n); }
