@@ -42,10 +42,10 @@ from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
 from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
-from .reverse_state import ReverseState, is_fp
+from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
 from .sweep_pair import SweepPair
-from .tape import TAPE_STRUCT, release_tape
+from .tape import TAPE_STRUCT, release_tape, reuse_tape
 from .common import check_address_escape
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
@@ -77,6 +77,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     b = Builder(d.append_block("entry"))
     tape = b.alloca(TAPE_STRUCT, name="tape")
     b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    reuse_tape(m, b, tape)
     b.call(pair.augmented, [*d.args, tape])
     rargs: list[Value] = [*d.args]
     if pair.returns_adjoint:
@@ -86,7 +87,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     rargs.append(tape)
     res = b.call(pair.reverse, rargs)
     release_tape(m, b, tape)
-    b.ret(res if pair.out_types else None)
+    b.ret(returned_adjoints(b, res) if pair.out_types else None)
     return d, pair.out_types
 
 
@@ -260,7 +261,7 @@ class _ReverseGenerator(ReverseState):
             return inst.pointer in self.shadow or self.maybe_shadowed(inst.pointer)
         if isinstance(inst, CallInst):
             kind = self.call_site(inst).kind
-            if kind in (CallKind.INACTIVE, CallKind.LIFETIME):
+            if kind in (CallKind.INACTIVE, CallKind.LIFETIME, CallKind.DROPPED):
                 return False
             # It may read active memory (long double complex operands are byval pointers), or a callee may
             # change a global that has a shadow.
@@ -341,7 +342,7 @@ class _ReverseGenerator(ReverseState):
         self.needs: dict[Value, Value] = {}   # augmented value -> placeholder in reverse
         self.need_order: list[Value] = []
         self.recomputed: dict[Value, Value] = {}
-        self.recomputed_shifted: dict[int, dict[Value, Value]] = {}
+        self.recomputed_shifted: dict[tuple[int, int], dict[Value, Value]] = {}
         body = Builder(body_block)
         for inst in reversed(blk.instructions):
             if isinstance(inst, CallInst):
@@ -359,14 +360,9 @@ class _ReverseGenerator(ReverseState):
             slot = self.counter_slot(loop)
             k = body.load(I64, slot)
             first = body.icmp("eq", k, const_int(I64, 0))
-            for phi in phis_active:
-                for _ in self.lanes():
-                    d = self.take_adjoint(body, phi)
-                    z = zero(d.type)
-                    self.add_adjoint(body, phi.value_for(loop.preheader), body.select(first, d, z))
-                    self.add_adjoint(body, phi.value_for(loop.latch), body.select(first, z, d))
+            taken = self._take_phi_adjoints(body, phis_active)
             body.store(body.sub(k, const_int(I64, 1)), slot)
-            body.cond_br(first, self.inv[loop.preheader], self.inv[loop.latch])
+            body.cond_br(first, self._phi_edge(body, taken, loop.preheader), self._phi_edge(body, taken, loop.latch))
         elif len(preds) <= 1:
             for phi in phis_active:
                 for _ in self.lanes():
@@ -384,15 +380,9 @@ class _ReverseGenerator(ReverseState):
                     if s is blk:
                         came.add_incoming(const_int(I64, i), self.fwd[p])  # type: ignore[arg-type]
             idx = self.available(came)
-            for phi in phis_active:
-                for _ in self.lanes():
-                    d = self.take_adjoint(body, phi)
-                    for i, p in enumerate(preds):
-                        v = phi.value_for(p)
-                        if v in self.active:
-                            is_p = body.icmp("eq", idx, const_int(I64, i))
-                            self.add_adjoint(body, v, body.select(is_p, d, zero(d.type)))
-            body.switch(idx, self.inv[preds[0]], [(i, self.inv[p]) for i, p in enumerate(preds)])
+            taken = self._take_phi_adjoints(body, phis_active)
+            edges = [self._phi_edge(body, taken, p) for p in preds]
+            body.switch(idx, edges[0], list(enumerate(edges)))
         # Pushes at the end of the forward block, pops at the start of the reverse block.
         ab = Builder(InsertPoint.before_terminator(self.fwd[blk]))  # type: ignore[arg-type]
         pb = Builder(InsertPoint(ib, ib.instructions[0] if ib.instructions else None))
@@ -402,3 +392,32 @@ class _ReverseGenerator(ReverseState):
             popped = self.pop(pb, v.type)
             self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)
+
+    def _take_phi_adjoints(self, b: Builder, phis: list[PhiInst]) -> list[tuple[PhiInst, int, Value]]:
+        """Read and reset the adjoints of a block's active phis (every lane), before its reverse branches."""
+        taken = []
+        for phi in phis:
+            for lane in self.lanes():
+                taken.append((phi, lane, self.take_adjoint(b, phi)))
+        return taken
+
+    def _phi_edge(self, b: Builder, taken: list[tuple[PhiInst, int, Value]], pred: Block) -> Block:
+        """Where the reverse goes back to ``pred``: straight to its reverse block, or through a block that
+        hands each phi's adjoint to the value the phi took from ``pred``.
+
+        An edge block, not ``select(came from pred, d, 0)`` added on every path: a loop header's phi
+        would otherwise add a select of zero to the preheader value's adjoint in every reverse
+        iteration, a loop-carried floating-point sum LLVM may not vectorize or fold.
+        """
+        target = self.inv[pred]
+        moves = [(phi.value_for(pred), lane, d) for phi, lane, d in taken]
+        moves = [(v, lane, d) for v, lane, d in moves if v in self.active]
+        if not moves:
+            return target
+        edge = self.rev.insert_block_after(b.block, None)
+        eb = Builder(edge)
+        for v, lane, d in moves:
+            with self.in_lane(lane):
+                self.add_adjoint(eb, v, d)
+        eb.br(target)
+        return edge

@@ -64,15 +64,15 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[T_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[T_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -85,68 +85,70 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP4]]:
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = icmp eq i64 %[[TMP3]], 0
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = icmp eq i64 %[[TMP3]], 1
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[INVERTTHEN:[^ ,]+]] [
-; CHECK-NEXT:     i64 0, label %[[INVERTTHEN]]
-; CHECK-NEXT:     i64 1, label %[[INVERTELSE:[^ ,]+]]
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[TMP9:[^ ,]+]] [
+; CHECK-NEXT:     i64 0, label %[[TMP9]]
+; CHECK-NEXT:     i64 1, label %[[TMP6:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[INVERTTHEN]]:
-; CHECK-NEXT:   br label %[[TMP14:[^ ,]+]]
+; CHECK-NEXT: {{^}}[[TMP6]]:
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP5]]
+; CHECK-NEXT:   store double %[[TMP8]], ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTELSE:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP14]]:
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[Y]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[X]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP9]]:
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP5]]
+; CHECK-NEXT:   store double %[[TMP11]], ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTTHEN:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[INVERTTHEN]]:
+; CHECK-NEXT:   br label %[[TMP12:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP12]]:
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[Y]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[X]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   store double %[[TMP19]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTELSE]]:
-; CHECK-NEXT:   br label %[[TMP22:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP20:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP22]]:
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[TMP26]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq double %[[TMP23]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP20]]:
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
+; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP32:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP30:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP32]]:
+; CHECK-NEXT: {{^}}[[TMP30]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP33]], 0
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP35]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP36]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP31]], 0
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } %[[TMP32]], double %[[TMP33]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP34]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
@@ -154,8 +156,17 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }

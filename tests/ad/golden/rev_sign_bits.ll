@@ -54,11 +54,11 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[S2_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[S2_ADJ]], align 8
@@ -78,7 +78,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP12]]:
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = xor i64 %[[TMP11]], %[[TMP9]]
@@ -123,25 +123,53 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define { double, double } @grad(
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP1]]
+; O2-NEXT:   %[[SPARE_I_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
+; O2-NEXT:   %[[NONE_I_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I_I]], null
+; O2-NEXT:   br i1 %[[NONE_I_I]], label %[[FREE_I_I_I:[^ ,]+]], label %[[DONE_I_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[DONE_I_I]]:
+; O2-NEXT:   %[[CAP_I_I:[^ ,]+]] = load i64, ptr %[[SPARE_I_I]], align 8
+; O2-NEXT:   %[[HUGE_I_I_I:[^ ,]+]] = icmp ugt i64 %[[CAP_I_I]], 268435456
+; O2-NEXT:   br i1 %[[HUGE_I_I_I]], label %[[FREE_I_I_I]], label %[[PARK_I_I_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[PARK_I_I_I]]:
+; O2-NEXT:   %[[SWAP_I_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[SPARE_I_I]] acq_rel monotonic, align 8
+; O2-NEXT:   %[[PARKED_I_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I_I]], 1
+; O2-NEXT:   br i1 %[[PARKED_I_I_I]], label %[[DIFFEF_EXIT:[^ ,]+]], label %[[FREE_I_I_I]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[FREE_I_I_I]]:
+; O2-NEXT:   tail call void @free(ptr %[[SPARE_I_I]])
+; O2-NEXT:   br label %[[DIFFEF_EXIT]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[DIFFEF_EXIT]]:
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
 ; O2-NEXT:   %[[TMP3:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP4]]
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP5]]
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP8]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP7]], double 0.000000e+00, double %[[TMP9]]
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP6]], 0
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double %[[TMP10]], 1
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP2]]
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = fsub double %[[TMP4]], %[[TMP5]]
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP6]], 0.000000e+00
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP7]], 0
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[X]], %[[TMP2]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP9]]
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP1]], double 0.000000e+00, double %[[TMP10]]
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } %[[TMP8]], double %[[TMP11]], 1
 ; O2-NEXT:   ret { double, double } %[[TMP12]]
 ; O2-NEXT: }
