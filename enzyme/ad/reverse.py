@@ -7,14 +7,18 @@ For ``f`` with given argument activities this generates
   pushes of what the reverse sweep needs;
 * ``reverse_<f>(args, shadows, dret, tape) -> {adjoints of out args}``: the
   reverse sweep over the reversed CFG, popping in the opposite order;
-* ``diffe<f>(args, shadows)`` for the Enzyme C ABI entry: a fresh tape, both
-  sweeps with ``dret = 1``, the tape freed.
+* ``diffe<f>(args, shadows)`` for the Enzyme C ABI entry: a fresh tape (on the
+  block the last call parked, tape.py), both sweeps with ``dret = 1``, the tape
+  released.
 
-Blocks with several predecessors push which one the trace came from;
+Blocks with several predecessors push which one the trace came from, unless
+a branch the reverse sweep can recompute decided it (branch_origins.py), and
+hand their phis' adjoints over on the reverse edges;
 values needed in reverse are pushed at the end of the block whose reverse
 needs them and popped at the start of its reverse block, so pushes and pops
-balance on every path.  Adjoints accumulate in allocas of the reverse
-function (promoted to SSA by LLVM).
+balance on every path (counted loops reserve their pushes' space once,
+tape_reserve.py).  Adjoints accumulate in allocas of the reverse function
+(promoted to SSA by LLVM), starting from ``-0.0`` (common.adjoint_zero).
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers
+from .branch_origins import BranchOrigins
 from .call_kinds import CallKind
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
@@ -46,6 +51,7 @@ from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape, reuse_tape
+from .tape_reserve import reserve_loop_pushes
 from .common import check_address_escape
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
@@ -187,11 +193,13 @@ class _ReverseGenerator(ReverseState):
         self.orig_of = {v: k for k, v in self.fwd.items()}
         self.rereadable = RereadableLoads(self.fn) if self.top_level else None
         self.loops = plan_loops(self.fn, self.order)
+        self.origins = BranchOrigins(self.fn)
         self.after_counter_pushes = {}
         self.counter_pops = {}
         self.count_iterations()
         self._reverse()
         self.tape_invariants()
+        reserve_loop_pushes(self.m, self.loops, self.fwd, self.aug_tape)
         return pair
 
     def _augmented(self) -> None:
@@ -370,6 +378,10 @@ class _ReverseGenerator(ReverseState):
                     if preds:
                         self.add_adjoint(body, phi.value_for(preds[0]), d)
             body.br(self.inv[preds[0]] if preds else self.exit_block)
+        elif (decided := self._decided_origin(blk, preds)) is not None:
+            condition, if_true, if_false = decided
+            taken = self._take_phi_adjoints(body, phis_active)
+            body.cond_br(condition, self._phi_edge(body, taken, if_true), self._phi_edge(body, taken, if_false))
         else:
             ab = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
             came = ab.phi(I64, "from")
@@ -392,6 +404,15 @@ class _ReverseGenerator(ReverseState):
             popped = self.pop(pb, v.type)
             self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)
+
+    def _decided_origin(self, blk: Block, preds: list[Block]) -> tuple[Value, Block, Block] | None:
+        """The recomputed condition of the branch that decided which predecessor ``blk`` was entered from,
+        with the predecessors for true and false (branch_origins.py); None: the augmented sweep records it."""
+        branch = self.origins.deciding_branch(blk, preds)
+        if branch is None:
+            return None
+        condition = self.recompute(self.fwd.get(branch.condition, branch.condition), 0)
+        return None if condition is None else (condition, branch.if_true, branch.if_false)
 
     def _take_phi_adjoints(self, b: Builder, phis: list[PhiInst]) -> list[tuple[PhiInst, int, Value]]:
         """Read and reset the adjoints of a block's active phis (every lane), before its reverse branches."""

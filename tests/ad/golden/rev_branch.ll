@@ -54,9 +54,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[JOIN]]:
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = phi double [ %[[M]], %[[THEN]] ], [ %[[T]], %[[ELSE]] ]
-; CHECK-NEXT:   %[[FROM:[^ ,]+]] = phi i64 [ 0, %[[THEN]] ], [ 1, %[[ELSE]] ]
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP0]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -79,76 +76,72 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   br label %[[INVERTJOIN:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTJOIN]]:
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = load i64, ptr %[[TMP2]], align 8
-; CHECK-NEXT:   br label %[[TMP4:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = fcmp ogt double %[[X]], 0.000000e+00
+; CHECK-NEXT:   br label %[[TMP3:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP4]]:
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP3]]:
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[TMP9:[^ ,]+]] [
-; CHECK-NEXT:     i64 0, label %[[TMP9]]
-; CHECK-NEXT:     i64 1, label %[[TMP6:[^ ,]+]]
-; CHECK-NEXT:   ]
+; CHECK-NEXT:   br i1 %[[TMP2]], label %[[TMP8:[^ ,]+]], label %[[TMP5:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP6]]:
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP5]]
-; CHECK-NEXT:   store double %[[TMP8]], ptr %[[T_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP5]]:
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP4]]
+; CHECK-NEXT:   store double %[[TMP7]], ptr %[[T_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTELSE:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP9]]:
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP5]]
-; CHECK-NEXT:   store double %[[TMP11]], ptr %[[M_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP8]]:
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP4]]
+; CHECK-NEXT:   store double %[[TMP10]], ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTTHEN:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTTHEN]]:
-; CHECK-NEXT:   br label %[[TMP12:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP11:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP12]]:
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP11]]:
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[Y]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[X]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
-; CHECK-NEXT:   store double %[[TMP19]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[Y]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[X]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTELSE]]:
-; CHECK-NEXT:   br label %[[TMP20:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP19:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP20]]:
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP19]]:
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP23]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP30:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP29:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP30]]:
+; CHECK-NEXT: {{^}}[[TMP29]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP31]], 0
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } %[[TMP32]], double %[[TMP33]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP34]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP30]], 0
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue { double, double } %[[TMP31]], double %[[TMP32]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP33]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -158,54 +158,32 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-SAME: ptr readonly captures(none) %[[X:[^ ,]+]], ptr captures(none) %[[DX:[^ ,]+]], i64 %[[N:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
 ; O2-NEXT:   %[[SPARE_I_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
 ; O2-NEXT:   %[[NONE_I_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I_I]], null
-; O2-NEXT:   br i1 %[[NONE_I_I]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I_THREAD:[^ ,]+]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I:[^ ,]+]]
+; O2-NEXT:   br i1 %[[NONE_I_I]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I:[^ ,]+]], label %[[TAKE_I_I:[^ ,]+]]
 ; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT_I_THREAD]]:
-; O2-NEXT:   %[[ANY_I_I2:[^ ,]+]] = icmp sgt i64 %[[N]], 0
-; O2-NEXT:   %[[SPEC_SELECT_I3:[^ ,]+]] = zext i1 %[[ANY_I_I2]] to i64
-; O2-NEXT:   br label %[[GROW_I_I_I:[^ ,]+]]
+; O2-NEXT: {{^}}[[TAKE_I_I]]:
+; O2-NEXT:   %[[CAP_I_I:[^ ,]+]] = load i64, ptr %[[SPARE_I_I]], align 8
+; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]]:
-; O2-NEXT:   %[[CAP_I_I:[^ ,]+]] = load i64, ptr %[[SPARE_I_I]], align 8
+; O2-NEXT:   %[[TAPE_SROA_4_0_I:[^ ,]+]] = phi i64 [ 0, %0 ], [ %[[CAP_I_I]], %[[TAKE_I_I]] ]
 ; O2-NEXT:   %[[ANY_I_I:[^ ,]+]] = icmp sgt i64 %[[N]], 0
-; O2-NEXT:   %[[SPEC_SELECT_I:[^ ,]+]] = zext i1 %[[ANY_I_I]] to i64
-; O2-NEXT:   %[[FULL_I_I_I:[^ ,]+]] = icmp ult i64 %[[CAP_I_I]], 8
-; O2-NEXT:   br i1 %[[FULL_I_I_I]], label %[[GROW_I_I_I]], label %[[AUGMENTED_F_EXIT_I:[^ ,]+]], !prof !{{[0-9]+}}
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[GROW_I_I_I]]:
-; O2-NEXT:   %[[SPEC_SELECT_I8:[^ ,]+]] = phi i64 [ %[[SPEC_SELECT_I3]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I_THREAD]] ], [ %[[SPEC_SELECT_I]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]] ]
-; O2-NEXT:   %[[ANY_I_I6:[^ ,]+]] = phi i1 [ %[[ANY_I_I2]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I_THREAD]] ], [ %[[ANY_I_I]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]] ]
-; O2-NEXT:   %[[NB_I_I_I:[^ ,]+]] = tail call dereferenceable_or_null(4096) ptr @realloc(ptr %[[SPARE_I_I]], i64 4096)
-; O2-NEXT:   %[[FAILED_I_I_I:[^ ,]+]] = icmp eq ptr %[[NB_I_I_I]], null
-; O2-NEXT:   br i1 %[[FAILED_I_I_I]], label %[[OOM_I_I_I:[^ ,]+]], label %[[AUGMENTED_F_EXIT_I]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[OOM_I_I_I]]:
-; O2-NEXT:   tail call void @abort()
-; O2-NEXT:   unreachable
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[AUGMENTED_F_EXIT_I]]:
-; O2-NEXT:   %[[SPEC_SELECT_I7:[^ ,]+]] = phi i64 [ %[[SPEC_SELECT_I]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]] ], [ %[[SPEC_SELECT_I8]], %[[GROW_I_I_I]] ]
-; O2-NEXT:   %[[ANY_I_I5:[^ ,]+]] = phi i1 [ %[[ANY_I_I]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]] ], [ %[[ANY_I_I6]], %[[GROW_I_I_I]] ]
-; O2-NEXT:   %[[TAPE_SROA_11_1_I:[^ ,]+]] = phi i64 [ %[[CAP_I_I]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]] ], [ 4096, %[[GROW_I_I_I]] ]
-; O2-NEXT:   %[[TAPE_SROA_0_1_I:[^ ,]+]] = phi ptr [ %[[SPARE_I_I]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_I]] ], [ %[[NB_I_I_I]], %[[GROW_I_I_I]] ]
-; O2-NEXT:   store i64 %[[SPEC_SELECT_I7]], ptr %[[TAPE_SROA_0_1_I]], align 8
-; O2-NEXT:   br i1 %[[ANY_I_I5]], label %[[INVERTLOOP_I_I_PREHEADER:[^ ,]+]], label %[[DONE_I_I:[^ ,]+]]
+; O2-NEXT:   br i1 %[[ANY_I_I]], label %[[INVERTLOOP_I_I_PREHEADER:[^ ,]+]], label %[[DONE_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER]]:
 ; O2-NEXT:   %[[MIN_ITERS_CHECK:[^ ,]+]] = icmp ult i64 %[[N]], 6
-; O2-NEXT:   br i1 %[[MIN_ITERS_CHECK]], label %[[INVERTLOOP_I_I_PREHEADER18:[^ ,]+]], label %[[VECTOR_MEMCHECK:[^ ,]+]]
+; O2-NEXT:   br i1 %[[MIN_ITERS_CHECK]], label %[[INVERTLOOP_I_I_PREHEADER10:[^ ,]+]], label %[[VECTOR_MEMCHECK:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_MEMCHECK]]:
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = shl i64 %[[N]], 3
 ; O2-NEXT:   %[[SCEVGEP:[^ ,]+]] = getelementptr i8, ptr %[[DX]], i64 %[[TMP1]]
-; O2-NEXT:   %[[SCEVGEP9:[^ ,]+]] = getelementptr i8, ptr %[[X]], i64 %[[TMP1]]
-; O2-NEXT:   %[[BOUND0:[^ ,]+]] = icmp ult ptr %[[DX]], %[[SCEVGEP9]]
+; O2-NEXT:   %[[SCEVGEP1:[^ ,]+]] = getelementptr i8, ptr %[[X]], i64 %[[TMP1]]
+; O2-NEXT:   %[[BOUND0:[^ ,]+]] = icmp ult ptr %[[DX]], %[[SCEVGEP1]]
 ; O2-NEXT:   %[[BOUND1:[^ ,]+]] = icmp ult ptr %[[X]], %[[SCEVGEP]]
 ; O2-NEXT:   %[[FOUND_CONFLICT:[^ ,]+]] = and i1 %[[BOUND0]], %[[BOUND1]]
-; O2-NEXT:   br i1 %[[FOUND_CONFLICT]], label %[[INVERTLOOP_I_I_PREHEADER18]], label %[[VECTOR_PH:[^ ,]+]]
+; O2-NEXT:   br i1 %[[FOUND_CONFLICT]], label %[[INVERTLOOP_I_I_PREHEADER10]], label %[[VECTOR_PH:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_PH]]:
-; O2-NEXT:   %[[N_VEC:[^ ,]+]] = and i64 %[[N]], -4
+; O2-NEXT:   %[[N_VEC:[^ ,]+]] = and i64 %[[N]], 9223372036854775804
 ; O2-NEXT:   %[[TMP2:[^ ,]+]] = and i64 %[[N]], 3
 ; O2-NEXT:   br label %[[VECTOR_BODY:[^ ,]+]]
 ; O2-EMPTY:
@@ -217,16 +195,16 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 -8
 ; O2-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 -24
 ; O2-NEXT:   %[[WIDE_LOAD:[^ ,]+]] = load <2 x double>, ptr %[[TMP6]], align 8, !alias.scope !{{[0-9]+}}
-; O2-NEXT:   %[[WIDE_LOAD10:[^ ,]+]] = load <2 x double>, ptr %[[TMP7]], align 8, !alias.scope !{{[0-9]+}}
+; O2-NEXT:   %[[WIDE_LOAD2:[^ ,]+]] = load <2 x double>, ptr %[[TMP7]], align 8, !alias.scope !{{[0-9]+}}
 ; O2-NEXT:   %[[TMP8:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[TMP4]]
 ; O2-NEXT:   %[[TMP9:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD]], %[[WIDE_LOAD]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD10]], %[[WIDE_LOAD10]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD2]], %[[WIDE_LOAD2]]
 ; O2-NEXT:   %[[TMP11:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -8
 ; O2-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -24
-; O2-NEXT:   %[[WIDE_LOAD12:[^ ,]+]] = load <2 x double>, ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[WIDE_LOAD13:[^ ,]+]] = load <2 x double>, ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD12]], %[[TMP9]]
-; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD13]], %[[TMP10]]
+; O2-NEXT:   %[[WIDE_LOAD4:[^ ,]+]] = load <2 x double>, ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[WIDE_LOAD5:[^ ,]+]] = load <2 x double>, ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD4]], %[[TMP9]]
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD5]], %[[TMP10]]
 ; O2-NEXT:   store <2 x double> %[[TMP13]], ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
 ; O2-NEXT:   store <2 x double> %[[TMP14]], ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
 ; O2-NEXT:   %[[INDEX_NEXT]] = add nuw i64 %[[INDEX]], 4
@@ -235,15 +213,15 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[MIDDLE_BLOCK]]:
 ; O2-NEXT:   %[[CMP_N:[^ ,]+]] = icmp eq i64 %[[N]], %[[N_VEC]]
-; O2-NEXT:   br i1 %[[CMP_N]], label %[[DONE_I_I]], label %[[INVERTLOOP_I_I_PREHEADER18]]
+; O2-NEXT:   br i1 %[[CMP_N]], label %[[DONE_I_I]], label %[[INVERTLOOP_I_I_PREHEADER10]]
 ; O2-EMPTY:
-; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER18]]:
+; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER10]]:
 ; O2-NEXT:   %[[ITER_REV_0_IN_I_I_PH:[^ ,]+]] = phi i64 [ %[[N]], %[[VECTOR_MEMCHECK]] ], [ %[[N]], %[[INVERTLOOP_I_I_PREHEADER]] ], [ %[[TMP2]], %[[MIDDLE_BLOCK]] ]
 ; O2-NEXT:   br label %[[INVERTLOOP_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I]]:
-; O2-NEXT:   %[[ITER_REV_0_IN_I_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_IN_I_I_PH]], %[[INVERTLOOP_I_I_PREHEADER18]] ]
-; O2-NEXT:   %[[ITER_REV_0_I_I]] = add nsw i64 %[[ITER_REV_0_IN_I_I]], -1
+; O2-NEXT:   %[[ITER_REV_0_IN_I_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_IN_I_I_PH]], %[[INVERTLOOP_I_I_PREHEADER10]] ]
+; O2-NEXT:   %[[ITER_REV_0_I_I]] = add i64 %[[ITER_REV_0_IN_I_I]], -1
 ; O2-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[ITER_REV_0_I_I]]
 ; O2-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
 ; O2-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[ITER_REV_0_I_I]]
@@ -255,17 +233,18 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; O2-NEXT:   br i1 %[[TMP22]], label %[[DONE_I_I]], label %[[INVERTLOOP_I_I]], !llvm.loop !{{[0-9]+}}
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[DONE_I_I]]:
-; O2-NEXT:   %[[HUGE_I_I_I:[^ ,]+]] = icmp ugt i64 %[[TAPE_SROA_11_1_I]], 268435456
-; O2-NEXT:   br i1 %[[HUGE_I_I_I]], label %[[FREE_I_I_I:[^ ,]+]], label %[[PARK_I_I_I:[^ ,]+]]
+; O2-NEXT:   %[[HUGE_I_I_I:[^ ,]+]] = icmp ugt i64 %[[TAPE_SROA_4_0_I]], 268435456
+; O2-NEXT:   %[[DROP_I_I_I:[^ ,]+]] = or i1 %[[NONE_I_I]], %[[HUGE_I_I_I]]
+; O2-NEXT:   br i1 %[[DROP_I_I_I]], label %[[FREE_I_I_I:[^ ,]+]], label %[[PARK_I_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[PARK_I_I_I]]:
-; O2-NEXT:   store i64 %[[TAPE_SROA_11_1_I]], ptr %[[TAPE_SROA_0_1_I]], align 8
-; O2-NEXT:   %[[SWAP_I_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[TAPE_SROA_0_1_I]] acq_rel monotonic, align 8
+; O2-NEXT:   store i64 %[[TAPE_SROA_4_0_I]], ptr %[[SPARE_I_I]], align 8
+; O2-NEXT:   %[[SWAP_I_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[SPARE_I_I]] acq_rel monotonic, align 8
 ; O2-NEXT:   %[[PARKED_I_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I_I]], 1
 ; O2-NEXT:   br i1 %[[PARKED_I_I_I]], label %[[DIFFEF_EXIT:[^ ,]+]], label %[[FREE_I_I_I]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[FREE_I_I_I]]:
-; O2-NEXT:   tail call void @free(ptr nonnull %[[TAPE_SROA_0_1_I]])
+; O2-NEXT:   tail call void @free(ptr %[[SPARE_I_I]])
 ; O2-NEXT:   br label %[[DIFFEF_EXIT]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[DIFFEF_EXIT]]:
