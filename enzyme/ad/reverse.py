@@ -16,9 +16,8 @@ a branch the reverse sweep can recompute decided it (branch_origins.py), and
 hand their phis' adjoints over on the reverse edges;
 values needed in reverse are pushed at the end of the block whose reverse
 needs them and popped at the start of its reverse block, so pushes and pops
-balance on every path (counted loops reserve their pushes' space once,
-tape_reserve.py).  Adjoints accumulate in allocas of the reverse function
-(promoted to SSA by LLVM), starting from ``-0.0`` (common.adjoint_zero).
+balance on every path.  Adjoints accumulate in allocas of the reverse
+function (promoted to SSA by LLVM), starting from ``-0.0`` (common.adjoint_zero).
 """
 from __future__ import annotations
 
@@ -51,7 +50,6 @@ from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape, reuse_tape
-from .tape_reserve import reserve_loop_pushes
 from .common import check_address_escape
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
@@ -199,7 +197,6 @@ class _ReverseGenerator(ReverseState):
         self.count_iterations()
         self._reverse()
         self.tape_invariants()
-        reserve_loop_pushes(self.m, self.loops, self.fwd, self.aug_tape)
         return pair
 
     def _augmented(self) -> None:

@@ -35,9 +35,6 @@ from ..ir.types import I8, I64, PTR
 
 TAPE_PUSH = "__pyenzyme_tape_push"
 TAPE_REUSE = "__pyenzyme_tape_reuse"
-TAPE_RESERVE = "__pyenzyme_tape_reserve"
-TAPE_PUSH_RESERVED = "__pyenzyme_tape_push_reserved"
-TAPE_PARK = "__pyenzyme_tape_park"
 _SPARE_LIMIT = 1 << 28  # a larger tape is freed, not kept for the next call
 #: The values stack, then the stack of deferred frees.
 TAPE_STRUCT = StructType((PTR, I64, I64, PTR, I64, I64))
@@ -48,7 +45,6 @@ _COUNT_BYTES = """  %counted = load i64, ptr @__pyenzyme_tape_bytes, align 8
   %counted1 = add i64 %counted, %size
   store i64 %counted1, ptr @__pyenzyme_tape_bytes, align 8
 """
-_UNCOUNT_BYTES = _COUNT_BYTES.replace("add i64", "sub i64")  # a reservation pushes nothing
 _HELPERS = """
 define internal ptr @__pyenzyme_tape_push(ptr %tape, i64 %size) alwaysinline {
 entry:
@@ -142,24 +138,6 @@ done:
   ret void
 }
 
-define internal ptr @__pyenzyme_tape_push_reserved(ptr %tape, i64 %size) alwaysinline {
-entry:
-  %topp = getelementptr inbounds { ptr, i64, i64 }, ptr %tape, i64 0, i32 1
-  %top = load i64, ptr %topp, align 8
-  %newtop = add i64 %top, %size
-{count}  store i64 %newtop, ptr %topp, align 8
-  %base = load ptr, ptr %tape, align 8
-  %slot = getelementptr inbounds i8, ptr %base, i64 %top
-  ret ptr %slot
-}
-
-define internal void @__pyenzyme_tape_reserve(ptr %tape, i64 %size) alwaysinline {
-entry:
-  %room = call ptr @__pyenzyme_tape_push(ptr %tape, i64 %size)
-  %back = call ptr @__pyenzyme_tape_pop(ptr %tape, i64 %size)
-{uncount}  ret void
-}
-
 define internal ptr @__pyenzyme_tape_pop(ptr %tape, i64 %size) alwaysinline {
 entry:
   %topp = getelementptr inbounds { ptr, i64, i64 }, ptr %tape, i64 0, i32 1
@@ -181,7 +159,6 @@ def tape_functions(module: Module) -> tuple[Function, Function]:
         add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\ndeclare void @free(ptr)\n"
                              "@__pyenzyme_spare_tape = internal global ptr null\n" + counter
                              + _HELPERS.replace("{count}", _COUNT_BYTES if counting else "")
-                             .replace("{uncount}", _UNCOUNT_BYTES if counting else "")
                              .replace("{limit}", str(_SPARE_LIMIT)))
     push = module.get_function(TAPE_PUSH)
     pop = module.get_function("__pyenzyme_tape_pop")

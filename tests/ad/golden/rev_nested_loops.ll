@@ -70,15 +70,6 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   %[[ROW:[^ ,]+]] = mul nsw i64 %[[I]], %[[M]]
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP0]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = icmp sgt i64 %[[M]], 0
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = sub i64 %[[M]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = select i1 %[[TMP1]], i64 %[[TMP2]], i64 1
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = sub i64 %[[TMP3]], 1
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = add i64 %[[TMP4]], 1
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = icmp ugt i64 %[[TMP5]], 288230376151711744
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = mul nuw i64 %[[TMP5]], 16
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = select i1 %[[TMP6]], i64 4611686018427387904, i64 %[[TMP7]]
-; CHECK-NEXT:   call void @__pyenzyme_tape_reserve(ptr %[[TAPE]], i64 %[[TMP8]])
 ; CHECK-NEXT:   br label %[[INNER:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INNER]]:
@@ -97,29 +88,29 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   %[[J_NEXT]] = add nuw nsw i64 %[[J]], 1
 ; CHECK-NEXT:   %[[MORE_J:[^ ,]+]] = icmp slt i64 %[[J_NEXT]], %[[M]]
 ; CHECK-NEXT:   %[[ITER_NEXT]] = add nuw nsw i64 %[[ITER]], 1
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_push_reserved(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[VA]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = call ptr @__pyenzyme_tape_push_reserved(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[VB]], ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store double %[[VA]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store double %[[VB]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE_J]], label %[[INNER]], label %[[OUTER_LATCH]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[OUTER_LATCH]]:
 ; CHECK-NEXT:   %[[S_OUT:[^ ,]+]] = phi double [ %[[S_NEXT]], %[[INNER]] ]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP11]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   %[[PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 %[[I]]
 ; CHECK-NEXT:   %[[D_PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 %[[I]]
 ; CHECK-NEXT:   store double %[[S_OUT]], ptr %[[PY]], align 8
 ; CHECK-NEXT:   %[[I_NEXT]] = add nuw nsw i64 %[[I]], 1
 ; CHECK-NEXT:   %[[MORE_I:[^ ,]+]] = icmp slt i64 %[[I_NEXT]], %[[N]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE_I]], label %[[OUTER]], label %[[EXIT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
 ; CHECK-NEXT:   %[[FROM1:[^ ,]+]] = phi i64 [ 0, %[[ENTRY]] ], [ 1, %[[OUTER_LATCH]] ]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP13]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
