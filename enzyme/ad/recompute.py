@@ -195,7 +195,8 @@ class Recomputation:
             return av
         if isinstance(av, Argument) and av.function is self.aug:
             return self.rev.args[av.index]
-        memo = self.recomputed if shift is None else self.recomputed_shifted.setdefault((id(shift[0]), id(shift[1])), {})
+        memo = self.recomputed if shift is None \
+            else self.recomputed_shifted.setdefault((id(shift[0]), id(shift[1])), {})
         got = memo.get(av)
         if got is not None or depth > 12 or not isinstance(av, Instruction):
             return got
@@ -273,6 +274,7 @@ class Recomputation:
         vectorization.
         """
         if not (isinstance(init_v, LoadInst) and isinstance(latch_v, LoadInst) and init_v.type == latch_v.type
+                and init_v.pointer.type == latch_v.pointer.type
                 and self.rereadable is not None and self.rereadable.allows(init_v) and self.rereadable.allows(latch_v)
                 and _pure_address(latch_v.pointer, header)):
             return None
