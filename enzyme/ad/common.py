@@ -64,7 +64,7 @@ def zero_where_seeds_zero(b: "Builder", seeds: list[Value], contribution: Value)
         test = b.fcmp("oeq", seed, zero(seed.type))
         is_zero = test if is_zero is None else b.binop("and", is_zero, test)
     assert is_zero is not None
-    return b.select(is_zero, zero(contribution.type), contribution)
+    return b.select(is_zero, adjoint_zero(contribution.type), contribution)
 
 
 def carries_float(t: Type) -> bool:

@@ -56,8 +56,8 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP10]], i64 1
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP9]], i64 0
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = insertelement <2 x double> splat (double -0.000000e+00), double %[[TMP10]], i64 1
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertelement <2 x double> splat (double -0.000000e+00), double %[[TMP9]], i64 0
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[TMP11]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul <2 x double> %[[TMP3]], %[[TMP13]]
