@@ -38,9 +38,10 @@ def adjoint_zero(t: Type) -> Constant:
     """The zero an adjoint starts from: ``-0.0``, IEEE's additive identity, where the type can spell it.
 
     ``-0.0 + d`` is ``d`` for every ``d`` (``+0.0 + -0.0`` is ``+0.0``), so LLVM folds the first
-    contribution to an adjoint without fast-math flags; with ``+0.0`` every adjoint slot, phi edge
-    and select would keep an ``fadd`` of zero that strict IEEE forbids folding.  Aggregates and
-    the 128-bit floats keep ``zero``.
+    contribution to an adjoint without fast-math flags; with ``+0.0`` every adjoint slot and phi edge
+    would keep an ``fadd`` of zero that strict IEEE forbids folding.  Aggregates and the 128-bit
+    floats keep ``zero``, and so do selects between a contribution and zero (``select(c, x, +0.0)``
+    is one AND with the compare's mask, a constant ``-0.0`` costs a load; neither folds).
     """
     if isinstance(t, FloatType) and t.kind not in _NO_NEGATIVE_ZERO_SPELLING:
         return ConstantFP.of(t, -0.0)
@@ -64,7 +65,7 @@ def zero_where_seeds_zero(b: "Builder", seeds: list[Value], contribution: Value)
         test = b.fcmp("oeq", seed, zero(seed.type))
         is_zero = test if is_zero is None else b.binop("and", is_zero, test)
     assert is_zero is not None
-    return b.select(is_zero, adjoint_zero(contribution.type), contribution)
+    return b.select(is_zero, zero(contribution.type), contribution)
 
 
 def carries_float(t: Type) -> bool:

@@ -12,7 +12,7 @@ from ..errors import DifferentiationError
 from ..ir import ConstantKeyword, ExtractValueInst, InsertValueInst, Instruction, ReturnInst
 from ..ir.builder import Builder, InsertPoint
 from .aggregate_shadows import holds_pointers
-from .common import adjoint_zero, describe, value_name, zero
+from .common import describe, value_name, zero
 from .forward_state import ForwardState
 from .lanes import pack
 from .memory_insts import has_tangent, shadow_name
@@ -117,7 +117,7 @@ def reverse_select(st: ReverseState, b: Builder, inst: Instruction) -> None:
     if inst in st.active:
         d = st.take_adjoint(b, inst)
         c = st.primal(inst.operand(0))
-        z = adjoint_zero(d.type)
+        z = zero(d.type)
         st.add_adjoint(b, inst.operand(1), b.select(c, d, z))
         st.add_adjoint(b, inst.operand(2), b.select(c, z, d))
 

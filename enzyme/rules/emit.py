@@ -61,7 +61,7 @@ class Emitter:
     def __init__(self, module: Module, builder: Builder, args: Sequence[Value], result: Value | None, type: Type,
                  *, adjoints: bool = False):
         self.module = module
-        # Reverse mode: the zero terms of ``times`` are -0.0, which LLVM folds when they are added up.
+        # Reverse mode: a constant zero term of ``times`` is -0.0, which LLVM folds when it is added up.
         self._zero_term = _NEGATIVE_ZERO if adjoints else _ZERO
         self.b = builder
         self.args = args
@@ -129,7 +129,7 @@ class Emitter:
         is_zero = self._zero_seeds.get(seed)
         if is_zero is None:
             is_zero = self._zero_seeds[seed] = self.b.fcmp("oeq", seed, self.emit(_ZERO))
-        return self.b.select(is_zero, self.emit(self._zero_term), product)
+        return self.b.select(is_zero, self.emit(_ZERO), product)  # +0.0: a select of it is one AND
 
     def _int_to_float(self, v: Value) -> Value:
         """``sitofp`` to the rule's type; a scalar integer is splatted for vector rules (``llvm.powi.v2f64.i32``)."""

@@ -81,26 +81,26 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP8]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double -0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double -0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double 0.000000e+00, double %[[TMP17]]
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double -0.000000e+00, double %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP22]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP20]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP23]], double -0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP26]]
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP21]]
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double -0.000000e+00, double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP28]]
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP30]]
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP29]], double -0.000000e+00, double %[[TMP32]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP32]]
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
 ; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP27]]
 ; CHECK-NEXT:   store double %[[TMP35]], ptr %[[TMP9]], align 8

@@ -71,9 +71,9 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double -0.000000e+00, double %[[TMP9]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double -0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP13]], 1
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = extractvalue { double, double } %[[TMP15]], 0
@@ -178,12 +178,12 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double %[[TMP28]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[Y]], %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double -0.000000e+00, double %[[TMP29]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP29]]
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
 ; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP30]], double -0.000000e+00, double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP34]]
 ; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP35]]
 ; CHECK-NEXT:   store double %[[TMP37]], ptr %[[Y_ADJ]], align 8

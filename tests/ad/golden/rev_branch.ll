@@ -124,7 +124,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP23]], %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double -0.000000e+00, double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
 ; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8

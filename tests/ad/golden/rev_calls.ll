@@ -113,12 +113,12 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP5]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
 ; CHECK-NEXT:   store double %[[TMP9]], ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
 ; CHECK-NEXT:   store double %[[TMP13]], ptr %[[A_ADJ]], align 8
@@ -157,9 +157,9 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_P]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[K]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP5]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP8]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP9]]
 ; CHECK-NEXT:   store double %[[TMP11]], ptr %[[K_ADJ]], align 8

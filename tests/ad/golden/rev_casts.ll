@@ -62,9 +62,9 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fpext float %[[TMP7]] to double
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[B]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double -0.000000e+00, double %[[TMP9]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double -0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
 ; CHECK-NEXT:   store double %[[TMP15]], ptr %[[B_ADJ]], align 8

@@ -52,12 +52,12 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fdiv double 1.000000e+00, %[[Y]]
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP5]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fcmp oeq double %[[TMP5]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP8]], double -0.000000e+00, double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP7]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fdiv double %[[TMP3]], %[[Y]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fneg double %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv double %[[TMP11]], %[[Y]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP5]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP8]], double -0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP8]], double 0.000000e+00, double %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
 ; CHECK-NEXT:   store double %[[TMP16]], ptr %[[Y_ADJ]], align 8

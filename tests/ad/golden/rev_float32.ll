@@ -61,30 +61,30 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv float 1.000000e+00, %[[B]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul float %[[TMP7]], %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], float -0.000000e+00, float %[[TMP8]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], float 0.000000e+00, float %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fdiv float %[[TMP4]], %[[B]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fneg float %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fdiv float %[[TMP12]], %[[B]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul float %[[TMP13]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP9]], float -0.000000e+00, float %[[TMP14]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP9]], float 0.000000e+00, float %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd float %[[TMP16]], %[[TMP15]]
 ; CHECK-NEXT:   store float %[[TMP17]], ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = call float @llvm.cos.f32(float %[[A]])
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul float %[[TMP18]], %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq float %[[TMP10]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], float -0.000000e+00, float %[[TMP19]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], float 0.000000e+00, float %[[TMP19]]
 ; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd float %[[TMP22]], %[[TMP21]]
 ; CHECK-NEXT:   store float %[[TMP23]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul float %[[B]], %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], float -0.000000e+00, float %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], float 0.000000e+00, float %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd float %[[TMP27]], %[[TMP26]]
 ; CHECK-NEXT:   store float %[[TMP28]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul float %[[A]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP25]], float -0.000000e+00, float %[[TMP29]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP25]], float 0.000000e+00, float %[[TMP29]]
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd float %[[TMP31]], %[[TMP30]]
 ; CHECK-NEXT:   store float %[[TMP32]], ptr %[[B_ADJ]], align 4

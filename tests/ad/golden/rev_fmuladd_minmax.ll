@@ -63,19 +63,19 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double -0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
 ; CHECK-NEXT:   store double %[[TMP15]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[Y]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double -0.000000e+00, double %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double 0.000000e+00, double %[[TMP16]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
 ; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP17]], double -0.000000e+00, double %[[TMP21]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP17]], double 0.000000e+00, double %[[TMP21]]
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
 ; CHECK-NEXT:   store double %[[TMP24]], ptr %[[Y_ADJ]], align 8

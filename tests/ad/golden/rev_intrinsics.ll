@@ -81,34 +81,34 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double -0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP14]], double -0.000000e+00, double %[[TMP16]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP16]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP17]]
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq double %[[TMP17]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], double -0.000000e+00, double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], double 0.000000e+00, double %[[TMP19]]
 ; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
 ; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP15]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP15]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double -0.000000e+00, double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
 ; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double -0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double 0.000000e+00, double %[[TMP30]]
 ; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP4]])
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP33]], %[[TMP32]]
 ; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oeq double %[[TMP32]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double -0.000000e+00, double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double 0.000000e+00, double %[[TMP34]]
 ; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP37]], %[[TMP36]]
 ; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp oeq double %[[TMP36]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP39]], double -0.000000e+00, double %[[TMP38]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP39]], double 0.000000e+00, double %[[TMP38]]
 ; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP40]]
 ; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X_ADJ]], align 8

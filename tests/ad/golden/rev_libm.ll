@@ -81,7 +81,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv float 1.000000e+00, %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul float %[[TMP12]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq float %[[TMP9]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], float -0.000000e+00, float %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fpext float %[[TMP15]] to double
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
@@ -92,14 +92,14 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fdiv double %[[X]], %[[TMP21]]
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP22]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double -0.000000e+00, double %[[TMP23]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP23]]
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
 ; CHECK-NEXT:   store double %[[TMP27]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fneg double %[[Y]]
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double %[[TMP28]], %[[TMP21]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP24]], double -0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP30]]
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
 ; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
@@ -108,7 +108,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP35]]
 ; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fmul double %[[TMP36]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double -0.000000e+00, double %[[TMP37]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP37]]
 ; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
 ; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
@@ -118,7 +118,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fmul double %[[Y]], %[[TMP44]]
 ; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fmul double %[[TMP45]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = select i1 %[[TMP47]], double -0.000000e+00, double %[[TMP46]]
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP46]]
 ; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP42]], double -0.000000e+00, double %[[TMP48]]
 ; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP49]]
@@ -127,7 +127,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP53]]
 ; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fmul double %[[TMP54]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = select i1 %[[TMP47]], double -0.000000e+00, double %[[TMP55]]
+; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP55]]
 ; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP52]], double -0.000000e+00, double %[[TMP56]]
 ; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fadd double %[[TMP58]], %[[TMP57]]

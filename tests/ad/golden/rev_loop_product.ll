@@ -210,7 +210,7 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP18]])
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP23]]
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP23]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double -0.000000e+00, double %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
 ; CHECK-NEXT:   store double %[[TMP29]], ptr %[[TMP19]], align 8

@@ -92,9 +92,9 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double -0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP15]], double -0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP17]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP11]], align 8
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
 ; CHECK-NEXT:   store double %[[TMP20]], ptr %[[TMP11]], align 8
@@ -110,12 +110,12 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[X]], %[[TMP26]]
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq double %[[TMP26]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double -0.000000e+00, double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP27]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
 ; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[X]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP28]], double -0.000000e+00, double %[[TMP32]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP32]]
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
 ; CHECK-NEXT:   store double %[[TMP35]], ptr %[[X_ADJ]], align 8

@@ -95,12 +95,12 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double -0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
 ; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double -0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP18]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double } %[[TMP19]], 0
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
@@ -182,12 +182,12 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double -0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
 ; CHECK-NEXT:   store double %[[TMP16]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double -0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP17]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP18]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double } %[[TMP19]], 0
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8

@@ -52,11 +52,11 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[TMP5]]:
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP4]], double %[[TMP6]], double -0.000000e+00
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP4]], double %[[TMP6]], double 0.000000e+00
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
 ; CHECK-NEXT:   store double %[[TMP9]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP4]], double -0.000000e+00, double %[[TMP6]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP4]], double 0.000000e+00, double %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[Y]], %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
