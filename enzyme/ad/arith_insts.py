@@ -177,7 +177,7 @@ def reverse_rule(st: ReverseState, b: Builder, inst: Instruction, rule: Rule, ar
         need = rule.used_args
         rargs = [st.primal(a) if i in need else a for i, a in enumerate(args)]
         result = st.primal(inst) if rule.uses_result else None
-        em = st.emitters[inst] = Emitter(st.m, b, rargs, result, inst.type)
+        em = st.emitters[inst] = Emitter(st.m, b, rargs, result, inst.type, adjoints=True)
     nonfinite = st.ctx.nonfinite.may_be_nonfinite
     for i, p in enumerate(rule.partials):
         if p is None or i >= len(args) or args[i] not in st.active:

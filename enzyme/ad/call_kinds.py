@@ -24,6 +24,7 @@ from ..rules.memory import MemoryFunction, lookup_memory
 from .common import is_inactive_function, is_inline_asm
 from .complex_calls import is_complex_call
 from .custom import custom_rules
+from .tape import TAPE_REUSE
 from .modes import Mode
 
 
@@ -31,6 +32,7 @@ class CallKind(Enum):
     INDIRECT = "indirect"          # through a function pointer: a dispatcher picks the callee's derivative
     INLINE_ASM = "inline asm"      # opaque machine code
     LIFETIME = "lifetime"          # llvm.lifetime.* markers of stack objects
+    DROPPED = "dropped"            # the tape taking a spare block (tape.py): derivatives start their tapes empty
     INACTIVE = "inactive"          # never carries a derivative (built-in table or the user's declaration)
     CUSTOM = "custom"              # a derivative the user registered for this mode
     MEMORY = "memory"              # allocation, free, copy, fill (rules.memory)
@@ -84,6 +86,8 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
         return CallSite(kind, None, None)
     if name.startswith("llvm.lifetime."):
         return CallSite(CallKind.LIFETIME, name, callee)
+    if name == TAPE_REUSE:
+        return CallSite(CallKind.DROPPED, name, callee)
     rules = custom_rules(module)
     if rules.is_inactive(callee):
         return CallSite(CallKind.INACTIVE, name, callee)

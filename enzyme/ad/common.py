@@ -34,6 +34,26 @@ def zero(t: Type) -> Constant:
     raise DifferentiationError(f"no zero value of type {t}")
 
 
+def adjoint_zero(t: Type) -> Constant:
+    """The zero an adjoint starts from: ``-0.0``, IEEE's additive identity, where the type can spell it.
+
+    ``-0.0 + d`` is ``d`` for every ``d`` (``+0.0 + -0.0`` is ``+0.0``), so LLVM folds the first
+    contribution to an adjoint without fast-math flags; with ``+0.0`` every adjoint slot and phi edge
+    would keep an ``fadd`` of zero that strict IEEE forbids folding.  Aggregates and the 128-bit
+    floats keep ``zero``, and so do selects between a contribution and zero (``select(c, x, +0.0)``
+    is one AND with the compare's mask, a constant ``-0.0`` costs a load; neither folds).
+    """
+    if isinstance(t, FloatType) and t.kind not in _NO_NEGATIVE_ZERO_SPELLING:
+        return ConstantFP.of(t, -0.0)
+    if isinstance(t, VectorType) and isinstance(t.element, FloatType) \
+            and t.element.kind not in _NO_NEGATIVE_ZERO_SPELLING:
+        return ConstantExpr(t, "splat", [ConstantFP.of(t.element, -0.0)])
+    return zero(t)
+
+
+_NO_NEGATIVE_ZERO_SPELLING = frozenset({"fp128", "ppc_fp128"})
+
+
 def zero_where_seeds_zero(b: "Builder", seeds: list[Value], contribution: Value) -> Value:
     """``contribution``, or exactly zero where every seed is zero (a strong zero).
 

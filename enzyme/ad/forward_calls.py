@@ -39,6 +39,10 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     active_somewhere = any(lane.get(a) is not None for lane in st.shadows for a in args)
     if kind in (CallKind.LIFETIME, CallKind.INACTIVE):
         return
+    if kind is CallKind.DROPPED:
+        if st.lane == 0:
+            ni.erase()
+        return
     if kind is CallKind.CUSTOM:
         if active_somewhere:  # else the tangent is zero: no need to run the rule
             registered = site.callee

@@ -54,7 +54,7 @@ class Recomputation:
     needs: dict[Value, Value]
     need_order: list[Value]
     recomputed: dict[Value, Value]
-    recomputed_shifted: dict[int, dict[Value, Value]]
+    recomputed_shifted: dict[tuple[int, int], dict[Value, Value]]  # (loop, iteration value) -> values
     # Forward exit block -> its last counter push (None: it pushes none): the loop invariants go right after,
     # before the pushes of the values the block's reverse needs (inserted before its terminator).
     after_counter_pushes: dict[Block, Instruction | None]
@@ -202,7 +202,8 @@ class Recomputation:
             return av
         if isinstance(av, Argument) and av.function is self.aug:
             return self.rev.args[av.index]
-        memo = self.recomputed if shift is None else self.recomputed_shifted.setdefault(id(shift[0]), {})
+        memo = self.recomputed if shift is None \
+            else self.recomputed_shifted.setdefault((id(shift[0]), id(shift[1])), {})
         got = memo.get(av)
         if got is not None or depth > 12 or not isinstance(av, Instruction):
             return got
@@ -255,9 +256,12 @@ class Recomputation:
             return None
         k = rb.load(I64, self.counter_slot(header))
         first = rb.icmp("eq", k, const_int(I64, 0))
+        init_v, latch_v = phi.value_for(header.preheader), phi.value_for(header.latch)
+        carried = self.carried_load(rb, header, first, k, init_v, latch_v, depth)
+        if carried is not None:
+            return carried
         prev_k = rb.select(first, const_int(I64, 0), rb.sub(k, const_int(I64, 1)))
-        initial = self.recompute(self.fwd.get(phi.value_for(header.preheader), phi.value_for(header.preheader)), depth + 1)
-        latch_v = phi.value_for(header.latch)
+        initial = self.recompute(self.fwd.get(init_v, init_v), depth + 1)
         previous = self.recompute(self.fwd.get(latch_v, latch_v), depth + 1, (header, prev_k))
         if initial is None or previous is None:
             return None
@@ -266,3 +270,45 @@ class Recomputation:
     def primal(self, v: Value) -> Value:
         """The primal value ``v`` (of the original function) in the reverse sweep."""
         return self.available(self.fwd.get(v, v))
+
+    def carried_load(self, rb: Builder, header: LoopPlan, first: Value, k: Value, init_v: Value, latch_v: Value,
+                     depth: int) -> Value | None:
+        """A header phi carrying a load into the next iteration, re-read as one load from
+        ``select(first iteration, initial address, latch address in iteration k - 1)``, or None.
+
+        Both loads must be re-readable.  The latch address is computed for ``k - 1`` without clamping
+        (poison at ``k == 0`` is not selected), which needs it to be pure arithmetic in the loop.  For
+        the usual ``x[i]`` carried as ``x[i + 1]`` of the previous iteration both addresses coincide, LLVM
+        folds the select, and the reverse loop reads ``x[k]`` with no select or clamp in the way of
+        vectorization.
+        """
+        if not (isinstance(init_v, LoadInst) and isinstance(latch_v, LoadInst) and init_v.type == latch_v.type
+                and init_v.pointer.type == latch_v.pointer.type
+                and self.rereadable is not None and self.rereadable.allows(init_v) and self.rereadable.allows(latch_v)
+                and _pure_address(latch_v.pointer, header)):
+            return None
+        init_p = self.recompute(self.fwd.get(init_v.pointer, init_v.pointer), depth + 1)
+        prev_p = self.recompute(self.fwd.get(latch_v.pointer, latch_v.pointer), depth + 1,
+                                (header, rb.sub(k, const_int(I64, 1))))
+        if init_p is None or prev_p is None:
+            return None
+        address = rb.select(first, init_p, prev_p)
+        aug_load = self.fwd[latch_v]
+        assert isinstance(aug_load, LoadInst)
+        got = rb.insert(aug_load.clone(lambda _v: address))
+        assert isinstance(got, LoadInst)
+        if init_v.align != latch_v.align:
+            got.align = min(init_v.align or 1, latch_v.align or 1)
+        return got
+
+
+def _pure_address(v: Value, lp: LoopPlan, depth: int = 0) -> bool:
+    """Is the address ``v`` pure arithmetic inside loop ``lp`` (no load, no call that could fault when
+    evaluated for an iteration that did not run)?"""
+    if not isinstance(v, Instruction) or v.parent not in lp.loop.blocks:
+        return True
+    if depth > 12:
+        return False
+    if isinstance(v, PhiInst):
+        return affine_iv(v, {lp.loop.header: lp}) is not None
+    return recomputable(v) and not isinstance(v, CallInst) and all(_pure_address(o, lp, depth + 1) for o in v.operands)

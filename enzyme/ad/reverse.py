@@ -7,14 +7,17 @@ For ``f`` with given argument activities this generates
   pushes of what the reverse sweep needs;
 * ``reverse_<f>(args, shadows, dret, tape) -> {adjoints of out args}``: the
   reverse sweep over the reversed CFG, popping in the opposite order;
-* ``diffe<f>(args, shadows)`` for the Enzyme C ABI entry: a fresh tape, both
-  sweeps with ``dret = 1``, the tape freed.
+* ``diffe<f>(args, shadows)`` for the Enzyme C ABI entry: a fresh tape (on the
+  block the last call parked, tape.py), both sweeps with ``dret = 1``, the tape
+  released.
 
-Blocks with several predecessors push which one the trace came from;
+Blocks with several predecessors push which one the trace came from, unless
+a branch the reverse sweep can recompute decided it (branch_origins.py), and
+hand their phis' adjoints over on the reverse edges;
 values needed in reverse are pushed at the end of the block whose reverse
 needs them and popped at the start of its reverse block, so pushes and pops
 balance on every path.  Adjoints accumulate in allocas of the reverse
-function (promoted to SSA by LLVM).
+function (promoted to SSA by LLVM), starting from ``-0.0`` (common.adjoint_zero).
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ from ..ir.cfg import blocks_without_return
 from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers
+from .branch_origins import BranchOrigins
 from .call_kinds import CallKind
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
@@ -44,10 +48,10 @@ from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
 from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
-from .reverse_state import ReverseState, is_fp
+from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
 from .sweep_pair import SweepPair
-from .tape import TAPE_STRUCT, release_tape
+from .tape import TAPE_STRUCT, release_tape, reuse_tape
 from .common import check_address_escape
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
@@ -86,6 +90,7 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     b = Builder(d.append_block("entry"))
     tape = b.alloca(TAPE_STRUCT, name="tape")
     b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    reuse_tape(m, b, tape)
     primal: Value = b.call(pair.augmented, [*d.args, tape])
     rargs: list[Value] = [*d.args]
     if pair.returns_adjoint:
@@ -96,13 +101,14 @@ def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     rargs.append(tape)
     res = b.call(pair.reverse, rargs)
     release_tape(m, b, tape)
+    adjoints = returned_adjoints(b, res) if pair.out_types else None
     if with_primal:
         if pair.returns_shadow:  # {primal pointer, shadow pointer}: the caller wants the primal
             primal = b.extractvalue(primal, [0])
         both = b.insertvalue(ConstantKeyword(ret, "undef"), primal, [0])
-        b.ret(b.insertvalue(both, res, [1]) if pair.out_types else both)
+        b.ret(b.insertvalue(both, adjoints, [1]) if adjoints is not None else both)
     else:
-        b.ret(res if pair.out_types else None)
+        b.ret(adjoints)
     return d, pair.out_types
 
 
@@ -211,6 +217,7 @@ class _ReverseGenerator(ReverseState):
         self.orig_of = {v: k for k, v in self.fwd.items()}
         self.rereadable = RereadableLoads(self.fn) if self.top_level else None
         self.loops = plan_loops(self.fn, self.order)
+        self.origins = BranchOrigins(self.fn)
         self.after_counter_pushes = {}
         self.counter_pops = {}
         self.count_iterations()
@@ -290,7 +297,7 @@ class _ReverseGenerator(ReverseState):
             return inst.pointer in self.shadow or self.maybe_shadowed(inst.pointer)
         if isinstance(inst, CallInst):
             kind = self.call_site(inst).kind
-            if kind in (CallKind.INACTIVE, CallKind.LIFETIME):
+            if kind in (CallKind.INACTIVE, CallKind.LIFETIME, CallKind.DROPPED):
                 return False
             # It may read active memory (long double complex operands are byval pointers), or a callee may
             # change a global that has a shadow.
@@ -371,7 +378,7 @@ class _ReverseGenerator(ReverseState):
         self.needs: dict[Value, Value] = {}   # augmented value -> placeholder in reverse
         self.need_order: list[Value] = []
         self.recomputed: dict[Value, Value] = {}
-        self.recomputed_shifted: dict[int, dict[Value, Value]] = {}
+        self.recomputed_shifted: dict[tuple[int, int], dict[Value, Value]] = {}
         body = Builder(body_block)
         for inst in reversed(blk.instructions):
             if isinstance(inst, CallInst):
@@ -389,14 +396,9 @@ class _ReverseGenerator(ReverseState):
             slot = self.counter_slot(loop)
             k = body.load(I64, slot)
             first = body.icmp("eq", k, const_int(I64, 0))
-            for phi in phis_active:
-                for _ in self.lanes():
-                    d = self.take_adjoint(body, phi)
-                    z = zero(d.type)
-                    self.add_adjoint(body, phi.value_for(loop.preheader), body.select(first, d, z))
-                    self.add_adjoint(body, phi.value_for(loop.latch), body.select(first, z, d))
+            taken = self._take_phi_adjoints(body, phis_active)
             body.store(body.sub(k, const_int(I64, 1)), slot)
-            body.cond_br(first, self.inv[loop.preheader], self.inv[loop.latch])
+            body.cond_br(first, self._phi_edge(body, taken, loop.preheader), self._phi_edge(body, taken, loop.latch))
         elif len(preds) <= 1:
             for phi in phis_active:
                 for _ in self.lanes():
@@ -404,6 +406,10 @@ class _ReverseGenerator(ReverseState):
                     if preds:
                         self.add_adjoint(body, phi.value_for(preds[0]), d)
             body.br(self.inv[preds[0]] if preds else self.exit_block)
+        elif (decided := self._decided_origin(blk, preds)) is not None:
+            condition, if_true, if_false = decided
+            taken = self._take_phi_adjoints(body, phis_active)
+            body.cond_br(condition, self._phi_edge(body, taken, if_true), self._phi_edge(body, taken, if_false))
         else:
             ab = Builder(InsertPoint.at_start(self.fwd[blk]))  # type: ignore[arg-type]
             came = ab.phi(I64, "from")
@@ -414,15 +420,9 @@ class _ReverseGenerator(ReverseState):
                     if s is blk:
                         came.add_incoming(const_int(I64, i), self.fwd[p])  # type: ignore[arg-type]
             idx = self.available(came)
-            for phi in phis_active:
-                for _ in self.lanes():
-                    d = self.take_adjoint(body, phi)
-                    for i, p in enumerate(preds):
-                        v = phi.value_for(p)
-                        if v in self.active:
-                            is_p = body.icmp("eq", idx, const_int(I64, i))
-                            self.add_adjoint(body, v, body.select(is_p, d, zero(d.type)))
-            body.switch(idx, self.inv[preds[0]], [(i, self.inv[p]) for i, p in enumerate(preds)])
+            taken = self._take_phi_adjoints(body, phis_active)
+            edges = [self._phi_edge(body, taken, p) for p in preds]
+            body.switch(idx, edges[0], list(enumerate(edges)))
         # Pushes at the end of the forward block, pops at the start of the reverse block.
         ab = Builder(InsertPoint.before_terminator(self.fwd[blk]))  # type: ignore[arg-type]
         pb = Builder(InsertPoint(ib, ib.instructions[0] if ib.instructions else None))
@@ -437,3 +437,41 @@ class _ReverseGenerator(ReverseState):
             popped = self.pop(pb, v.type)
             self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)
+
+    def _decided_origin(self, blk: Block, preds: list[Block]) -> tuple[Value, Block, Block] | None:
+        """The recomputed condition of the branch that decided which predecessor ``blk`` was entered from,
+        with the predecessors for true and false (branch_origins.py); None: the augmented sweep records it."""
+        branch = self.origins.deciding_branch(blk, preds)
+        if branch is None:
+            return None
+        condition = self.recompute(self.fwd.get(branch.condition, branch.condition), 0)
+        return None if condition is None else (condition, branch.if_true, branch.if_false)
+
+    def _take_phi_adjoints(self, b: Builder, phis: list[PhiInst]) -> list[tuple[PhiInst, int, Value]]:
+        """Read and reset the adjoints of a block's active phis (every lane), before its reverse branches."""
+        taken = []
+        for phi in phis:
+            for lane in self.lanes():
+                taken.append((phi, lane, self.take_adjoint(b, phi)))
+        return taken
+
+    def _phi_edge(self, b: Builder, taken: list[tuple[PhiInst, int, Value]], pred: Block) -> Block:
+        """Where the reverse goes back to ``pred``: straight to its reverse block, or through a block that
+        hands each phi's adjoint to the value the phi took from ``pred``.
+
+        An edge block, not ``select(came from pred, d, 0)`` added on every path: a loop header's phi
+        would otherwise add a select of zero to the preheader value's adjoint in every reverse
+        iteration, a loop-carried floating-point sum LLVM may not vectorize or fold.
+        """
+        target = self.inv[pred]
+        moves = [(phi.value_for(pred), lane, d) for phi, lane, d in taken]
+        moves = [(v, lane, d) for v, lane, d in moves if v in self.active]
+        if not moves:
+            return target
+        edge = self.rev.insert_block_after(b.block, None)
+        eb = Builder(edge)
+        for v, lane, d in moves:
+            with self.in_lane(lane):
+                self.add_adjoint(eb, v, d)
+        eb.br(target)
+        return edge

@@ -51,6 +51,9 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.LIFETIME:
         if st.lane == 0:
             ni.erase()  # the stack object it marks now lives on the heap (memory_insts.py)
+    elif kind is CallKind.DROPPED:
+        if st.lane == 0:
+            ni.erase()
     elif kind is CallKind.CUSTOM:
         if _involved(st, inst):
             st.refuse_batch(inst, f"the registered gradient of @{name}")
@@ -122,7 +125,7 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
         acts = st.call_activities(inst) if st.lane == 0 else None  # the callee's sweep takes all lanes
         if acts is not None:
             reverse_through(st, b, inst, st.sweeps_of(site.callee, acts), acts, [])
-    # INLINE_ASM, LIFETIME, INACTIVE, UNKNOWN: refused in the augmented sweep where they matter.
+    # INLINE_ASM, LIFETIME, DROPPED, INACTIVE, UNKNOWN: refused in the augmented sweep where they matter.
 
 
 def augment_through(st: ReverseState, inst: CallInst, ni: CallInst, b: Builder, pair: SweepPair,

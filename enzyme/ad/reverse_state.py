@@ -23,8 +23,8 @@ from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
 from .call_kinds import CallSites
-from .common import (ADContext, address_origins, carries_float, describe, is_null_pointer, underlying_global,
-                     value_name, zero)
+from .common import (ADContext, address_origins, adjoint_zero, carries_float, describe, is_null_pointer,
+                     underlying_global, value_name, zero)
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .indirect import reaches_shadowed_global, reverse_dispatchers
@@ -53,6 +53,15 @@ def fadd_deep(b: Builder, a: Value, d: Value) -> Value:
                 a = b.insertvalue(a, fadd_deep(b, b.extractvalue(a, [i]), b.extractvalue(d, [i])), [i])
         return a
     return b.fadd(a, d)
+
+
+def returned_adjoints(b: Builder, res: Value) -> Value:
+    """Adjoints handed to the user (a ``diffe``/split-mode result): ``+0.0`` where nothing contributed.
+
+    Adjoints start from ``-0.0`` (common.adjoint_zero); adding ``+0.0`` turns only that zero positive,
+    so callers see the zero gradient they expect.
+    """
+    return fadd_deep(b, res, zero(res.type))
 
 
 class ReverseState(LaneState, Recomputation):
@@ -165,7 +174,7 @@ class ReverseState(LaneState, Recomputation):
             t = self.adjoint_type(v)
             b = Builder(InsertPoint(self.rentry, self.rentry.instructions[0] if self.rentry.instructions else None))
             s = b.alloca(t, name=value_name(v, self.lane_suffix(".adj")))
-            b.store(zero(t), s)
+            b.store(adjoint_zero(t), s)
             self.adj_slot[v] = s
         return s
 
@@ -195,8 +204,7 @@ class ReverseState(LaneState, Recomputation):
         if v not in self.active:
             return
         if self.block_local(v):
-            # The first contribution is ``d`` itself, not ``0.0 + d``: the same number except that a first
-            # ``-0.0`` stays ``-0.0``, an equally right zero adjoint.
+            # The first contribution is ``d`` itself, not ``-0.0 + d`` (the same number, see adjoint_zero).
             local = self.local_adjs[self.lane]
             prev = local.get(v)
             local[v] = d if prev is None else fadd_deep(b, prev, d)
@@ -207,7 +215,7 @@ class ReverseState(LaneState, Recomputation):
     def load_adjoint(self, b: Builder, v: Value) -> Value:
         if self.block_local(v):
             got = self.local_adjs[self.lane].get(v)
-            return got if got is not None else zero(self.adjoint_type(v))
+            return got if got is not None else adjoint_zero(self.adjoint_type(v))
         return b.load(self.adjoint_type(v), self.adjoint_slot(v))
 
     def take_adjoint(self, b: Builder, v: Value) -> Value:
@@ -215,10 +223,10 @@ class ReverseState(LaneState, Recomputation):
         t = self.adjoint_type(v)
         if self.block_local(v):
             got = self.local_adjs[self.lane].pop(v, None)
-            return got if got is not None else zero(t)
+            return got if got is not None else adjoint_zero(t)
         s = self.adjoint_slot(v)
         d = b.load(t, s)
-        b.store(zero(t), s)
+        b.store(adjoint_zero(t), s)
         return d
 
     def push(self, b: Builder, v: Value) -> None:

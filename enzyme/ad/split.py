@@ -24,6 +24,7 @@ from ..ir.builder import Builder, const_int
 from ..ir.types import I64, PTR, VOID
 from .common import ADContext, primal_and_shadow_params
 from .reverse import sweeps
+from .reverse_state import returned_adjoints
 from .tape import TAPE_STRUCT, release_tape
 
 TAPE_BYTES = 56  # TAPE_STRUCT (48 bytes) + the i64 tag
@@ -101,7 +102,7 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> 
     release_tape(m, b, tape)
     free = m.declare_function("free", FunctionType(VOID, (PTR,)))
     b.call(free, [tape])
-    b.ret(res if pair.out_types else None)
+    b.ret(returned_adjoints(b, res) if pair.out_types else None)
     return d, pair.out_types, pair.returns_adjoint
 
 

@@ -43,7 +43,7 @@ from ..ir import (
 from ..ir.builder import const_int
 from ..ir.types import I1, VectorType
 from ..rules.names import intrinsic_base
-from .common import describe, value_name, zero, zero_where_seeds_zero
+from .common import adjoint_zero, describe, value_name, zero, zero_where_seeds_zero
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -68,14 +68,14 @@ def reverse_lane_instruction(gen: ReverseState, b: Builder, inst: Instruction) -
     if isinstance(inst, ExtractElementInst):
         v, idx = inst.operands
         _lanes(inst, v.type)  # type: ignore[arg-type]
-        gen.add_adjoint(b, v, b.insertelement(zero(v.type), d, gen.primal(idx)))
+        gen.add_adjoint(b, v, b.insertelement(adjoint_zero(v.type), d, gen.primal(idx)))
     elif isinstance(inst, InsertElementInst):
         v, s, idx = inst.operands
         i = gen.primal(idx)
         if s in gen.active:
             gen.add_adjoint(b, s, b.extractelement(d, i))
         if v in gen.active:
-            gen.add_adjoint(b, v, b.insertelement(d, zero(s.type), i))
+            gen.add_adjoint(b, v, b.insertelement(d, adjoint_zero(s.type), i))
     elif isinstance(inst, ShuffleVectorInst):
         _reverse_shuffle(gen, b, inst, d)
 
@@ -118,7 +118,7 @@ def _reverse_shuffle(gen: ReverseState, b: Builder, inst: ShuffleVectorInst, d: 
         for k in range(rounds):
             # Lane i of this round's contribution: output lane readers[i][k], or a zero (lane out_n of ``zero``).
             sel = [r[k] if k < len(r) else out_n for r in readers]
-            contrib = b.insert(ShuffleVectorInst(d, zero(d.type), _mask_constant(sel), at))
+            contrib = b.insert(ShuffleVectorInst(d, adjoint_zero(d.type), _mask_constant(sel), at))
             gen.add_adjoint(b, src, contrib)
 
 

@@ -20,6 +20,7 @@ INTRINSIC_FUNCTIONS = frozenset({
     "roundeven", "copysign", "minnum", "maxnum", "minimum", "maximum", "minimumnum", "maximumnum", "fma",
     "fmuladd", "canonicalize", "arithmetic.fence"})
 _ZERO = Const(0.0)  # one node: an Emitter's memo makes it once
+_NEGATIVE_ZERO = Const(-0.0)  # the zero of adjoint contributions (enzyme/ad/common.adjoint_zero)
 _SUFFIX = {"double": "f64", "float": "f32", "x86_fp80": "f80", "fp128": "f128", "half": "f16",
            "bfloat": "bf16", "ppc_fp128": "ppcf128"}
 # glibc's names per type: long double is x86_fp80 on x86-64, fp128 has the _Float128 names.
@@ -57,8 +58,11 @@ class Emitter:
     made earlier must dominate the later uses).
     """
 
-    def __init__(self, module: Module, builder: Builder, args: Sequence[Value], result: Value | None, type: Type):
+    def __init__(self, module: Module, builder: Builder, args: Sequence[Value], result: Value | None, type: Type,
+                 *, adjoints: bool = False):
         self.module = module
+        # Reverse mode: a constant zero term of ``times`` is -0.0, which LLVM folds when it is added up.
+        self._zero_term = _NEGATIVE_ZERO if adjoints else _ZERO
         self.b = builder
         self.args = args
         self.result = result
@@ -117,7 +121,7 @@ class Emitter:
                                  self.times(e.b, seed, singular=singular))
         if isinstance(e, Const) and e.value in (0.0, 1.0, -1.0):
             if e.value == 0.0:
-                return self.emit(_ZERO)
+                return self.emit(self._zero_term)
             return seed if e.value == 1.0 else self.b.fneg(seed)
         product = self.b.fmul(self.emit(e), seed)
         if not singular:
@@ -125,7 +129,7 @@ class Emitter:
         is_zero = self._zero_seeds.get(seed)
         if is_zero is None:
             is_zero = self._zero_seeds[seed] = self.b.fcmp("oeq", seed, self.emit(_ZERO))
-        return self.b.select(is_zero, self.emit(_ZERO), product)
+        return self.b.select(is_zero, self.emit(_ZERO), product)  # +0.0: a select of it is one AND
 
     def _int_to_float(self, v: Value) -> Value:
         """``sitofp`` to the rule's type; a scalar integer is splatted for vector rules (``llvm.powi.v2f64.i32``)."""

@@ -101,6 +101,8 @@ _add("posix_memalign", K.ALLOC, out=0, align=1, size=2, returns=RET.THROUGH)
 _add("calloc", K.CALLOC, count=0, size=1, returns=RET.BLOCK)
 _add("realloc", K.REALLOC, ptr=0, size=1, returns=RET.BLOCK)
 _add("free", K.FREE, ptr=0)
+# The tape runtime keeping its block for the next call (enzyme/ad/tape.py): a free as far as derivatives go.
+_add("__pyenzyme_tape_park", K.FREE, ptr=0, size=1)
 
 # -- C++ operator new / delete (64- and 32-bit size_t manglings) ---------------------------------
 for _t in ("m", "j"):

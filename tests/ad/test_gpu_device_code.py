@@ -6,7 +6,8 @@ an ``addrspacecast``; the derivative must honour them (here: the array is
 not run; the generated derivative is checked for shape, and the same engine's
 numbers are checked on the host by the programs in tests/ad/programs.  (Loops
 whose reverse sweep needs a tape are not supported on the GPU yet: the tape
-grows with realloc, which device code lacks.)
+grows with realloc, which device code lacks; loops whose reverse recomputes
+everything are.)
 """
 from __future__ import annotations
 
@@ -46,10 +47,23 @@ def test_reverse_sweep_needing_a_tape_is_refused_on_the_gpu(tmp_path: Path) -> N
     from enzyme.errors import DifferentiationError
     src = tmp_path / "k.cu"
     src.write_text(KERNEL.replace("return x[0] * x[1] * n + x[2] * x[2];",
-                                  "double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s;"))
+                                  "double s = 1; for (int i = 0; i < n; i++) s *= x[i]; return s;"))
     module = compile_sources([src], CompileOptions(opt_level=2))
     with pytest.raises(DifferentiationError, match=r"needs a tape .* GPU device code does not support yet"):
         transform_module(module, TransformOptions(postopt_level=2))
+
+
+@pytest.mark.requires_tool("cuda")
+def test_loop_whose_reverse_recomputes_everything_compiles_for_the_gpu(tmp_path: Path) -> None:
+    """A sum of squares needs no tape: the loop's counter comes from its bound, x[i] is re-read and the
+    loop's guard is recomputed (no taped 'came from' marker), so device code can have its gradient."""
+    src = tmp_path / "k.cu"
+    src.write_text(KERNEL.replace("return x[0] * x[1] * n + x[2] * x[2];",
+                                  "double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s;"))
+    result = transform_module(compile_sources([src], CompileOptions(opt_level=2)), TransformOptions(postopt_level=2))
+    text = llvm.to_text(result)
+    assert "__pyenzyme_tape_push" not in text
+    assert ".visible .entry grad(" in llvm.emit_ptx(result)
 
 
 def test_function_behind_constant_casts_is_found() -> None:

@@ -49,14 +49,14 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]], double %[[DRET0:[^ ,]+]], double %[[DRET1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ1]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ1]], align 8
 ; CHECK-NEXT:   %[[X_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ0]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ0]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ1]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ1]], align 8
 ; CHECK-NEXT:   %[[R_ADJ0:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ0]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET0]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ0]], align 8
@@ -73,14 +73,14 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP8]]:
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[R_ADJ0]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ0]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[X]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[X_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
 ; CHECK-NEXT:   store double %[[TMP13]], ptr %[[X_ADJ0]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[R_ADJ1]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ1]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ1]], align 8
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[X]], %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ1]], align 8
@@ -118,8 +118,20 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented2_f(double %[[X]], ptr %[[W]], ptr %[[D_W0]], ptr %[[D_W1]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { [2 x double] } @reverse2_f(double %[[X]], ptr %[[W]], ptr %[[D_W0]], ptr %[[D_W1]], double 1.000000e+00, double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { [2 x double] } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { [2 x double] } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { [2 x double] } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = extractvalue [2 x double] %[[TMP2]], 0
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = extractvalue [2 x double] %[[TMP3]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP4]], %[[TMP5]]
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = insertvalue [2 x double] %[[TMP2]], double %[[TMP6]], 0
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = extractvalue [2 x double] %[[TMP7]], 1
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = extractvalue [2 x double] %[[TMP3]], 1
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue [2 x double] %[[TMP7]], double %[[TMP10]], 1
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { [2 x double] } %[[TMP1]], [2 x double] %[[TMP11]], 0
+; CHECK-NEXT:   ret { [2 x double] } %[[TMP12]]
 ; CHECK-NEXT: }

@@ -135,6 +135,7 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @augmented2_f(ptr %[[X]], ptr %[[D_X0]], ptr %[[D_X1]], ptr %[[OUT]], ptr %[[D_OUT0]], ptr %[[D_OUT1]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @reverse2_f(ptr %[[X]], ptr %[[D_X0]], ptr %[[D_X1]], ptr %[[OUT]], ptr %[[D_OUT0]], ptr %[[D_OUT1]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])

@@ -54,9 +54,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[JOIN]]:
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = phi double [ %[[M]], %[[THEN]] ], [ %[[T]], %[[ELSE]] ]
-; CHECK-NEXT:   %[[FROM:[^ ,]+]] = phi i64 [ 0, %[[THEN]] ], [ 1, %[[ELSE]] ]
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP0]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -64,89 +61,87 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[T_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[T_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTJOIN:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTJOIN]]:
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = load i64, ptr %[[TMP2]], align 8
-; CHECK-NEXT:   br label %[[TMP4:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = fcmp ogt double %[[X]], 0.000000e+00
+; CHECK-NEXT:   br label %[[TMP3:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP4]]:
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = icmp eq i64 %[[TMP3]], 0
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = icmp eq i64 %[[TMP3]], 1
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[INVERTTHEN:[^ ,]+]] [
-; CHECK-NEXT:     i64 0, label %[[INVERTTHEN]]
-; CHECK-NEXT:     i64 1, label %[[INVERTELSE:[^ ,]+]]
-; CHECK-NEXT:   ]
+; CHECK-NEXT: {{^}}[[TMP3]]:
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   br i1 %[[TMP2]], label %[[TMP8:[^ ,]+]], label %[[TMP5:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP5]]:
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP4]]
+; CHECK-NEXT:   store double %[[TMP7]], ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTELSE:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP8]]:
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], %[[TMP4]]
+; CHECK-NEXT:   store double %[[TMP10]], ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTTHEN:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTTHEN]]:
-; CHECK-NEXT:   br label %[[TMP14:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP11:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP14]]:
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[Y]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP11]]:
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[Y]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[X]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[X]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTELSE]]:
-; CHECK-NEXT:   br label %[[TMP22:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP19:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP22]]:
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[T_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[TMP26]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq double %[[TMP23]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP19]]:
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[T_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP23]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP32:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP29:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP32]]:
+; CHECK-NEXT: {{^}}[[TMP29]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP33]], 0
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP35]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP36]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP30]], 0
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue { double, double } %[[TMP31]], double %[[TMP32]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP33]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
@@ -154,8 +149,17 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }

@@ -57,10 +57,10 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[K_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[V_ADJ]], align 8
@@ -73,7 +73,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP5]]:
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[D_X]], align 8
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP6]]
 ; CHECK-NEXT:   store double %[[TMP8]], ptr %[[D_X]], align 8
@@ -102,9 +102,9 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-SAME: double %[[A:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -115,7 +115,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP3]]:
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP5]]
@@ -153,7 +153,7 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[K_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[K_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -189,8 +189,13 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(ptr %[[X]], ptr %[[D_X]], double %[[K]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double } @reverse_f(ptr %[[X]], ptr %[[D_X]], double %[[K]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   ret { double } %[[TMP5]]
 ; CHECK-NEXT: }

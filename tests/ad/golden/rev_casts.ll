@@ -56,12 +56,12 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   store float -0.000000e+00, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[B_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 24)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
+; CHECK-NEXT:   store float -0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd float %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store float %[[TMP1]], ptr %[[R_ADJ]], align 4
@@ -78,7 +78,7 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP9]]:
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
+; CHECK-NEXT:   store float -0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fpext float %[[TMP10]] to double
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[B]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
@@ -108,8 +108,17 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call float @augmented_f(float %[[A]], i32 %[[N]], double %[[B]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { float, double } @reverse_f(float %[[A]], i32 %[[N]], double %[[B]], float 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { float, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { float, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { float, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd float %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { float, double } %[[TMP1]], float %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { float, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { float, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { float, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { float, double } %[[TMP9]]
 ; CHECK-NEXT: }

@@ -47,7 +47,7 @@ define double @grad(double %x, ptr %w, ptr %out, ptr %dout) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   br label %[[TMP0:[^ ,]+]]
 ; CHECK-EMPTY:
@@ -76,8 +76,13 @@ define double @grad(double %x, ptr %w, ptr %out, ptr %dout) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @augmented_f(double %[[X]], ptr %[[W]], ptr %[[OUT]], ptr %[[D_OUT]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call { double } @reverse_f(double %[[X]], ptr %[[W]], ptr %[[OUT]], ptr %[[D_OUT]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double } %[[TMP0]]
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = extractvalue { double } %[[TMP0]], 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[TMP1]], %[[TMP2]]
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = insertvalue { double } %[[TMP0]], double %[[TMP3]], 0
+; CHECK-NEXT:   ret { double } %[[TMP4]]
 ; CHECK-NEXT: }

@@ -100,6 +100,7 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @augmented_f(ptr %[[X]], ptr %[[D_X]], ptr %[[Y]], ptr %[[D_Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @reverse_f(ptr %[[X]], ptr %[[D_X]], ptr %[[Y]], ptr %[[D_Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])

@@ -44,12 +44,12 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], float %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[A_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   store float -0.000000e+00, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   store float -0.000000e+00, ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca float, align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
+; CHECK-NEXT:   store float -0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd float %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store float %[[TMP1]], ptr %[[R_ADJ]], align 4
@@ -62,7 +62,7 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP5]]:
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
-; CHECK-NEXT:   store float 0.000000e+00, ptr %[[R_ADJ]], align 4
+; CHECK-NEXT:   store float -0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv float 1.000000e+00, %[[B]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul float %[[TMP7]], %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
@@ -108,8 +108,17 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call float @augmented_f(float %[[A]], float %[[B]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { float, float } @reverse_f(float %[[A]], float %[[B]], float 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { float, float } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { float, float } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { float, float } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd float %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { float, float } %[[TMP1]], float %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { float, float } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { float, float } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd float %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { float, float } %[[TMP5]], float %[[TMP8]], 1
+; CHECK-NEXT:   ret { float, float } %[[TMP9]]
 ; CHECK-NEXT: }

@@ -33,11 +33,11 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -48,7 +48,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP3]]:
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP4]]
 ; CHECK-NEXT:   store double %[[TMP6]], ptr %[[X_ADJ]], align 8
@@ -75,18 +75,45 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define { double, double } @grad(
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]]:
-; O2-NEXT:   %[[TMP0:[^ ,]+]] = fadd double %[[Y]], 1.000000e+00
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP0]], 0
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = insertvalue { double, double } %[[TMP2]], double %[[TMP1]], 1
-; O2-NEXT:   ret { double, double } %[[TMP3]]
+; O2-NEXT:   %[[SPARE_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
+; O2-NEXT:   %[[NONE_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I]], null
+; O2-NEXT:   br i1 %[[NONE_I]], label %[[FREE_I_I:[^ ,]+]], label %[[DONE_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[DONE_I]]:
+; O2-NEXT:   %[[CAP_I:[^ ,]+]] = load i64, ptr %[[SPARE_I]], align 8
+; O2-NEXT:   %[[HUGE_I_I:[^ ,]+]] = icmp ugt i64 %[[CAP_I]], 268435456
+; O2-NEXT:   br i1 %[[HUGE_I_I]], label %[[FREE_I_I]], label %[[PARK_I_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[PARK_I_I]]:
+; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[SPARE_I]] acq_rel monotonic, align 8
+; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
+; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[FREE_I_I]]:
+; O2-NEXT:   tail call void @free(ptr %[[SPARE_I]])
+; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[Y]], 1.000000e+00
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP1]], 0
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = insertvalue { double, double } %[[TMP2]], double %[[TMP3]], 1
+; O2-NEXT:   ret { double, double } %[[TMP4]]
 ; O2-NEXT: }

@@ -40,11 +40,11 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -55,7 +55,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP3]]:
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = sitofp i32 3 to double
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP5]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fsub double %[[TMP5]], 1.000000e+00
@@ -64,7 +64,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
 ; CHECK-NEXT:   store double %[[TMP15]], ptr %[[X_ADJ]], align 8
@@ -81,13 +81,13 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double %[[TMP24]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp uno double %[[Y]], %[[Y]]
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oge double %[[X]], %[[Y]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double %[[TMP4]], double 0.000000e+00
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double %[[TMP4]], double -0.000000e+00
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP25]], double %[[TMP4]], double %[[TMP27]]
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
 ; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP4]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP31]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP26]], double -0.000000e+00, double %[[TMP4]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP25]], double -0.000000e+00, double %[[TMP31]]
 ; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
 ; CHECK-NEXT:   store double %[[TMP34]], ptr %[[Y_ADJ]], align 8
@@ -106,8 +106,17 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }

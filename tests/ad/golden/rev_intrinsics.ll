@@ -70,10 +70,10 @@ define double @grad(double %x) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 32)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -92,7 +92,7 @@ define double @grad(double %x) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP11]]:
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP13]]
@@ -139,8 +139,13 @@ define double @grad(double %x) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double } @reverse_f(double %[[X]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   ret { double } %[[TMP5]]
 ; CHECK-NEXT: }

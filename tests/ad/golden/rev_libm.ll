@@ -62,12 +62,12 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[S3_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S3_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[S3_ADJ]], align 8
@@ -82,7 +82,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP7]]:
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[S3_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S3_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S3_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fptrunc double %[[TMP8]] to float
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul float 3.000000e+00, %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul float %[[TMP10]], %[[TMP4]]
@@ -127,7 +127,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fmul double %[[TMP45]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP46]]
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP42]], double 0.000000e+00, double %[[TMP48]]
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP42]], double -0.000000e+00, double %[[TMP48]]
 ; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP49]]
 ; CHECK-NEXT:   store double %[[TMP51]], ptr %[[X_ADJ]], align 8
@@ -136,7 +136,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP53]]
 ; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fmul double %[[TMP54]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP55]]
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP52]], double 0.000000e+00, double %[[TMP56]]
+; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP52]], double -0.000000e+00, double %[[TMP56]]
 ; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fadd double %[[TMP58]], %[[TMP57]]
 ; CHECK-NEXT:   store double %[[TMP59]], ptr %[[Y_ADJ]], align 8
@@ -155,8 +155,17 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }

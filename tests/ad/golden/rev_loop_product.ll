@@ -104,7 +104,9 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT: {{^}}[[DONE]]:
 ; CHECK-NEXT:   call void @free(ptr %[[FBASE]])
 ; CHECK-NEXT:   %[[BASE:[^ ,]+]] = load ptr, ptr %[[TAPE]], align 8
-; CHECK-NEXT:   call void @free(ptr %[[BASE]])
+; CHECK-NEXT:   %[[CAPP:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TAPE]], i64 16
+; CHECK-NEXT:   %[[CAP:[^ ,]+]] = load i64, ptr %[[CAPP]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_park(ptr %[[BASE]], i64 %[[CAP]])
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
@@ -159,9 +161,9 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[P_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -174,57 +176,59 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP4]]:
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = icmp eq i64 %[[TMP3]], 1
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[INVERTENTRY:[^ ,]+]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[INVERTLOOP:[^ ,]+]]
+; CHECK-NEXT:     i64 1, label %[[TMP6:[^ ,]+]]
 ; CHECK-NEXT:   ]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP6]]:
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP5]]
+; CHECK-NEXT:   store double %[[TMP8]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTLOOP:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTLOOP]]:
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load i64, ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load i64, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 %[[TMP13]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP13]]
-; CHECK-NEXT:   br label %[[TMP21:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load i64, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load i64, ptr %[[TMP11]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[TMP13]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[TMP15]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 %[[TMP12]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[TMP17]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP12]]
+; CHECK-NEXT:   br label %[[TMP20:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP21]]:
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP19]])
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP26]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double %[[TMP23]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
-; CHECK-NEXT:   store double %[[TMP34]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP11]], label %[[INVERTENTRY]] [
+; CHECK-NEXT: {{^}}[[TMP20]]:
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP16]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP18]])
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP23]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
+; CHECK-NEXT:   store double %[[TMP29]], ptr %[[TMP19]], align 8
+; CHECK-NEXT:   switch i64 %[[TMP10]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
+; CHECK-NEXT:     i64 1, label %[[TMP30:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP35:[^ ,]+]]
+; CHECK-NEXT: {{^}}[[TMP30]]:
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP32]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP35]]:
+; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
+; CHECK-NEXT:   br label %[[TMP33:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP33]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
@@ -236,6 +240,7 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(ptr %[[X]], ptr %[[D_X]], i64 %[[N]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @reverse_f(ptr %[[X]], ptr %[[D_X]], i64 %[[N]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])

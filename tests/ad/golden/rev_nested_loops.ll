@@ -120,7 +120,7 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   %[[I_INV:[^ ,]+]] = alloca i64, align 8
 ; CHECK-NEXT:   %[[ITER_REV:[^ ,]+]] = alloca i64, align 8
 ; CHECK-NEXT:   %[[S_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTEXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTEXIT]]:
@@ -173,7 +173,7 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP28]]:
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP29]]
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP29]]
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP23]], align 8
@@ -184,30 +184,31 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   store double %[[TMP35]], ptr %[[TMP27]], align 8
 ; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
 ; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = icmp eq i64 %[[TMP36]], 0
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP37]], double %[[TMP29]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP37]], double 0.000000e+00, double %[[TMP29]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = sub i64 %[[TMP36]], 1
+; CHECK-NEXT:   store i64 %[[TMP38]], ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   br i1 %[[TMP37]], label %[[INVERTOUTER:[^ ,]+]], label %[[TMP39:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP39]]:
 ; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP29]]
 ; CHECK-NEXT:   store double %[[TMP41]], ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = sub i64 %[[TMP36]], 1
-; CHECK-NEXT:   store i64 %[[TMP42]], ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   br i1 %[[TMP37]], label %[[INVERTOUTER:[^ ,]+]], label %[[INVERTINNER]]
+; CHECK-NEXT:   br label %[[INVERTINNER]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTOUTER]]:
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load i64, ptr %[[TMP43]], align 8
-; CHECK-NEXT:   br label %[[TMP45:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load i64, ptr %[[TMP42]], align 8
+; CHECK-NEXT:   br label %[[TMP44:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP45]]:
-; CHECK-NEXT:   switch i64 %[[TMP44]], label %[[INVERTENTRY]] [
+; CHECK-NEXT: {{^}}[[TMP44]]:
+; CHECK-NEXT:   switch i64 %[[TMP43]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTOUTER_LATCH]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP46:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP45:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP46]]:
+; CHECK-NEXT: {{^}}[[TMP45]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
@@ -219,6 +220,7 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @augmented_f(ptr %[[A]], ptr %[[D_A]], ptr %[[B]], ptr %[[D_B]], ptr %[[Y]], ptr %[[D_Y]], i64 %[[N]], i64 %[[M]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @reverse_f(ptr %[[A]], ptr %[[D_A]], ptr %[[B]], ptr %[[D_B]], ptr %[[Y]], ptr %[[D_Y]], i64 %[[N]], i64 %[[M]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])

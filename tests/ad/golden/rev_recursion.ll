@@ -67,10 +67,10 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = load i64, ptr %[[TMP0]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP1]], label %[[TMP3:[^ ,]+]] [
@@ -101,7 +101,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP10]]:
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
@@ -163,10 +163,10 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[M_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = load i64, ptr %[[TMP0]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP1]], label %[[TMP3:[^ ,]+]] [
@@ -197,7 +197,7 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP10]]:
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[M_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[M_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
@@ -230,8 +230,13 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_p(double %[[X]], i32 %[[N]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double } @reverse_p(double %[[X]], i32 %[[N]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   ret { double } %[[TMP5]]
 ; CHECK-NEXT: }

@@ -65,12 +65,12 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[Y_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[S2_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[S2_ADJ]], align 8
@@ -92,7 +92,7 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP14]]:
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[S2_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S2_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S2_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP15]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP15]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = xor i64 %[[TMP11]], %[[TMP8]]
@@ -137,26 +137,83 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define { double, double } @grad(
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT: {{^}}[[GROW_I_I_I:[^ ,]+]]:
-; O2-NEXT:   %[[TMP0:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP0]]
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP3]]
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[TMP1]], %[[TMP4]]
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[X]], %[[TMP3]]
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP7]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP8]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP5]], 0
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } %[[TMP10]], double %[[TMP9]], 1
-; O2-NEXT:   ret { double, double } %[[TMP11]]
+; O2-NEXT:   %[[SPARE_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
+; O2-NEXT:   %[[NONE_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I]], null
+; O2-NEXT:   br i1 %[[NONE_I]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT_THREAD:[^ ,]+]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT_THREAD]]:
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
+; O2-NEXT:   br label %[[GROW_I_I_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT]]:
+; O2-NEXT:   %[[CAP_I:[^ ,]+]] = load i64, ptr %[[SPARE_I]], align 8
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
+; O2-NEXT:   %[[FULL_I_I_I:[^ ,]+]] = icmp ult i64 %[[CAP_I]], 8
+; O2-NEXT:   br i1 %[[FULL_I_I_I]], label %[[GROW_I_I_I]], label %[[DONE_I:[^ ,]+]], !prof !{{[0-9]+}}
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[GROW_I_I_I]]:
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = phi double [ %[[TMP1]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_THREAD]] ], [ %[[TMP2]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT]] ]
+; O2-NEXT:   %[[NB_I_I_I:[^ ,]+]] = tail call dereferenceable_or_null(4096) ptr @realloc(ptr %[[SPARE_I]], i64 4096)
+; O2-NEXT:   %[[FAILED_I_I_I:[^ ,]+]] = icmp eq ptr %[[NB_I_I_I]], null
+; O2-NEXT:   br i1 %[[FAILED_I_I_I]], label %[[OOM_I_I_I:[^ ,]+]], label %[[DONE_I_THREAD:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[DONE_I_THREAD]]:
+; O2-NEXT:   store double %[[TMP3]], ptr %[[NB_I_I_I]], align 8
+; O2-NEXT:   br label %[[PARK_I_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[OOM_I_I_I]]:
+; O2-NEXT:   tail call void @abort()
+; O2-NEXT:   unreachable
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[DONE_I]]:
+; O2-NEXT:   store double %[[TMP2]], ptr %[[SPARE_I]], align 8
+; O2-NEXT:   %[[HUGE_I_I:[^ ,]+]] = icmp ugt i64 %[[CAP_I]], 268435456
+; O2-NEXT:   br i1 %[[HUGE_I_I]], label %[[FREE_I_I:[^ ,]+]], label %[[PARK_I_I]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[PARK_I_I]]:
+; O2-NEXT:   %[[TAPE_I_SROA_0_015:[^ ,]+]] = phi ptr [ %[[NB_I_I_I]], %[[DONE_I_THREAD]] ], [ %[[SPARE_I]], %[[DONE_I]] ]
+; O2-NEXT:   %[[TAPE_I_SROA_14_014:[^ ,]+]] = phi i64 [ 4096, %[[DONE_I_THREAD]] ], [ %[[CAP_I]], %[[DONE_I]] ]
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = phi double [ %[[TMP3]], %[[DONE_I_THREAD]] ], [ %[[TMP2]], %[[DONE_I]] ]
+; O2-NEXT:   store i64 %[[TAPE_I_SROA_14_014]], ptr %[[TAPE_I_SROA_0_015]], align 8
+; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[TAPE_I_SROA_0_015]] acq_rel monotonic, align 8
+; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
+; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[FREE_I_I]]:
+; O2-NEXT:   %[[TAPE_I_SROA_0_016:[^ ,]+]] = phi ptr [ %[[TAPE_I_SROA_0_015]], %[[PARK_I_I]] ], [ %[[SPARE_I]], %[[DONE_I]] ]
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = phi double [ %[[TMP4]], %[[PARK_I_I]] ], [ %[[TMP2]], %[[DONE_I]] ]
+; O2-NEXT:   tail call void @free(ptr nonnull %[[TAPE_I_SROA_0_016]])
+; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = phi double [ %[[TMP4]], %[[PARK_I_I]] ], [ %[[TMP5]], %[[FREE_I_I]] ]
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP8]]
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = fsub double %[[TMP10]], %[[TMP6]]
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], 0.000000e+00
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP12]], 0
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[X]], %[[TMP8]]
+; O2-NEXT:   %[[TMP15:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP14]]
+; O2-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP7]], double 0.000000e+00, double %[[TMP15]]
+; O2-NEXT:   %[[TMP17:[^ ,]+]] = insertvalue { double, double } %[[TMP13]], double %[[TMP16]], 1
+; O2-NEXT:   ret { double, double } %[[TMP17]]
 ; O2-NEXT: }

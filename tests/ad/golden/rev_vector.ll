@@ -50,7 +50,7 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -66,11 +66,11 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP8]]:
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP11]], i64 1
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = insertelement <2 x double> zeroinitializer, double %[[TMP10]], i64 0
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = insertelement <2 x double> splat (double -0.000000e+00), double %[[TMP11]], i64 1
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = insertelement <2 x double> splat (double -0.000000e+00), double %[[TMP10]], i64 0
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[TMP12]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul <2 x double> %[[TMP7]], %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul <2 x double> %[[TMP7]], %[[TMP14]]
@@ -89,6 +89,7 @@ define void @grad(ptr %x, ptr %dx) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(ptr %[[X]], ptr %[[D_X]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @reverse_f(ptr %[[X]], ptr %[[D_X]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])

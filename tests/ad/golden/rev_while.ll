@@ -67,13 +67,13 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-SAME: double %[[X0:[^ ,]+]], double %[[C:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[X0_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X0_ADJ]], align 8
 ; CHECK-NEXT:   %[[C_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[C_ADJ]], align 8
 ; CHECK-NEXT:   %[[X_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -86,68 +86,72 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP4]]:
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = icmp eq i64 %[[TMP3]], 0
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = icmp eq i64 %[[TMP3]], 1
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[INVERTENTRY:[^ ,]+]] [
-; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[INVERTLOOP:[^ ,]+]]
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[TMP9:[^ ,]+]] [
+; CHECK-NEXT:     i64 0, label %[[TMP9]]
+; CHECK-NEXT:     i64 1, label %[[TMP6:[^ ,]+]]
 ; CHECK-NEXT:   ]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP6]]:
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP5]]
+; CHECK-NEXT:   store double %[[TMP8]], ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTLOOP:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP9]]:
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], %[[TMP5]]
+; CHECK-NEXT:   store double %[[TMP11]], ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTENTRY:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTLOOP]]:
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load i64, ptr %[[TMP12]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load i64, ptr %[[TMP14]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
-; CHECK-NEXT:   br label %[[TMP20:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP18:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP20]]:
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double 5.000000e-01, %[[TMP21]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = icmp eq i64 %[[TMP15]], 0
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double %[[TMP27]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = icmp eq i64 %[[TMP15]], 1
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], double %[[TMP27]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP15]], label %[[INVERTENTRY]] [
-; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
+; CHECK-NEXT: {{^}}[[TMP18]]:
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double 5.000000e-01, %[[TMP19]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP24]]
+; CHECK-NEXT:   switch i64 %[[TMP13]], label %[[TMP29:[^ ,]+]] [
+; CHECK-NEXT:     i64 0, label %[[TMP29]]
+; CHECK-NEXT:     i64 1, label %[[TMP26:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP36:[^ ,]+]]
+; CHECK-NEXT: {{^}}[[TMP26]]:
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP36]]:
+; CHECK-NEXT: {{^}}[[TMP29]]:
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTENTRY]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
+; CHECK-NEXT:   br label %[[TMP32:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP32]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP37]], 0
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = insertvalue { double, double } %[[TMP38]], double %[[TMP39]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP40]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP33]], 0
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP35]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP36]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(
@@ -155,8 +159,17 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
+; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X0]], double %[[C]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X0]], double %[[C]], double 1.000000e+00, ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double, double } %[[TMP1]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP9]]
 ; CHECK-NEXT: }

@@ -94,11 +94,11 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], i64 %[[N:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[P_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[S_NEXT_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -111,73 +111,73 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP4]]:
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = icmp eq i64 %[[TMP3]], 1
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = select i1 %[[TMP6]], double %[[TMP5]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fadd double %[[TMP8]], %[[TMP7]]
-; CHECK-NEXT:   store double %[[TMP9]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP3]], label %[[INVERTENTRY:[^ ,]+]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[INVERTLOOP:[^ ,]+]]
+; CHECK-NEXT:     i64 1, label %[[TMP6:[^ ,]+]]
 ; CHECK-NEXT:   ]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP6]]:
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP7]], %[[TMP5]]
+; CHECK-NEXT:   store double %[[TMP8]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTLOOP:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTLOOP]]:
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load i64, ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load i64, ptr %[[TMP16]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP17]]
-; CHECK-NEXT:   br label %[[TMP21:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load i64, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[TMP11]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[TMP13]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load i64, ptr %[[TMP15]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[TMP17]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP16]]
+; CHECK-NEXT:   br label %[[TMP20:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP21]]:
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP13]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
-; CHECK-NEXT:   store double %[[TMP36]], ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP37]], double %[[TMP33]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP38]]
-; CHECK-NEXT:   store double %[[TMP40]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = icmp eq i64 %[[TMP11]], 1
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = select i1 %[[TMP41]], double %[[TMP22]], double 0.000000e+00
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP43]], %[[TMP42]]
-; CHECK-NEXT:   store double %[[TMP44]], ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP11]], label %[[INVERTENTRY]] [
+; CHECK-NEXT: {{^}}[[TMP20]]:
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP24]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP19]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
+; CHECK-NEXT:   store double %[[TMP35]], ptr %[[TMP19]], align 8
+; CHECK-NEXT:   switch i64 %[[TMP10]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[INVERTLOOP]]
+; CHECK-NEXT:     i64 1, label %[[TMP36:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP45:[^ ,]+]]
+; CHECK-NEXT: {{^}}[[TMP36]]:
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP32]]
+; CHECK-NEXT:   store double %[[TMP38]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP40]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP45]]:
+; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
+; CHECK-NEXT:   br label %[[TMP41:[^ ,]+]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[TMP41]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -55,10 +55,10 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[V_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[V_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[V_ADJ]], align 8
 ; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[TMP0]], %[[DRET]]
 ; CHECK-NEXT:   store double %[[TMP1]], ptr %[[R_ADJ]], align 8
@@ -73,7 +73,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[D_A]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_A]], align 8
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[V]], %[[TMP7]]
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP7]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[V_ADJ]], align 8
@@ -115,7 +115,11 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call { double } @reverse_f(ptr %[[A]], ptr %[[D_A]], double %[[V]], double %[[DRET]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @free(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double } %[[TMP2]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double } %[[TMP2]], 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = extractvalue { double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[TMP3]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = insertvalue { double } %[[TMP2]], double %[[TMP5]], 0
+; CHECK-NEXT:   ret { double } %[[TMP6]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[WRONG_TAPE]]:
 ; CHECK-NEXT:   call void @llvm.trap()
@@ -123,12 +127,32 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define double @split(
-; O2-SAME: ptr captures(none) %[[A:[^ ,]+]], ptr writeonly captures(none) initializes((0, 8)) %[[DA:[^ ,]+]], double %[[V:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]]:
+; O2-SAME: ptr captures(none) %[[A:[^ ,]+]], ptr writeonly captures(none) %[[DA:[^ ,]+]], double %[[V:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
+; O2-NEXT: {{^}}[[GROW_I_I_I:[^ ,]+]]:
 ; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[A]], align 8
+; O2-NEXT:   store double 0.000000e+00, ptr %[[A]], align 8
+; O2-NEXT:   %[[MALLOC:[^ ,]+]] = tail call dereferenceable_or_null(4096) ptr @malloc(i64 4096)
+; O2-NEXT:   %[[FAILED_I_I_I:[^ ,]+]] = icmp eq ptr %[[MALLOC]], null
+; O2-NEXT:   br i1 %[[FAILED_I_I_I]], label %[[OOM_I_I_I:[^ ,]+]], label %[[PARK_I_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[OOM_I_I_I]]:
+; O2-NEXT:   tail call void @abort()
+; O2-NEXT:   unreachable
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[PARK_I_I]]:
 ; O2-NEXT:   store double 1.230000e+02, ptr %[[A]], align 8
 ; O2-NEXT:   %[[TMP0:[^ ,]+]] = fadd double %[[V]], 0.000000e+00
 ; O2-NEXT:   store double %[[TMP0]], ptr %[[DA]], align 8
+; O2-NEXT:   store i64 4096, ptr %[[MALLOC]], align 8
+; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[MALLOC]] acq_rel monotonic, align 8
+; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
+; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I:[^ ,]+]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[FREE_I_I]]:
+; O2-NEXT:   tail call void @free(ptr nonnull %[[MALLOC]])
+; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
+; O2-EMPTY:
+; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[A_I_I]], 0.000000e+00
 ; O2-NEXT:   ret double %[[TMP1]]
 ; O2-NEXT: }

@@ -12,6 +12,12 @@ double early_stop(const double *x, int n) {
   for (int i = 0; i + 1 < n; i++) { if (x[i] > 10.0) break; s += x[i] * x[i + 1]; }
   return s;
 }
+/* The carried value starts from another array: in iteration 0 it is not the latch's load for iteration -1. */
+double seeded(const double *x, const double *y0, int n) {
+  double p = y0[0], s = 0;
+  for (int i = 0; i < n; i++) { s += p * x[i] * x[i]; p = x[i]; }
+  return s;
+}
 
 int main(void) {
   enum { N = 7 };
@@ -35,6 +41,11 @@ int main(void) {
   for (int k = 0; k < N; k++) d[k] = 0;
   __enzyme_autodiff((void *)early_stop, enzyme_dup, y, d, enzyme_const, N);
   for (int k = 0; k < N; k++) check("early stop fd", d[k], CENTRAL(early_stop(y, N), y[k], y[k]), 1e-6);
+  double y0[1] = {-0.8}, dy0[1] = {0};
+  for (int k = 0; k < N; k++) d[k] = 0;
+  __enzyme_autodiff((void *)seeded, enzyme_dup, x, d, enzyme_dup, y0, dy0, enzyme_const, N);
+  for (int k = 0; k < N; k++) check("seeded fd", d[k], CENTRAL(seeded(x, y0, N), x[k], x[k]), 1e-6);
+  check("seeded d/dy0", dy0[0], CENTRAL(seeded(x, y0, N), y0[0], y0[0]), 1e-6);
   (void)w;
   return finish();
 }
