@@ -221,7 +221,9 @@ class _ReverseGenerator(ReverseState):
         self.after_counter_pushes = {}
         self.counter_pops = {}
         self.count_iterations()
-        acyclic = blocks_on_no_cycle(self.order)
+        # GPU device code has no tape (it grows with realloc): no frame record there, values are recomputed.
+        gpu = (self.m.triple or "").startswith(("nvptx", "amdgcn"))
+        acyclic = set() if gpu else blocks_on_no_cycle(self.order)
         self.record = FrameRecord(self.m, self.aug, self.rev, self.layout, acyclic, {self.fwd[b] for b in acyclic})
         self._reverse()
         self.tape_invariants()

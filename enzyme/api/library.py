@@ -194,7 +194,8 @@ class Library:
             for path in self.jit_libraries:
                 llvm.load_library(path)
             module = self._linked() if self._extras else llvm.parse(self.bitcode, name=self.name)
-            missing = llvm.unresolved_symbols(module)
+            # Enzyme's entry points and markers are replaced by the AD transform before any JIT sees them.
+            missing = [s for s in llvm.unresolved_symbols(module) if not s.startswith(("__enzyme_", "enzyme_"))]
             self._unresolved = linking.functions_needing(self.ir_module(), missing) if missing else {}
         return self._unresolved
 
