@@ -76,15 +76,11 @@ def _replace_forward(ctx: ADContext, req: Request) -> CallInst:
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req))
     pair = isinstance(d.return_type, StructType) and d.return_type != req.function.return_type  # {primal, tangent}
-    primal: Value | None = None if req.function.return_type.is_void else b.extractvalue(res, [0]) if pair else res
-    tangent = b.extractvalue(res, [1]) if returns_tangent(req.function) else None
-    if req.ret_activity == "const":
-        tangent = None
-    if req.primal_return:
-        assert primal is not None  # decode refuses enzyme_primal_return of a void function
-        result: Value | None = primal if tangent is None else _pair(b, primal, tangent)
-    else:
-        result = tangent
+    tangent = b.extractvalue(res, [1]) if returns_tangent(req.function) and req.ret_activity != "const" else None
+    result: Value | None = tangent
+    if req.primal_return:  # decode refuses enzyme_primal_return of a void function
+        primal = b.extractvalue(res, [0]) if pair else res
+        result = primal if tangent is None else _pair(b, primal, tangent)
     _finish(req, result)
     return res
 
