@@ -10,7 +10,7 @@ from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
-from .replace import replace_request
+from .replace import replace_request, replace_size_queries
 from .requests import Request, find_requests, where
 from .runtime_calls import install_runtime_bodies, restore_runtime_calls
 from .shadowed_globals import expose_shadowed_globals
@@ -26,7 +26,7 @@ def differentiate_module(module: Module) -> int:
     UsageError for malformed calls) rather than emit a derivative it cannot
     justify.
     """
-    batches = replace_batches(module)
+    batches = replace_batches(module) + replace_size_queries(module)
     requests = find_requests(module)
     if not requests:
         return batches

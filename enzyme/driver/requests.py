@@ -39,15 +39,17 @@ MARKERS = {"enzyme_dup": Activity.DUP, "enzyme_dupnoneed": Activity.DUPNONEED, "
 VECTOR_MARKERS = frozenset({"enzyme_dupv", "enzyme_dupnoneedv"})  # followed by a byte stride, then x, then dx
 WIDTH_MARKER = "enzyme_width"
 TAPE_MARKER = "enzyme_tape"
+ALLOCATED_MARKER = "enzyme_allocated"  # followed by the size in bytes of the caller's tape memory
 # What the call returns besides the derivatives (the C++ header <enzyme/enzyme> passes them first): the primal
 # result or not, and the activity of the result (const: not seeded/no tangent; active: seeded with 1; dup: tangent).
 RETURN_MARKERS = {"enzyme_primal_return": ("primal", True), "enzyme_noret": ("primal", False),
                   "enzyme_const_return": ("ret", "const"), "enzyme_active_return": ("ret", "active"),
                   "enzyme_dup_return": ("ret", "dup")}
 UNSUPPORTED_MARKERS = frozenset({
-    "enzyme_vector", "enzyme_scalar", "enzyme_allocated",
+    "enzyme_vector", "enzyme_scalar",
     "enzyme_nofree", "enzyme_runtime_activity", "enzyme_shadow_return", "enzyme_interleave"})
-KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {WIDTH_MARKER, TAPE_MARKER}
+KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {
+    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
                 ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
@@ -84,6 +86,8 @@ class Request:
     width: int = 1
     dret: Value | None = None
     tape: Value | None = None
+    # enzyme_allocated: the caller's tape memory (``tape``, given with enzyme_tape) and its size in bytes
+    allocated: Value | None = None
     primal_return: bool = False  # enzyme_primal_return: the primal result comes first in what the call returns
     ret_activity: str | None = None  # enzyme_{const,active,dup}_return; None: the default for the mode
     # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
@@ -194,13 +198,20 @@ def decode(call: CallInst, mode: str) -> Request:
     inserted: list[Instruction] = []
     returns: dict[str, object] = {}
 
+    tape_options: dict[str, Value] = {}
+
     def skip_return_markers(i: int) -> int:
-        while i < len(args) and (mark := _marker(args[i])) in RETURN_MARKERS:
-            what, value = RETURN_MARKERS[mark]
-            if returns.get(what, value) != value:
-                raise d.fail(f"{mark} contradicts an earlier return marker")
-            returns[what] = value
-            i += 1
+        while i < len(args) and (mark := _marker(args[i])) is not None:
+            if mark in RETURN_MARKERS:
+                what, value = RETURN_MARKERS[mark]
+                if returns.get(what, value) != value:
+                    raise d.fail(f"{mark} contradicts an earlier return marker")
+                returns[what] = value
+                i += 1
+            elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in ("augment", "split_reverse"):
+                i = _decode_tape_option(d, args, i, mark, tape_options)
+            else:
+                break
         return i
 
     for k, pt in enumerate(params):
@@ -213,9 +224,11 @@ def decode(call: CallInst, mode: str) -> Request:
         if mark is not None:
             if mark in UNSUPPORTED_MARKERS:
                 raise d.fail(f"marker {mark} is not supported yet", DifferentiationError)
-            if mark in (WIDTH_MARKER, TAPE_MARKER):
-                raise d.fail("enzyme_width must come right after the function" if mark == WIDTH_MARKER else
-                             f"{mark} is not expected before argument {k + 1} of @{fn.name}")
+            if mark == WIDTH_MARKER:
+                raise d.fail("enzyme_width must come right after the function")
+            if mark in (TAPE_MARKER, ALLOCATED_MARKER):
+                raise d.fail(f"{mark} belongs to split mode (__enzyme_augmentfwd / __enzyme_reverse), not to "
+                             f"{d.what}")
             activity = MARKERS[mark]
             i += 1
             if mark in VECTOR_MARKERS:
@@ -267,8 +280,16 @@ def decode(call: CallInst, mode: str) -> Request:
                              "enzyme_out")
         decoded.append(Arg(activity, v, shadows))
     i = skip_return_markers(i)
+    if ALLOCATED_MARKER in tape_options and TAPE_MARKER not in tape_options:
+        raise d.fail("enzyme_allocated gives the size of the caller's tape memory; pass that memory with "
+                     "enzyme_tape, ptr")
+    if mode == "augment" and TAPE_MARKER in tape_options and ALLOCATED_MARKER not in tape_options:
+        raise d.fail("enzyme_tape in __enzyme_augmentfwd needs enzyme_allocated, size before it (the bytes "
+                     "available there; __enzyme_augmentsize tells how many are needed)")
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
                   primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"))  # type: ignore[arg-type]
+    req.tape = tape_options.get(TAPE_MARKER)
+    req.allocated = tape_options.get(ALLOCATED_MARKER)
     _check_return_markers(d, req)
     if mode == "split_reverse":
         i = _decode_split_tail(d, req, args, i)
@@ -331,6 +352,8 @@ def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> 
         req.dret = _unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a {rt}, "
                                "got {got}", req.inserted)
         i += 1
+    if req.tape is not None:
+        return i
     if i < len(args) and _marker(args[i]) == TAPE_MARKER:
         i += 1
     if i >= len(args):
@@ -339,6 +362,22 @@ def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> 
         raise d.fail(f"the tape must be the pointer __enzyme_augmentfwd returned, got a {args[i].type}")
     req.tape = args[i]
     return i + 1
+
+
+def _decode_tape_option(d: _Decoder, args: list[Value], i: int, mark: str, seen: dict[str, Value]) -> int:
+    """``enzyme_allocated, bytes`` or ``enzyme_tape, ptr`` (anywhere among the arguments of a split-mode call)."""
+    if mark in seen:
+        raise d.fail(f"{mark} is given twice")
+    if i + 1 >= len(args) or _marker(args[i + 1]) is not None:
+        raise d.fail(f"{mark} is not followed by " + ("the size in bytes" if mark == ALLOCATED_MARKER else
+                                                      "the tape pointer"))
+    v = args[i + 1]
+    want = IntType if mark == ALLOCATED_MARKER else PointerType
+    if not isinstance(v.type, want):
+        raise d.fail(f"{mark} must be followed by " + ("an integer size" if mark == ALLOCATED_MARKER else
+                                                       "a pointer") + f", got a {v.type}")
+    seen[mark] = v
+    return i + 2
 
 
 def _strided_shadows(d: _Decoder, base: Value, pt: Type, stride: Value, width: int, k: int,
