@@ -8,6 +8,7 @@ from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
+from .context_shadows import replace_shadow_api
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
 from .replace import replace_request, replace_size_queries
@@ -26,7 +27,7 @@ def differentiate_module(module: Module) -> int:
     UsageError for malformed calls) rather than emit a derivative it cannot
     justify.
     """
-    batches = replace_batches(module) + replace_size_queries(module)
+    batches = replace_batches(module) + replace_size_queries(module) + replace_shadow_api(module)
     requests = find_requests(module)
     if not requests:
         return batches

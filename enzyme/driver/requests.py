@@ -39,6 +39,7 @@ MARKERS = {"enzyme_dup": Activity.DUP, "enzyme_dupnoneed": Activity.DUPNONEED, "
 VECTOR_MARKERS = frozenset({"enzyme_dupv", "enzyme_dupnoneedv"})  # followed by a byte stride, then x, then dx
 WIDTH_MARKER = "enzyme_width"
 TAPE_MARKER = "enzyme_tape"
+CONTEXT_MARKER = "enzyme_context"  # followed by what __enzyme_context returned (enzyme.driver.context_shadows)
 ALLOCATED_MARKER = "enzyme_allocated"  # followed by the size in bytes of the caller's tape memory
 # What the call returns besides the derivatives (the C++ header <enzyme/enzyme> passes them first): the primal
 # result or not, and the activity of the result (const: not seeded/no tangent; active: seeded with 1; dup: tangent).
@@ -49,7 +50,7 @@ UNSUPPORTED_MARKERS = frozenset({
     "enzyme_vector", "enzyme_scalar",
     "enzyme_nofree", "enzyme_runtime_activity", "enzyme_shadow_return", "enzyme_interleave"})
 KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {
-    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER}
+    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
                 ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
@@ -208,6 +209,11 @@ def decode(call: CallInst, mode: str) -> Request:
                     raise d.fail(f"{mark} contradicts an earlier return marker")
                 returns[what] = value
                 i += 1
+            elif mark == CONTEXT_MARKER:
+                # The context's shadows are globals the derivative names itself: nothing to pass.
+                if i + 1 >= len(args) or _marker(args[i + 1]) is not None:
+                    raise d.fail("enzyme_context is not followed by the context (what __enzyme_context returned)")
+                i += 2
             elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in ("augment", "split_reverse"):
                 i = _decode_tape_option(d, args, i, mark, tape_options)
             else:

@@ -1,0 +1,138 @@
+"""Upstream Enzyme's global-shadow API: ``__enzyme_context``, ``__enzyme_shadow``, ``__enzyme_zero_shadows``.
+
+A program asks for the shadow of a global (``__enzyme_shadow(ctx, &g, lane)``
+or the query form ``__enzyme_shadow(&g, width, lane)``), seeds or reads it,
+clears every shadow it asked for with ``__enzyme_zero_shadows(ctx)``, and
+passes ``enzyme_context, ctx`` to ``__enzyme_autodiff``/``__enzyme_fwddiff``.
+Those shadows belong to the program: the derivatives accumulate adjoints into
+them and read tangents from them, and nothing zeroes them around the calls
+(unlike the shadows enzyme.driver.active_globals makes on its own).
+
+Here a context is the module's one set of shadow globals, registered like the
+ones users declare with ``enzyme_shadow`` (``custom_rules(module).shadows``),
+so the engine treats them the same way.  What that cannot express is refused
+with one line: a second context or width (which would need shadows of their
+own), lanes other than 0, a shadow of a global holding pointers (it would
+have to point to shadow memory), and a global not named at compile time.
+"""
+from __future__ import annotations
+
+from ..ad.common import zero_fill
+from ..ad.custom import custom_rules
+from ..analysis.layout import DataLayout
+from ..errors import DifferentiationError, UsageError
+from ..ir import (ArrayType, CallInst, ConstantExpr, ConstantInt, GlobalVariable, Module,
+                  PointerType, StructType, Type, Value, VectorType, strip_pointer_casts)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I8, I64, PTR
+from .active_globals import new_shadow
+from .requests import where
+
+def replace_shadow_api(module: Module) -> int:
+    """Replace the API's calls by the shadow globals they name; returns how many calls were replaced."""
+    found: dict[str, list[CallInst]] = {n: [] for n in ("__enzyme_context", "__enzyme_shadow", "__enzyme_zero_shadows")}
+    for f in module.functions:
+        for inst in f.instructions():
+            if isinstance(inst, CallInst):
+                name = inst.callee_name or ""
+                for n, where_found in found.items():
+                    if n in name:
+                        where_found.append(inst)
+    contexts = found["__enzyme_context"]
+    if len(contexts) > 1:
+        raise DifferentiationError(f"{_site(contexts[1])}: a second __enzyme_context; one context per program is "
+                                   "supported (its shadows are the program's shadow globals)")
+    if not any(found.values()):
+        return 0
+    handle = _context_handle(module)
+    owned: list[GlobalVariable] = []
+    for call in contexts:
+        _check_int(call, call.args[0] if call.args else None, 1, "the width of the context")
+        call.replace_all_uses_with(handle)
+        call.erase()
+    for call in found["__enzyme_shadow"]:
+        _replace_shadow_query(module, call, owned)
+    layout = DataLayout.of_module(module)
+    for call in found["__enzyme_zero_shadows"]:
+        b = Builder(InsertPoint.before_inst(call))
+        for s in owned:
+            zero_fill(module, b, s, const_int(I64, layout.alloc_size(s.value_type)))
+        call.erase()
+    return sum(map(len, found.values()))
+
+
+def _context_handle(module: Module) -> GlobalVariable:
+    """What ``__enzyme_context`` returns: the address of a private byte (not null, never read)."""
+    g = GlobalVariable(module.unique_name("__pyenzyme_context"), I8, initializer=const_int(I8, 0),
+                       prefix="private", type=PTR)
+    module.add(g)
+    return g
+
+
+def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVariable]) -> None:
+    args = call.args
+    if len(args) != 3:
+        raise UsageError(f"{_site(call)}: takes (context, &global, lane) or (&global, width, lane), got "
+                         f"{len(args)} arguments")
+    if isinstance(args[1].type, PointerType):
+        target = args[1]                                     # (context, &global, lane)
+    else:
+        target = args[0]                                     # (&global, width, lane)
+        _check_int(call, args[1], 1, "the width")
+    _check_int(call, args[2], 0, "the lane")
+    base, path = _global_and_path(target)
+    if base is None:
+        raise DifferentiationError(f"{_site(call)}: the global must be named at compile time (&g or &g.field), "
+                                   "got a pointer computed at run time")
+    rules = custom_rules(module)
+    lanes = rules.shadows.get(base)
+    if lanes is None:
+        if _holds_pointers(base.value_type):
+            raise DifferentiationError(
+                f"{_site(call)}: @{base.name} holds pointers, whose shadow would have to point to shadow "
+                "memory; the global-shadow API supports globals of numbers only (pass such state through a "
+                "pointer argument marked enzyme_dup)")
+        shadow = new_shadow(module, base, 0)
+        lanes = rules.shadows[base] = [shadow]
+    if lanes[0] not in owned:
+        owned.append(lanes[0])
+    at: Value = lanes[0]
+    for gep in path:
+        at = ConstantExpr(gep.type, gep.opcode, [at, *gep.operands[1:]], gep.flags, gep.source_type)
+    if at.type != call.type:
+        raise UsageError(f"{_site(call)}: declared to return {call.type}; it returns a pointer")
+    call.replace_all_uses_with(at)
+    call.erase()
+
+
+def _global_and_path(v: Value) -> tuple[GlobalVariable | None, list[ConstantExpr]]:
+    """``@g`` and the constant GEPs (outermost last) of ``&g`` / ``&g.b`` / ``&g[1]``."""
+    path: list[ConstantExpr] = []
+    v = strip_pointer_casts(v)
+    while isinstance(v, ConstantExpr) and v.opcode == "getelementptr" and v.operands:
+        path.append(v)
+        v = strip_pointer_casts(v.operands[0])
+    return (v if isinstance(v, GlobalVariable) else None), list(reversed(path))
+
+
+def _holds_pointers(t: Type) -> bool:
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, StructType):
+        return any(_holds_pointers(e) for e in t.elements)
+    if isinstance(t, (ArrayType, VectorType)):
+        return _holds_pointers(t.element)
+    return False
+
+
+def _check_int(call: CallInst, v: Value | None, want: int, what: str) -> None:
+    if not isinstance(v, ConstantInt):
+        raise UsageError(f"{_site(call)}: {what} must be an integer constant")
+    if v.value != want:
+        raise DifferentiationError(f"{_site(call)}: {what} is {v.value}; only {want} is supported yet (shadows "
+                                   "of more lanes and contexts of other widths would need globals of their own)")
+
+
+def _site(call: CallInst) -> str:
+    from .requests import _source_name
+    return f"{_source_name(call.callee_name or '__enzyme_shadow')} {where(call)}"
