@@ -27,6 +27,7 @@ from .reverse import sweeps
 from .tape import TAPE_STRUCT, release_tape
 
 TAPE_BYTES = 56  # TAPE_STRUCT (48 bytes) + the i64 tag
+CALLER_OWNED = 1 << 48  # set in the tag of a tape in the caller's memory (enzyme_allocated): not freed
 
 
 def augmented_result_type(fn: Function) -> Type:
@@ -60,7 +61,8 @@ def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], c
         malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
         tape = b.call(malloc, [const_int(I64, TAPE_BYTES)], name="tape")
     b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
-    b.store(const_int(I64, _tag(fn, activities)), b.gep(TAPE_STRUCT, tape, [1], name="tag"))
+    b.store(const_int(I64, _tag(fn, activities) | (CALLER_OWNED if caller_tape else 0)),
+            b.gep(TAPE_STRUCT, tape, [1], name="tag"))
     res: Value = b.call(pair.augmented, [*d.args[:len(d.args) - 2 * caller_tape], tape])
     if fn.return_type.is_void:
         b.ret(None if caller_tape else tape)
@@ -109,7 +111,8 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     if caller_tape:
         b = _trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
     tag = b.load(I64, b.gep(TAPE_STRUCT, tape, [1]), name="tag")
-    b.cond_br(b.icmp("eq", tag, const_int(I64, _tag(fn, activities))), run, bad)
+    owner = b.binop("and", tag, const_int(I64, CALLER_OWNED), name="owner")
+    b.cond_br(b.icmp("eq", b.binop("xor", tag, owner), const_int(I64, _tag(fn, activities))), run, bad)
     bb = Builder(bad)
     # A tape made for another function or other activities: its layout differs, so stop.
     bb.call(m.declare_function("llvm.trap", FunctionType(VOID, ())), [])
@@ -117,9 +120,13 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     b = Builder(run)
     res = b.call(pair.reverse, list(d.args[:-1] if caller_tape else d.args))
     release_tape(m, b, tape)
-    if not caller_tape:
-        b.call(m.declare_function("free", FunctionType(VOID, (PTR,))), [tape])
-    b.ret(res if pair.out_types else None)
+    # Whoever made the tape says who owns it: a heap tape is freed here, the caller's memory never.
+    done, heap = d.append_block("done"), d.append_block("free_heap_tape")
+    b.cond_br(b.icmp("eq", owner, const_int(I64, 0)), heap, done)
+    hb = Builder(heap)
+    hb.call(m.declare_function("free", FunctionType(VOID, (PTR,))), [tape])
+    hb.br(done)
+    Builder(done).ret(res if pair.out_types else None)
     return d, pair.out_types, pair.returns_adjoint
 
 

@@ -286,19 +286,19 @@ def decode(call: CallInst, mode: str) -> Request:
                              "enzyme_out")
         decoded.append(Arg(activity, v, shadows))
     i = skip_return_markers(i)
+    req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
+                  primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"))  # type: ignore[arg-type]
+    _check_return_markers(d, req)
+    if mode == "split_reverse":
+        i = _decode_split_tail(d, req, args, i, tape_options)
     if ALLOCATED_MARKER in tape_options and TAPE_MARKER not in tape_options:
         raise d.fail("enzyme_allocated gives the size of the caller's tape memory; pass that memory with "
                      "enzyme_tape, ptr")
     if mode == "augment" and TAPE_MARKER in tape_options and ALLOCATED_MARKER not in tape_options:
         raise d.fail("enzyme_tape in __enzyme_augmentfwd needs enzyme_allocated, size before it (the bytes "
                      "available there; __enzyme_augmentsize tells how many are needed)")
-    req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
-                  primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"))  # type: ignore[arg-type]
-    req.tape = tape_options.get(TAPE_MARKER)
+    req.tape = tape_options.get(TAPE_MARKER, req.tape)
     req.allocated = tape_options.get(ALLOCATED_MARKER)
-    _check_return_markers(d, req)
-    if mode == "split_reverse":
-        i = _decode_split_tail(d, req, args, i)
     if i != len(args):
         raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
     return req
@@ -348,8 +348,9 @@ def _unpromoted(d: _Decoder, v: Value, pt: Type, mismatch: str, inserted: list[I
     return out
 
 
-def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> int:
-    """``__enzyme_reverse``'s trailing ``[dret,] tape`` (the tape optionally marked enzyme_tape)."""
+def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int, options: dict[str, Value]) -> int:
+    """``__enzyme_reverse``'s trailing ``[dret,]`` then the tape: ``enzyme_allocated, size, enzyme_tape, ptr``
+    (unless given among the arguments), ``enzyme_tape, ptr`` or just the pointer."""
     fn = req.function
     rt = fn.return_type
     if carries_float(rt):
@@ -358,10 +359,10 @@ def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> 
         req.dret = _unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a {rt}, "
                                "got {got}", req.inserted)
         i += 1
-    if req.tape is not None:
+    while i < len(args) and (mark := _marker(args[i])) in (ALLOCATED_MARKER, TAPE_MARKER):
+        i = _decode_tape_option(d, args, i, mark, options)
+    if TAPE_MARKER in options:
         return i
-    if i < len(args) and _marker(args[i]) == TAPE_MARKER:
-        i += 1
     if i >= len(args):
         raise d.fail("missing the tape: pass the pointer __enzyme_augmentfwd returned as the last argument")
     if not isinstance(args[i].type, PointerType):

@@ -192,3 +192,81 @@ def test_return_marker_misuse(tmp_path: Path, call: str, pattern: str) -> None:
             "double v, dv; void touch(double *p) { *p *= 2; } int count(double *p) { return *p > 0; } "
             f"double g(void) {{ return {call}; }}\n")
     refused(tmp_path, body, pattern)
+
+
+TAPE_HEADER = ("extern int enzyme_allocated, enzyme_tape; void __enzyme_augmentfwd_void(void *, ...); "
+               "unsigned long __enzyme_augmentsize(void *, ...); void scale(double *x) { x[0] = x[0] * x[0] * 3.0; }\n")
+
+
+@pytest.mark.parametrize("call, pattern, error", [
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 1, enzyme_tape, t)",
+     r"enzyme_allocated gives 1 bytes of tape memory but @scale needs 56 \(ask __enzyme_augmentsize\)", UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 64)",
+     r"enzyme_allocated gives the size of the caller's tape memory; pass that memory with enzyme_tape, ptr",
+     UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_tape, t)",
+     r"enzyme_tape in __enzyme_augmentfwd needs enzyme_allocated, size before it", UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 64, enzyme_tape, 1.0)",
+     r"enzyme_tape must be followed by a pointer, got a double", UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 64, enzyme_allocated, 64, enzyme_tape, t)",
+     r"enzyme_allocated is given twice", UsageError),
+    ("__enzyme_autodiff((void *)scale, x, d, enzyme_allocated, 64, enzyme_tape, t)",
+     r"@scale takes 1 arguments but 4 more were given", UsageError),
+    ("__enzyme_autodiff((void *)scale, enzyme_tape, t, x, d)",
+     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse\), not to __enzyme_autodiff",
+     UsageError),
+    ("__enzyme_augmentsize(x)", r"the first argument must be the function whose augmented forward sweep", UsageError),
+])
+def test_caller_tape_misuse(tmp_path: Path, call: str, pattern: str, error: type[Exception]) -> None:
+    refused(tmp_path, TAPE_HEADER.replace("\n", " ") + f"void g(double *x, double *d, void *t) {{ {call}; }}",
+            pattern, error)
+
+
+def test_caller_tape_too_small_at_run_time_traps(tmp_path: Path) -> None:
+    """A tape size known only at run time is checked by the sweep: too small stops the program."""
+    body = TAPE_HEADER + """
+#include <stdio.h>
+int main(int argc, char **argv) {
+  double x[1] = {0.5}, d[1] = {1.0};
+  char tape[64];
+  unsigned long n = __enzyme_augmentsize((void *)scale, enzyme_dup) - (unsigned long)argc;
+  printf("before\\n");
+  fflush(stdout);
+  __enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, n, enzyme_tape, tape);
+  printf("after\\n");
+  return 0;
+}
+"""
+    result = differentiate(tmp_path, body)
+    bitcode = tmp_path / "prog.bc"
+    bitcode.write_bytes(llvm.to_bitcode(result))
+    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=0)
+    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
+    assert run.stdout == "before\n" and run.returncode != 0
+
+
+CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void *__enzyme_shadow(void *, void *, int); "
+                  "void *__enzyme_query(void *, int, int) __asm__(\"__enzyme_shadow\"); "
+                  "double gp = 2.0; double *gptr; double model(double x) { return gp * x; }\n")
+
+
+@pytest.mark.parametrize("body, pattern, error", [
+    ("void *c = __enzyme_context(1), *c2 = __enzyme_context(1); return __enzyme_autodiff((void *)model, "
+     "enzyme_context, c, x) + (c2 != 0);", r"a second __enzyme_context; one context per program is supported",
+     DifferentiationError),
+    ("void *c = __enzyme_context(2); return __enzyme_autodiff((void *)model, enzyme_context, c, x);",
+     r"the width of the context is 2; only 1 is supported yet", DifferentiationError),
+    ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, &gp, 1);",
+     r"the lane is 1; only 0 is supported yet", DifferentiationError),
+    ("return *(double *)__enzyme_query(&gp, 2, 0);", r"the width is 2; only 1 is supported yet",
+     DifferentiationError),
+    ("void *c = __enzyme_context(1); return **(double **)__enzyme_shadow(c, &gptr, 0);",
+     r"@gptr holds pointers, whose shadow would have to point to shadow memory", DifferentiationError),
+    ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, x > 0 ? &gp : &x, 0);",
+     r"the global must be named at compile time", DifferentiationError),
+    ("return __enzyme_autodiff((void *)model, enzyme_context);",
+     r"enzyme_context is not followed by the context", UsageError),
+])
+def test_global_shadow_api_misuse(tmp_path: Path, body: str, pattern: str, error: type[Exception]) -> None:
+    refused(tmp_path, CONTEXT_HEADER.replace("\n", " ") + f"double g(double x) {{ {body} }}", pattern, error)
