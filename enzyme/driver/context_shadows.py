@@ -11,8 +11,8 @@ them and read tangents from them, and nothing zeroes them around the calls
 Here a context is the module's one set of shadow globals, registered like the
 ones users declare with ``enzyme_shadow`` (``custom_rules(module).shadows``),
 so the engine treats them the same way.  What that cannot express is refused
-with one line: a second context or width (which would need shadows of their
-own), lanes other than 0, a shadow of a global holding pointers (it would
+with one line: a second context or a context of width above 1 (which would need shadows of their
+own; the query form's widths have theirs), a shadow of a global holding pointers (it would
 have to point to shadow memory), and a global not named at compile time.
 """
 from __future__ import annotations
@@ -74,29 +74,34 @@ def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVari
     if len(args) != 3:
         raise UsageError(f"{_site(call)}: takes (context, &global, lane) or (&global, width, lane), got "
                          f"{len(args)} arguments")
+    width = 1
     if isinstance(args[1].type, PointerType):
         target = args[1]                                     # (context, &global, lane)
     else:
         target = args[0]                                     # (&global, width, lane)
-        _check_int(call, args[1], 1, "the width")
-    _check_int(call, args[2], 0, "the lane")
+        width = _positive_int(call, args[1], "the width")
+    lane = _positive_int(call, args[2], "the lane", zero=True)
+    if lane >= width:
+        raise UsageError(f"{_site(call)}: lane {lane} of a width-{width} shadow; lanes are 0 to {width - 1}")
     base, path = _global_and_path(target)
     if base is None:
         raise DifferentiationError(f"{_site(call)}: the global must be named at compile time (&g or &g.field), "
                                    "got a pointer computed at run time")
     rules = custom_rules(module)
-    lanes = rules.shadows.get(base)
-    if lanes is None:
+    if base not in rules.shadows:
         if _holds_pointers(base.value_type):
             raise DifferentiationError(
                 f"{_site(call)}: @{base.name} holds pointers, whose shadow would have to point to shadow "
                 "memory; the global-shadow API supports globals of numbers only (pass such state through a "
                 "pointer argument marked enzyme_dup)")
-        shadow = new_shadow(module, base, 0)
-        lanes = rules.shadows[base] = [shadow]
-    if lanes[0] not in owned:
-        owned.append(lanes[0])
-    at: Value = lanes[0]
+        rules.shadows[base] = [new_shadow(module, base, 0)]
+    lanes = rules.shadows[base]
+    if width > 1:
+        # Each width has shadows of its own: seeding lane 0 of width 2 leaves the width-1 shadow alone.
+        lanes = rules.width_shadows.setdefault((base, width), [
+            new_shadow(module, base, j) for j in range(width)])
+    owned.extend(s for s in lanes if s not in owned)
+    at: Value = lanes[lane]
     for gep in path:
         at = ConstantExpr(gep.type, gep.opcode, [at, *gep.operands[1:]], gep.flags, gep.source_type)
     if at.type != call.type:
@@ -129,8 +134,16 @@ def _check_int(call: CallInst, v: Value | None, want: int, what: str) -> None:
     if not isinstance(v, ConstantInt):
         raise UsageError(f"{_site(call)}: {what} must be an integer constant")
     if v.value != want:
-        raise DifferentiationError(f"{_site(call)}: {what} is {v.value}; only {want} is supported yet (shadows "
-                                   "of more lanes and contexts of other widths would need globals of their own)")
+        raise DifferentiationError(f"{_site(call)}: {what} is {v.value}; only {want} is supported yet (a context "
+                                   "of more lanes would need shadows of its own; the query form "
+                                   "__enzyme_shadow(&g, width, lane) has them)")
+
+
+def _positive_int(call: CallInst, v: Value, what: str, zero: bool = False) -> int:
+    if not isinstance(v, ConstantInt) or v.value < (0 if zero else 1):
+        raise UsageError(f"{_site(call)}: {what} must be a {'non-negative' if zero else 'positive'} integer "
+                         "constant")
+    return v.value
 
 
 def _site(call: CallInst) -> str:

@@ -41,6 +41,9 @@ WIDTH_MARKER = "enzyme_width"
 TAPE_MARKER = "enzyme_tape"
 CONTEXT_MARKER = "enzyme_context"  # followed by what __enzyme_context returned (enzyme.driver.context_shadows)
 ALLOCATED_MARKER = "enzyme_allocated"  # followed by the size in bytes of the caller's tape memory
+# Before an argument: its memory is not changed between the sweeps, so upstream need not cache it.  A hint
+# only: the split sweeps here cache what the reverse sweep reads either way, which is always correct.
+NOCACHE_MARKER = "enzyme_nocache"
 # What the call returns besides the derivatives (the C++ header <enzyme/enzyme> passes them first): the primal
 # result or not, and the activity of the result (const: not seeded/no tangent; active: seeded with 1; dup: tangent).
 RETURN_MARKERS = {"enzyme_primal_return": ("primal", True), "enzyme_noret": ("primal", False),
@@ -50,7 +53,7 @@ UNSUPPORTED_MARKERS = frozenset({
     "enzyme_vector", "enzyme_scalar",
     "enzyme_nofree", "enzyme_runtime_activity", "enzyme_shadow_return", "enzyme_interleave"})
 KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {
-    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER}
+    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
                 ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
@@ -208,6 +211,8 @@ def decode(call: CallInst, mode: str) -> Request:
                 if returns.get(what, value) != value:
                     raise d.fail(f"{mark} contradicts an earlier return marker")
                 returns[what] = value
+                i += 1
+            elif mark == NOCACHE_MARKER:
                 i += 1
             elif mark == CONTEXT_MARKER:
                 # The context's shadows are globals the derivative names itself: nothing to pass.

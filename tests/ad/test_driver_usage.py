@@ -258,9 +258,9 @@ CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void 
     ("void *c = __enzyme_context(2); return __enzyme_autodiff((void *)model, enzyme_context, c, x);",
      r"the width of the context is 2; only 1 is supported yet", DifferentiationError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, &gp, 1);",
-     r"the lane is 1; only 0 is supported yet", DifferentiationError),
-    ("return *(double *)__enzyme_query(&gp, 2, 0);", r"the width is 2; only 1 is supported yet",
-     DifferentiationError),
+     r"lane 1 of a width-1 shadow; lanes are 0 to 0", UsageError),
+    ("return *(double *)__enzyme_query(&gp, 2, 2);", r"lane 2 of a width-2 shadow; lanes are 0 to 1", UsageError),
+    ("return *(double *)__enzyme_query(&gp, 0, 0);", r"the width must be a positive integer constant", UsageError),
     ("void *c = __enzyme_context(1); return **(double **)__enzyme_shadow(c, &gptr, 0);",
      r"@gptr holds pointers, whose shadow would have to point to shadow memory", DifferentiationError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, x > 0 ? &gp : &x, 0);",
@@ -270,3 +270,11 @@ CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void 
 ])
 def test_global_shadow_api_misuse(tmp_path: Path, body: str, pattern: str, error: type[Exception]) -> None:
     refused(tmp_path, CONTEXT_HEADER.replace("\n", " ") + f"double g(double x) {{ {body} }}", pattern, error)
+
+
+def test_global_shadow_of_another_width_is_refused(tmp_path: Path) -> None:
+    """Only width-1 shadows were asked for: a derivative of 2 directions has none to use."""
+    body = (CONTEXT_HEADER + "double g(double x) { return __enzyme_fwddiff_v2((void *)model, enzyme_width, 2, x, "
+            "1.0, 0.0).d[0] + *(double *)__enzyme_query(&gp, 1, 0); }\n")
+    with pytest.raises(DifferentiationError, match=r"@model uses @gp, which has 1 shadow\(s\), in a derivative of 2"):
+        differentiate(tmp_path, body)

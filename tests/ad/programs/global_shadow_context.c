@@ -8,6 +8,9 @@ void *__enzyme_context(int);
 void *__enzyme_shadow(void *, void *, int);
 void *__enzyme_shadow_query(void *, int, int) __asm__("__enzyme_shadow");
 void __enzyme_zero_shadows(void *);
+extern int enzyme_width;
+typedef struct { double d[2]; } two_t;
+two_t __enzyme_fwddiff2(void *, ...) __asm__("__enzyme_fwddiff");
 
 /* A small polynomial-times-exponential model with its parameters in globals. */
 double coeffs[3] = {0.5, -1.25, 0.75};
@@ -56,5 +59,22 @@ int main(void) {
     __enzyme_zero_shadows(ctx);
     check("forward dx", __enzyme_fwddiff((void *)model, enzyme_context, ctx, x, 1.0), CENTRAL(model(p), p, x), 1e-6);
   }
+
+  /* Two directions at once: each width has shadows of its own, one per lane. */
+  double *dc_lane[2], *drate_lane[2];
+  for (int j = 0; j < 2; j++) {
+    dc_lane[j] = (double *)__enzyme_shadow_query(&coeffs, 2, j);
+    drate_lane[j] = (double *)__enzyme_shadow_query(&shape.rate, 2, j);
+    __enzyme_shadow_query(&shape.offset, 2, j);
+  }
+  __enzyme_zero_shadows(ctx);
+  dc[2] = 7.0;              /* width 1: must not leak into the width-2 lanes */
+  dc_lane[0][2] = 1.0;      /* lane 0: along coeffs[2] */
+  *drate_lane[1] = 1.0;     /* lane 1: along the rate */
+  double x = 1.3;
+  two_t t2 = __enzyme_fwddiff2((void *)model, enzyme_width, 2, x, 0.0, 0.0);
+  check("lane 0 dcoeff2", t2.d[0], CENTRAL(model_at(x), coeffs[2], coeffs[2]), 1e-6);
+  check("lane 1 drate", t2.d[1], CENTRAL(model_at(x), shape.rate, shape.rate), 1e-6);
+  check("width-1 shadow kept", dc[2], 7.0, 0.0);
   return finish();
 }
