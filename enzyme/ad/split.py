@@ -35,15 +35,18 @@ def augmented_result_type(fn: Function) -> Type:
     return PTR if fn.return_type.is_void else StructType((PTR, fn.return_type))
 
 
-def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool = False) -> Function:
-    """``augmentfwd_<fn>`` (memoized); with ``caller_tape`` it takes ``ptr tape, i64 bytes`` last."""
-    key = ("augmentfwd", fn, activities, caller_tape)
+def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool = False,
+                    width: int = 1) -> Function:
+    """``augmentfwd_<fn>`` (memoized); with ``caller_tape`` it takes ``ptr tape, i64 bytes`` last.
+
+    Batch width W: each dup argument has W shadows; the primal result is returned once."""
+    key = ("augmentfwd", fn, activities, caller_tape, width)
     got = ctx.memo.get(key)
     if got is not None:
         return got
-    pair = sweeps(ctx, fn, activities, top_level=False)
+    pair = sweeps(ctx, fn, activities, top_level=False, width=width)
     m = ctx.module
-    params, names = primal_and_shadow_params(fn, activities)
+    params, names = primal_and_shadow_params(fn, activities, width)
     if caller_tape:
         params += [PTR, I64]
         names += ["tape", "tape_bytes"]
@@ -61,7 +64,7 @@ def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], c
         malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
         tape = b.call(malloc, [const_int(I64, TAPE_BYTES)], name="tape")
     b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
-    b.store(const_int(I64, _tag(fn, activities) | (CALLER_OWNED if caller_tape else 0)),
+    b.store(const_int(I64, _tag(fn, activities, width) | (CALLER_OWNED if caller_tape else 0)),
             b.gep(TAPE_STRUCT, tape, [1], name="tag"))
     res: Value = b.call(pair.augmented, [*d.args[:len(d.args) - 2 * caller_tape], tape])
     if fn.return_type.is_void:
@@ -76,22 +79,23 @@ def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], c
     return d
 
 
-def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool = False
-                  ) -> tuple[Function, tuple[Type, ...], bool]:
+def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool = False,
+                  width: int = 1) -> tuple[Function, tuple[Type, ...], bool]:
     """``reversesplit_<fn>`` (memoized): (function, types of the returned adjoints, whether it takes dret).
 
-    With ``caller_tape`` it takes ``ptr tape, i64 bytes`` last and leaves the tape memory to the caller."""
-    pair = sweeps(ctx, fn, activities, top_level=False)
-    key = ("reversesplit", fn, activities, caller_tape)
+    With ``caller_tape`` it takes ``ptr tape, i64 bytes`` last and leaves the tape memory to the caller.
+    Batch width W: W shadows per dup argument, W drets, each adjoint ``[W x T]``."""
+    pair = sweeps(ctx, fn, activities, top_level=False, width=width)
+    key = ("reversesplit", fn, activities, caller_tape, width)
     got = ctx.memo.get(key)
     if got is not None:
         return got, pair.out_types, pair.returns_adjoint
     m = ctx.module
-    params, names = primal_and_shadow_params(fn, activities)
+    params, names = primal_and_shadow_params(fn, activities, width)
     if pair.returns_adjoint:
         assert pair.dret_type is not None
-        params.append(pair.dret_type)
-        names.append("dret")
+        params += [pair.dret_type] * width
+        names += ["dret"] if width == 1 else [f"dret{j}" for j in range(width)]
     params.append(PTR)
     names.append("tape")
     if caller_tape:
@@ -112,7 +116,7 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
         b = _trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
     tag = b.load(I64, b.gep(TAPE_STRUCT, tape, [1]), name="tag")
     owner = b.binop("and", tag, const_int(I64, CALLER_OWNED), name="owner")
-    b.cond_br(b.icmp("eq", b.binop("xor", tag, owner), const_int(I64, _tag(fn, activities))), run, bad)
+    b.cond_br(b.icmp("eq", b.binop("xor", tag, owner), const_int(I64, _tag(fn, activities, width))), run, bad)
     bb = Builder(bad)
     # A tape made for another function or other activities: its layout differs, so stop.
     bb.call(m.declare_function("llvm.trap", FunctionType(VOID, ())), [])
@@ -140,6 +144,6 @@ def _trap_unless(m: Module, d: Function, b: Builder, ok: Value) -> Builder:
     return Builder(go)
 
 
-def _tag(fn: Function, activities: tuple[str, ...]) -> int:
-    """A number naming (function, activities); the same in every run of the compiler."""
-    return zlib.crc32(f"{fn.name}|{','.join(activities)}".encode()) | 0x5A00000000
+def _tag(fn: Function, activities: tuple[str, ...], width: int) -> int:
+    """A number naming (function, activities, width); the same in every run of the compiler."""
+    return zlib.crc32(f"{fn.name}|{','.join(activities)}|{width}".encode()) | 0x5A00000000

@@ -120,7 +120,7 @@ def _replace_reverse(ctx: ADContext, req: Request,
 def _replace_augment(ctx: ADContext, req: Request) -> CallInst:
     from ..ad.split import augmented_result_type, split_augmented
     caller_tape = _caller_tape_args(req)
-    d = split_augmented(ctx, req.function, req.activities, caller_tape=bool(caller_tape))
+    d = split_augmented(ctx, req.function, req.activities, caller_tape=bool(caller_tape), width=req.width)
     b = Builder(InsertPoint.before_inst(req.call))
     res = b.call(d, _call_args(req) + caller_tape)
     result: Value | None = None if d.return_type.is_void else res
@@ -178,10 +178,11 @@ def replace_size_queries(module: Module) -> int:
 def _replace_split_reverse(ctx: ADContext, req: Request) -> CallInst:
     from ..ad.split import split_reverse
     caller_tape = _caller_tape_args(req)
-    d, out_types, takes_dret = split_reverse(ctx, req.function, req.activities, caller_tape=bool(caller_tape))
-    assert req.tape is not None and takes_dret == (req.dret is not None)
+    d, out_types, takes_dret = split_reverse(ctx, req.function, req.activities, caller_tape=bool(caller_tape),
+                                             width=req.width)
+    assert req.tape is not None and takes_dret == bool(req.drets)
     b = Builder(InsertPoint.before_inst(req.call))
-    args = _call_args(req) + ([req.dret] if req.dret is not None else []) + (caller_tape or [req.tape])
+    args = _call_args(req) + req.drets + (caller_tape or [req.tape])
     res = b.call(d, args)
     result: Value | None = None
     if len(out_types) == 1:

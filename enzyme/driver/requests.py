@@ -15,8 +15,8 @@ would (``bool``: ``!= 0``; ``char``/``short``: truncation; ``float``:
 ``__enzyme_reverse``; other type mismatches are refused.  (Upstream Enzyme
 converts only ``int`` to ``bool``, by truncation.)
 
-Batch mode: ``enzyme_width, W`` right after the function (``__enzyme_fwddiff``
-and ``__enzyme_autodiff``); every dup argument is then followed by W shadows,
+Batch mode: ``enzyme_width, W`` right after the function (every entry point,
+split mode included, where ``__enzyme_reverse`` then takes W drets); every dup argument is followed by W shadows,
 or marked ``enzyme_dupv, stride`` with one shadow pointer whose direction j
 lies ``j * stride`` bytes further.
 ``__enzyme_reverse`` takes, after the arguments, ``dret`` when the function
@@ -79,7 +79,7 @@ class Request:
 
     ``mode`` is forward, reverse (``__enzyme_autodiff``), augment
     (``__enzyme_augmentfwd``) or split_reverse (``__enzyme_reverse``, which
-    also has ``tape`` and, for a floating-point result, ``dret``).
+    also has ``tape`` and, for a floating-point result, ``drets``: one per batch direction).
     """
 
     call: CallInst
@@ -88,7 +88,7 @@ class Request:
     args: list[Arg]
     sret: Value | None = None  # where a struct result goes when the ABI returns it through memory
     width: int = 1
-    dret: Value | None = None
+    drets: list[Value] = field(default_factory=list)  # __enzyme_reverse: the result's adjoint, one per direction
     tape: Value | None = None
     # enzyme_allocated: the caller's tape memory (``tape``, given with enzyme_tape) and its size in bytes
     allocated: Value | None = None
@@ -193,10 +193,6 @@ def decode(call: CallInst, mode: str) -> Request:
             raise d.fail(f"enzyme_width must be followed by a positive integer constant, got {_spell(w)}")
         width = w.value
         i += 2
-        if mode in ("augment", "split_reverse"):
-            raise d.fail("enzyme_width in split reverse mode (__enzyme_augmentfwd/__enzyme_reverse) is not "
-                         "supported yet; use __enzyme_autodiff with enzyme_width, or call once per direction",
-                         DifferentiationError)
     params = fn.function_type.params
     decoded: list[Arg] = []
     inserted: list[Instruction] = []
@@ -358,11 +354,12 @@ def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int, opt
     (unless given among the arguments), ``enzyme_tape, ptr`` or just the pointer."""
     fn = req.function
     rt = fn.return_type
-    if carries_float(rt):
+    for j in range(req.width if carries_float(rt) else 0):
         if i >= len(args) or _marker(args[i]) is not None:
-            raise d.fail(f"@{fn.name} returns {rt}: pass its adjoint (dret) and then the tape after the arguments")
-        req.dret = _unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a {rt}, "
-                               "got {got}", req.inserted)
+            what = "its adjoint (dret)" if req.width == 1 else f"its {req.width} adjoints (one dret per direction)"
+            raise d.fail(f"@{fn.name} returns {rt}: pass {what} and then the tape after the arguments")
+        req.drets.append(_unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a "
+                                     f"{rt}, got {{got}}", req.inserted))
         i += 1
     while i < len(args) and (mark := _marker(args[i])) in (ALLOCATED_MARKER, TAPE_MARKER):
         i = _decode_tape_option(d, args, i, mark, options)

@@ -78,9 +78,10 @@ def test_batch_reverse_misuse(tmp_path: Path, call: str, pattern: str) -> None:
     refused(tmp_path, f"double g(double *x, double *d, int n) {{ return {call}; }}", pattern)
 
 
-def test_batch_split_mode_is_refused(tmp_path: Path) -> None:
-    body = "aug_t g(double *x, double *d, int n) { return __enzyme_augmentfwd((void *)f, enzyme_width, 2, x, d, d, n); }"
-    refused(tmp_path, body, r"enzyme_width in split reverse mode .* is not supported yet", DifferentiationError)
+def test_batch_split_reverse_needs_a_dret_per_direction(tmp_path: Path) -> None:
+    body = ("double g(double *x, double *d, int n, void *t) { return __enzyme_reverse((void *)f, enzyme_width, 2, "
+            "x, d, d, n, 1.0, t); }")
+    refused(tmp_path, body, r"@f returns double: pass its 2 adjoints \(one dret per direction\) and then the tape")
 
 
 @pytest.mark.parametrize("body, pattern", [
