@@ -355,7 +355,7 @@ def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int, opt
     fn = req.function
     rt = fn.return_type
     for j in range(req.width if carries_float(rt) else 0):
-        if i >= len(args) or _marker(args[i]) is not None:
+        if i >= len(args) or _marker(args[i]) is not None or isinstance(args[i].type, PointerType):
             what = "its adjoint (dret)" if req.width == 1 else f"its {req.width} adjoints (one dret per direction)"
             raise d.fail(f"@{fn.name} returns {rt}: pass {what} and then the tape after the arguments")
         req.drets.append(_unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a "
