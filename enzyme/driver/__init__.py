@@ -11,7 +11,7 @@ from .batch import replace_batches
 from .context_shadows import replace_shadow_api
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
-from .replace import replace_request, replace_size_queries
+from .replace import replace_request, replace_size_queries, replace_virtual_reverse
 from .requests import Request, find_requests, where
 from .runtime_calls import install_runtime_bodies, restore_runtime_calls
 from .shadowed_globals import expose_shadowed_globals
@@ -27,7 +27,8 @@ def differentiate_module(module: Module) -> int:
     UsageError for malformed calls) rather than emit a derivative it cannot
     justify.
     """
-    batches = replace_batches(module) + replace_size_queries(module) + replace_shadow_api(module)
+    batches = (replace_batches(module) + replace_size_queries(module) + replace_shadow_api(module)
+               + replace_virtual_reverse(module))
     requests = find_requests(module)
     if not requests:
         return batches

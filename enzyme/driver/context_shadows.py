@@ -26,6 +26,7 @@ from ..ir import (ArrayType, CallInst, ConstantExpr, ConstantInt, GlobalVariable
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PTR
 from .active_globals import new_shadow
+from .replace import erase_call
 from .requests import where
 
 def replace_shadow_api(module: Module) -> int:
@@ -49,7 +50,7 @@ def replace_shadow_api(module: Module) -> int:
     for call in contexts:
         _check_int(call, call.args[0] if call.args else None, 1, "the width of the context")
         call.replace_all_uses_with(handle)
-        call.erase()
+        erase_call(call)
     for call in found["__enzyme_shadow"]:
         _replace_shadow_query(module, call, owned)
     layout = DataLayout.of_module(module)
@@ -57,7 +58,7 @@ def replace_shadow_api(module: Module) -> int:
         b = Builder(InsertPoint.before_inst(call))
         for s in owned:
             zero_fill(module, b, s, const_int(I64, layout.alloc_size(s.value_type)))
-        call.erase()
+        erase_call(call)
     return sum(map(len, found.values()))
 
 
@@ -107,7 +108,7 @@ def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVari
     if at.type != call.type:
         raise UsageError(f"{_site(call)}: declared to return {call.type}; it returns a pointer")
     call.replace_all_uses_with(at)
-    call.erase()
+    erase_call(call)
 
 
 def _global_and_path(v: Value) -> tuple[GlobalVariable | None, list[ConstantExpr]]:

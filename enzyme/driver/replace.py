@@ -10,7 +10,7 @@ from ..errors import DifferentiationError, UsageError
 from ..ir import (ArrayType, CallInst, ConstantInt, ConstantKeyword, FloatType, Function, InvokeInst, Module, StructType,
                   Type, Value, VectorType, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.types import I64, IntType
+from ..ir.types import I64, IntType, PointerType
 from .requests import Request, where
 
 
@@ -50,8 +50,12 @@ def _finish(req: Request, result: Value | None) -> None:
             raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type} but the "
                              f"derivative of @{req.function.name} is {result.type}")
         call.replace_all_uses_with(result)
+    erase_call(call)
+
+
+def erase_call(call: CallInst) -> None:
+    """Remove a replaced call; an ``invoke`` (C++) continues on its normal path, without the unwind edge."""
     if isinstance(call, InvokeInst):
-        # The derivative call cannot throw: continue on the normal path, drop the unwind edge.
         block = call.parent
         Builder(InsertPoint.before_inst(call)).br(call.normal_dest)
         unwind = call.unwind_dest
@@ -171,7 +175,25 @@ def replace_size_queries(module: Module) -> int:
             raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type}; the size is an "
                              "integer (size_t)")
         call.replace_all_uses_with(const_int(call.type, TAPE_BYTES))
-        call.erase()
+        erase_call(call)
+    return len(calls)
+
+
+def replace_virtual_reverse(module: Module) -> int:
+    """``__enzyme_virtualreverse(fp)``: the shadow of a function pointer (or of a C++ vtable pointer).
+
+    Upstream returns a pointer to the function's augmented forward and reverse sweeps, which its
+    derivatives call through shadow function pointers.  Derivatives here dispatch on the primal pointer
+    (enzyme.ad.indirect) and never call through a shadow one, so the shadow is the pointer itself.
+    """
+    calls = [inst for f in module.functions for inst in f.instructions()
+             if isinstance(inst, CallInst) and "__enzyme_virtualreverse" in (inst.callee_name or "")]
+    for call in calls:
+        if len(call.args) != 1 or call.args[0].type != call.type or not isinstance(call.type, PointerType):
+            raise UsageError(f"__enzyme_virtualreverse {where(call)}: takes one function or vtable pointer and "
+                             "returns a pointer of the same type")
+        call.replace_all_uses_with(call.args[0])
+        erase_call(call)
     return len(calls)
 
 

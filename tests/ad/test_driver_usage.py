@@ -151,9 +151,9 @@ int main(void) {
 @pytest.mark.parametrize("lang, decl, call, pattern", [
     ("c", "unsigned long __enzyme_iter(unsigned long, unsigned long);",
      "return sq(x[0]) * __enzyme_iter(3, 1);", r"^__enzyme_iter in @g\b.*: this Enzyme entry point is not supported yet"),
-    ("cpp", "template <typename T> T __enzyme_virtualreverse(T);",
-     "return __enzyme_virtualreverse(x) == x ? sq(x[0]) : 0;",
-     r"^__enzyme_virtualreverse in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
+    ("cpp", "unsigned long __enzyme_iter(unsigned long, unsigned long);",
+     "return sq(x[0]) * __enzyme_iter(3, 1);",
+     r"^__enzyme_iter in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
     ("cpp", "extern double __enzyme_fwdsplit(...);", "return __enzyme_fwdsplit((void *)sq, x[0], 1.0);",
      r"^__enzyme_fwdsplit in @_Z1gPd\b.*: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff"),
 ])
@@ -279,3 +279,9 @@ def test_global_shadow_of_another_width_is_refused(tmp_path: Path) -> None:
             "1.0, 0.0).d[0] + *(double *)__enzyme_query(&gp, 1, 0); }\n")
     with pytest.raises(DifferentiationError, match=r"@model uses @gp, which has 1 shadow\(s\), in a derivative of 2"):
         differentiate(tmp_path, body)
+
+
+def test_virtual_reverse_misuse(tmp_path: Path) -> None:
+    body = ("long __enzyme_virtualreverse_long(void *) __asm__(\"__enzyme_virtualreverse\"); "
+            "long g(void) { return __enzyme_virtualreverse_long((void *)sq); }")
+    refused(tmp_path, body, r"takes one function or vtable pointer and returns a pointer of the same type")
