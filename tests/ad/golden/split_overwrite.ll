@@ -91,7 +91,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = call ptr @malloc(i64 56)
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
-; CHECK-NEXT:   store i64 387671447577, ptr %[[TAG]], align 4
+; CHECK-NEXT:   store i64 388703294661, ptr %[[TAG]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(ptr %[[A]], ptr %[[D_A]], double %[[V]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = insertvalue { ptr, double } undef, ptr %[[TAPE]], 0
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = insertvalue { ptr, double } %[[TMP1]], double %[[TMP0]], 1
@@ -103,18 +103,27 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = load i64, ptr %[[TMP0]], align 4
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = icmp eq i64 %[[TAG]], 387671447577
-; CHECK-NEXT:   br i1 %[[TMP1]], label %[[RUN:[^ ,]+]], label %[[WRONG_TAPE:[^ ,]+]]
+; CHECK-NEXT:   %[[OWNER:[^ ,]+]] = and i64 %[[TAG]], 281474976710656
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = xor i64 %[[TAG]], %[[OWNER]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = icmp eq i64 %[[TMP1]], 388703294661
+; CHECK-NEXT:   br i1 %[[TMP2]], label %[[RUN:[^ ,]+]], label %[[WRONG_TAPE:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[RUN]]:
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call { double } @reverse_f(ptr %[[A]], ptr %[[D_A]], double %[[V]], double %[[DRET]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call { double } @reverse_f(ptr %[[A]], ptr %[[D_A]], double %[[V]], double %[[DRET]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   call void @free(ptr %[[TAPE]])
-; CHECK-NEXT:   ret { double } %[[TMP2]]
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = icmp eq i64 %[[OWNER]], 0
+; CHECK-NEXT:   br i1 %[[TMP4]], label %[[FREE_HEAP_TAPE:[^ ,]+]], label %[[DONE:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[WRONG_TAPE]]:
 ; CHECK-NEXT:   call void @llvm.trap()
 ; CHECK-NEXT:   unreachable
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[DONE]]:
+; CHECK-NEXT:   ret { double } %[[TMP3]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[FREE_HEAP_TAPE]]:
+; CHECK-NEXT:   call void @free(ptr %[[TAPE]])
+; CHECK-NEXT:   br label %[[DONE]]
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define double @split(
