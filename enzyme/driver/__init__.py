@@ -9,6 +9,7 @@ from ..ir import CallInst, Function, Module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
 from .context_shadows import replace_shadow_api
+from .iteration_counts import resolve_iterations, step_iterations
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
 from .replace import replace_request, replace_size_queries, replace_virtual_reverse
@@ -31,6 +32,7 @@ def differentiate_module(module: Module) -> int:
                + replace_virtual_reverse(module))
     requests = find_requests(module)
     if not requests:
+        resolve_iterations(module)
         return batches
     custom_rules(module)  # validate registrations and annotations before generating anything
     runtime_bodies = install_runtime_bodies(module)
@@ -41,7 +43,9 @@ def differentiate_module(module: Module) -> int:
     ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
     for req in _inner_first(requests):
         site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
+        before = set(module.functions)
         call = replace_request(ctx, req.refreshed())
+        step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)
         _check_device_tape(module, req.function, site)
     restore_runtime_calls(runtime_bodies)
@@ -49,6 +53,7 @@ def differentiate_module(module: Module) -> int:
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)
     drop_foreign_loop_locations(module)
+    resolve_iterations(module)
     return batches + len(requests)
 
 

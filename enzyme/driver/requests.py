@@ -137,15 +137,19 @@ def find_requests(module: Module) -> list[Request]:
         mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
         if mode is not None:
             out.append(decode(inst, mode))
+        elif "__enzyme_iter" in name:
+            continue  # enzyme.driver.iteration_counts
         elif "__enzyme_fwdsplit" in name:
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
         elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
-            # Another upstream entry point (__enzyme_virtualreverse, __enzyme_iter, __enzyme_checkpoint_for,
+            # Another upstream entry point (__enzyme_checkpoint_for, __enzyme_fixed_point,
             # ...): nothing would define it, so the program could not link; say which one instead.
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
-                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_batch)")
+                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, "
+                "__enzyme_batch, __enzyme_context, __enzyme_shadow, __enzyme_zero_shadows, __enzyme_virtualreverse, "
+                "__enzyme_iter)")
     return out
 
 

@@ -149,11 +149,12 @@ int main(void) {
 
 
 @pytest.mark.parametrize("lang, decl, call, pattern", [
-    ("c", "unsigned long __enzyme_iter(unsigned long, unsigned long);",
-     "return sq(x[0]) * __enzyme_iter(3, 1);", r"^__enzyme_iter in @g\b.*: this Enzyme entry point is not supported yet"),
-    ("cpp", "unsigned long __enzyme_iter(unsigned long, unsigned long);",
-     "return sq(x[0]) * __enzyme_iter(3, 1);",
-     r"^__enzyme_iter in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
+    ("c", "double __enzyme_fixed_point(double);",
+     "return sq(x[0]) * __enzyme_fixed_point(x[1]);",
+     r"^__enzyme_fixed_point in @g\b.*: this Enzyme entry point is not supported yet"),
+    ("cpp", "double __enzyme_checkpoint_while(double);",
+     "return sq(x[0]) * __enzyme_checkpoint_while(x[1]);",
+     r"^__enzyme_checkpoint_while in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
     ("cpp", "extern double __enzyme_fwdsplit(...);", "return __enzyme_fwdsplit((void *)sq, x[0], 1.0);",
      r"^__enzyme_fwdsplit in @_Z1gPd\b.*: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff"),
 ])
@@ -285,3 +286,9 @@ def test_virtual_reverse_misuse(tmp_path: Path) -> None:
     body = ("long __enzyme_virtualreverse_long(void *) __asm__(\"__enzyme_virtualreverse\"); "
             "long g(void) { return __enzyme_virtualreverse_long((void *)sq); }")
     refused(tmp_path, body, r"takes one function or vtable pointer and returns a pointer of the same type")
+
+
+def test_iteration_count_misuse(tmp_path: Path) -> None:
+    body = ("double __enzyme_iter_f(double, double) __asm__(\"__enzyme_iter\"); "
+            "double g(double x) { return __enzyme_autodiff((void *)sq, x) * __enzyme_iter_f(2.0, 1.0); }")
+    refused(tmp_path, body, r"__enzyme_iter in @g .*: takes two integers \(count, step\) and returns one of the same type")
