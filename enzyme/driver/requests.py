@@ -276,8 +276,11 @@ def decode(call: CallInst, mode: str) -> Request:
                     if i >= len(args) or _marker(args[i]) is not None:
                         if width == 1:
                             raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} but has no shadow after it")
+                        leaf = (" (one shadow holding every direction of each element, upstream's "
+                                "vectorize-at-leaf-nodes layout, is not supported; use enzyme_dupv for one "
+                                "shadow with the directions one after another)") if j == 1 else ""
                         raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} and needs {width} shadows "
-                                     f"after it (enzyme_width {width}), got {j}")
+                                     f"after it (enzyme_width {width}), got {j}{leaf}")
                     shadow = args[i]
                     i += 1
                     shadows.append(_unpromoted(d, shadow, pt, f"shadow {j + 1} of argument {k + 1} of @{fn.name} "

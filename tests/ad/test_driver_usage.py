@@ -55,6 +55,8 @@ def refused(tmp_path: Path, body: str, pattern: str, error: type[Exception] = Us
      r"argument 1 of @f is dup and needs 3 shadows after it \(enzyme_width 3\), got 2"),
     ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, x, d, n)",
      r"shadow 2 of argument 1 of @f has type i32, expected ptr"),
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, x, d, enzyme_const, n)",
+     r"needs 2 shadows after it \(enzyme_width 2\), got 1 \(one shadow holding every direction of each element"),
     ("__enzyme_fwddiff_v2((void *)f, x, enzyme_width, 2, d, d, n)",
      r"enzyme_width must come right after the function"),
     ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, enzyme_dupv, 8, x, 1.0, n)",
