@@ -21,6 +21,10 @@ or marked ``enzyme_dupv, stride`` with one shadow pointer whose direction j
 lies ``j * stride`` bytes further.
 ``__enzyme_reverse`` takes, after the arguments, ``dret`` when the function
 returns a floating-point value, then the tape from ``__enzyme_augmentfwd``.
+Split mode also takes ``enzyme_allocated, bytes, enzyme_tape, ptr`` (the tape in
+the caller's memory) before or after the arguments; ``enzyme_nocache`` before an
+argument is accepted as a hint, ``enzyme_context, ctx`` in any call names the
+program's global shadows (enzyme.driver.context_shadows).
 """
 from __future__ import annotations
 
@@ -201,10 +205,11 @@ def decode(call: CallInst, mode: str) -> Request:
     decoded: list[Arg] = []
     inserted: list[Instruction] = []
     returns: dict[str, object] = {}
-
     tape_options: dict[str, Value] = {}
 
-    def skip_return_markers(i: int) -> int:
+    def skip_options(i: int) -> int:
+        """Past the markers that may come before any argument or at the end: return markers, enzyme_nocache,
+        enzyme_context ctx, and in split mode enzyme_allocated size / enzyme_tape ptr."""
         while i < len(args) and (mark := _marker(args[i])) is not None:
             if mark in RETURN_MARKERS:
                 what, value = RETURN_MARKERS[mark]
@@ -226,7 +231,7 @@ def decode(call: CallInst, mode: str) -> Request:
         return i
 
     for k, pt in enumerate(params):
-        i = skip_return_markers(i)
+        i = skip_options(i)
         if i >= len(args):
             raise d.fail(f"@{fn.name} takes {len(params)} arguments but only {len(decoded)} were given")
         mark = _marker(args[i])
@@ -293,7 +298,7 @@ def decode(call: CallInst, mode: str) -> Request:
                 raise d.fail(f"argument {k + 1} of @{fn.name} is a {pt}; only floating-point values can be "
                              "enzyme_out")
         decoded.append(Arg(activity, v, shadows))
-    i = skip_return_markers(i)
+    i = skip_options(i)
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
                   primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"))  # type: ignore[arg-type]
     _check_return_markers(d, req)
