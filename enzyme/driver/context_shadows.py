@@ -13,7 +13,10 @@ ones users declare with ``enzyme_shadow`` (``custom_rules(module).shadows``),
 so the engine treats them the same way.  What that cannot express is refused
 with one line: a second context or a context of width above 1 (which would need shadows of their
 own; the query form's widths have theirs), a shadow of a global holding pointers (it would
-have to point to shadow memory), and a global not named at compile time.
+have to point to shadow memory) unless it is a plain pointer that only ever holds what the C
+allocator returned (its shadow then gets a zeroed block of the same size, malloc_usable_size, at
+the first query, and __enzyme_zero_shadows zeroes that block), and a global not named at compile
+time.
 """
 from __future__ import annotations
 
@@ -21,8 +24,10 @@ from ..ad.common import zero_fill
 from ..ad.custom import custom_rules
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError, UsageError
-from ..ir import (ArrayType, CallInst, ConstantExpr, ConstantInt, GlobalVariable, Module,
-                  PointerType, StructType, Type, Value, VectorType, strip_pointer_casts)
+from ..ad.common import is_null_pointer
+from ..ir import (ArrayType, CallInst, ConstantExpr, ConstantInt, ConstantKeyword, Function, FunctionType,
+                  GlobalVariable, LoadInst, Module, PointerType, StoreInst, StructType, Type, Value, VectorType,
+                  strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PTR
 from .active_globals import new_shadow
@@ -46,18 +51,22 @@ def replace_shadow_api(module: Module) -> int:
     if not any(found.values()):
         return 0
     handle = _context_handle(module)
-    owned: list[GlobalVariable] = []
+    owned: list[GlobalVariable] = []       # shadows zeroed by __enzyme_zero_shadows
+    heap_owned: list[GlobalVariable] = []  # shadows holding shadow heap blocks: the blocks are zeroed
     for call in contexts:
         _check_int(call, call.args[0] if call.args else None, 1, "the width of the context")
         call.replace_all_uses_with(handle)
         erase_call(call)
     for call in found["__enzyme_shadow"]:
-        _replace_shadow_query(module, call, owned)
+        _replace_shadow_query(module, call, owned, heap_owned)
     layout = DataLayout.of_module(module)
     for call in found["__enzyme_zero_shadows"]:
         b = Builder(InsertPoint.before_inst(call))
         for s in owned:
             zero_fill(module, b, s, const_int(I64, layout.alloc_size(s.value_type)))
+        for s in heap_owned:
+            block = b.load(PTR, s)
+            zero_fill(module, b, block, b.call(_usable_size(module), [block]))
         erase_call(call)
     return sum(map(len, found.values()))
 
@@ -70,7 +79,8 @@ def _context_handle(module: Module) -> GlobalVariable:
     return g
 
 
-def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVariable]) -> None:
+def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVariable],
+                          heap_owned: list[GlobalVariable]) -> None:
     args = call.args
     if len(args) != 3:
         raise UsageError(f"{_site(call)}: takes (context, &global, lane) or (&global, width, lane), got "
@@ -89,19 +99,23 @@ def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVari
         raise DifferentiationError(f"{_site(call)}: the global must be named at compile time (&g or &g.field), "
                                    "got a pointer computed at run time")
     rules = custom_rules(module)
+    heap = base.value_type == PTR and not path and width == 1 and _holds_only_allocations(module, base)
     if base not in rules.shadows:
-        if _holds_pointers(base.value_type):
+        if _holds_pointers(base.value_type) and not heap:
             raise DifferentiationError(
                 f"{_site(call)}: @{base.name} holds pointers, whose shadow would have to point to shadow "
-                "memory; the global-shadow API supports globals of numbers only (pass such state through a "
-                "pointer argument marked enzyme_dup)")
+                "memory; supported are globals of numbers and a plain pointer global that only ever holds "
+                "what malloc/calloc/aligned_alloc/realloc returned (pass other state through a pointer argument "
+                "marked enzyme_dup)")
         rules.shadows[base] = [new_shadow(module, base, 0)]
+    if heap:
+        _allocate_heap_shadow(module, call, base, rules.shadows[base][0], heap_owned)
     lanes = rules.shadows[base]
     if width > 1:
         # Each width has shadows of its own: seeding lane 0 of width 2 leaves the width-1 shadow alone.
         lanes = rules.width_shadows.setdefault((base, width), [
             new_shadow(module, base, j) for j in range(width)])
-    owned.extend(s for s in lanes if s not in owned)
+    owned.extend(s for s in lanes if s not in owned and s not in heap_owned)
     at: Value = lanes[lane]
     for gep in path:
         at = ConstantExpr(gep.type, gep.opcode, [at, *gep.operands[1:]], gep.flags, gep.source_type)
@@ -109,6 +123,47 @@ def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVari
         raise UsageError(f"{_site(call)}: declared to return {call.type}; it returns a pointer")
     call.replace_all_uses_with(at)
     erase_call(call)
+
+
+_ALLOCATORS = ("malloc", "calloc", "aligned_alloc", "realloc")
+
+
+def _holds_only_allocations(module: Module, g: GlobalVariable) -> bool:
+    """Is every value the program stores into ``g`` null or a heap block from the C allocator, and ``g``
+    otherwise only loaded (so the allocator knows the size of what it points to)?"""
+    if g.initializer is not None and not is_null_pointer(g.initializer):
+        return False
+    for f in module.functions:
+        for inst in f.instructions():
+            if not any(op is g for op in inst.operands):
+                continue
+            if isinstance(inst, LoadInst) and inst.pointer is g:
+                continue
+            if isinstance(inst, StoreInst) and inst.pointer is g and inst.value is not g and (
+                    is_null_pointer(inst.value) or (isinstance(inst.value, CallInst)
+                                                    and (inst.value.callee_name or "") in _ALLOCATORS)):
+                continue
+            if isinstance(inst, CallInst) and "__enzyme_shadow" in (inst.callee_name or ""):
+                continue  # the query itself
+            return False
+    return True
+
+
+def _usable_size(module: Module) -> Function:
+    return module.declare_function("malloc_usable_size", FunctionType(I64, (PTR,)))
+
+
+def _allocate_heap_shadow(module: Module, call: CallInst, g: GlobalVariable, shadow: GlobalVariable,
+                          heap_owned: list[GlobalVariable]) -> None:
+    """The first query of a heap-pointer global: its shadow points to a zeroed block as large as its block."""
+    if shadow not in heap_owned:
+        heap_owned.append(shadow)
+    b = Builder(InsertPoint.before_inst(call))
+    block = b.load(PTR, g)
+    calloc = module.declare_function("calloc", FunctionType(PTR, (I64, I64)))
+    fresh = b.call(calloc, [const_int(I64, 1), b.call(_usable_size(module), [block])])
+    had = b.load(PTR, shadow)
+    b.store(b.select(b.icmp("eq", had, ConstantKeyword(PTR, "null")), fresh, had), shadow)
 
 
 def _global_and_path(v: Value) -> tuple[GlobalVariable | None, list[ConstantExpr]]:

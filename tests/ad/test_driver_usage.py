@@ -252,7 +252,8 @@ int main(int argc, char **argv) {
 
 CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void *__enzyme_shadow(void *, void *, int); "
                   "void *__enzyme_query(void *, int, int) __asm__(\"__enzyme_shadow\"); "
-                  "double gp = 2.0; double *gptr; double model(double x) { return gp * x; }\n")
+                  "double gp = 2.0; double *gptr; void point(void) { gptr = &gp; } "
+                  "double model(double x) { return gp * x; }\n")
 
 
 @pytest.mark.parametrize("body, pattern, error", [
@@ -266,7 +267,9 @@ CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void 
     ("return *(double *)__enzyme_query(&gp, 2, 2);", r"lane 2 of a width-2 shadow; lanes are 0 to 1", UsageError),
     ("return *(double *)__enzyme_query(&gp, 0, 0);", r"the width must be a positive integer constant", UsageError),
     ("void *c = __enzyme_context(1); return **(double **)__enzyme_shadow(c, &gptr, 0);",
-     r"@gptr holds pointers, whose shadow would have to point to shadow memory", DifferentiationError),
+     r"@gptr holds pointers, whose shadow would have to point to shadow memory; supported are globals of numbers "
+     r"and a plain pointer global that only ever holds what malloc/calloc/aligned_alloc/realloc returned",
+     DifferentiationError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, x > 0 ? &gp : &x, 0);",
      r"the global must be named at compile time", DifferentiationError),
     ("return __enzyme_autodiff((void *)model, enzyme_context);",

@@ -25,6 +25,20 @@ double model(double x) {
 
 static double model_at(double x) { return model(x); }
 
+/* A table on the heap, reached through a global pointer (as Fortran keeps ALLOCATABLE module arrays):
+   its shadow points to a zeroed block of the same size. */
+enum { K = 5 };
+double *knots;
+__attribute__((noinline)) static void make_knots(void) {
+  knots = (double *)malloc(K * sizeof(double));
+  for (int i = 0; i < K; i++) knots[i] = 0.2 * i - 0.3;
+}
+double spline_energy(double x) {
+  double s = 0;
+  for (int i = 0; i < K; i++) { double d = x - knots[i]; s += d * d * knots[i]; }
+  return s;
+}
+
 int main(void) {
   void *ctx = __enzyme_context(1);
   double *dc = (double *)__enzyme_shadow(ctx, &coeffs, 0);
@@ -76,5 +90,21 @@ int main(void) {
   check("lane 0 dcoeff2", t2.d[0], CENTRAL(model_at(x), coeffs[2], coeffs[2]), 1e-6);
   check("lane 1 drate", t2.d[1], CENTRAL(model_at(x), shape.rate, shape.rate), 1e-6);
   check("width-1 shadow kept", dc[2], 7.0, 0.0);
+
+  /* The heap table's shadow: adjoints of every knot, cleared by __enzyme_zero_shadows. */
+  make_knots();
+  double **dknots = (double **)__enzyme_shadow(ctx, &knots, 0);
+  for (int trial = 0; trial < 2; trial++) {
+    double x = 0.9 + trial, kv;
+    __enzyme_zero_shadows(ctx);
+    double dx = __enzyme_autodiff((void *)spline_energy, enzyme_context, ctx, x);
+    check("spline dx central", dx, CENTRAL(spline_energy(p), p, x), 1e-6);
+    for (int i = 0; i < K; i++) {
+      double k0 = knots[i];
+      check("dknot central", (*dknots)[i], CENTRAL((knots[i] = kv, spline_energy(x)), kv, k0), 1e-6);
+      knots[i] = k0;
+    }
+  }
+  free(knots);
   return finish();
 }
