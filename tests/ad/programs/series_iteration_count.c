@@ -14,6 +14,7 @@ static double exp_terms(double x, uint64_t n) {
 double series_exp(double x) { return exp_terms(x, __enzyme_iter(8, 1)); }
 
 double d_series_exp(double x) { return __enzyme_fwddiff((void *)series_exp, x, 1.0); }
+double r_series_exp(double x) { return __enzyme_autodiff((void *)series_exp, x); }
 
 int main(void) {
   const double xs[3] = {0.3, 1.4, -2.2};
@@ -25,6 +26,7 @@ int main(void) {
     check("forward derivative has 8 terms", d_series_exp(x), eight, 1e-14);
     check("second derivative has 8 terms", __enzyme_fwddiff((void *)d_series_exp, x, 1.0), eight, 1e-14);
     check("reverse over forward", __enzyme_autodiff((void *)d_series_exp, x), eight, 1e-14);
+    check("reverse over reverse", __enzyme_autodiff((void *)r_series_exp, x), eight, 1e-14);
     /* Central differences see the primal's 8 terms: one fewer after differentiating. */
     check("central differences", CENTRAL(series_exp(v), v, x), exp_terms(x, 7), 1e-6);
   }
