@@ -20,19 +20,35 @@ time.
 """
 from __future__ import annotations
 
-from ..ad.common import zero_fill
+from ..ad.common import is_null_pointer, zero_fill
 from ..ad.custom import custom_rules
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError, UsageError
-from ..ad.common import is_null_pointer
-from ..ir import (ArrayType, CallInst, ConstantExpr, ConstantInt, ConstantKeyword, Function, FunctionType,
-                  GlobalVariable, LoadInst, Module, PointerType, StoreInst, StructType, Type, Value, VectorType,
-                  strip_pointer_casts)
+from ..ir import (
+    ArrayType,
+    CallInst,
+    ConstantExpr,
+    ConstantInt,
+    ConstantKeyword,
+    Function,
+    FunctionType,
+    GlobalVariable,
+    LoadInst,
+    Module,
+    PointerType,
+    StoreInst,
+    StructType,
+    Type,
+    Value,
+    VectorType,
+    strip_pointer_casts,
+)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PTR
 from .active_globals import new_shadow
 from .replace import erase_call
 from .requests import where
+
 
 def replace_shadow_api(module: Module) -> int:
     """Replace the API's calls by the shadow globals they name; returns how many calls were replaced."""
