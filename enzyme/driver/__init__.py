@@ -8,7 +8,7 @@ from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
-from .context_shadows import replace_shadow_api
+from .context_shadows import check_shadow_forms, replace_shadow_api
 from .iteration_counts import resolve_iterations, step_iterations
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
@@ -28,9 +28,11 @@ def differentiate_module(module: Module) -> int:
     UsageError for malformed calls) rather than emit a derivative it cannot
     justify.
     """
-    batches = (replace_batches(module) + replace_size_queries(module) + replace_shadow_api(module)
+    shadow_forms = replace_shadow_api(module)
+    batches = (replace_batches(module) + replace_size_queries(module) + shadow_forms.calls
                + replace_virtual_reverse(module))
     requests = find_requests(module)
+    check_shadow_forms(shadow_forms, requests)
     if not requests:
         resolve_iterations(module)
         return batches

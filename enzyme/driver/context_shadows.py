@@ -8,6 +8,11 @@ Those shadows belong to the program: the derivatives accumulate adjoints into
 them and read tangents from them, and nothing zeroes them around the calls
 (unlike the shadows enzyme.driver.active_globals makes on its own).
 
+As upstream, a context's shadows serve the calls that pass it and the query
+form's (upstream's implicit shadows) the calls that pass none; a call reaching a
+global whose shadow was asked for in the other form is refused, and so is a
+global asked for in both forms (upstream keeps two shadows, here there is one).
+
 Here a context is the module's one set of shadow globals, registered like the
 ones users declare with ``enzyme_shadow`` (``custom_rules(module).shadows``),
 so the engine treats them the same way.  What that cannot express is refused
@@ -20,8 +25,11 @@ time.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..ad.common import is_null_pointer, zero_fill
 from ..ad.custom import custom_rules
+from ..analysis.activity_solver import reachable_functions
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError, UsageError
 from ..ir import (
@@ -47,11 +55,21 @@ from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PTR
 from .active_globals import new_shadow
 from .replace import erase_call
-from .requests import where
+from .requests import Request, where
 
 
-def replace_shadow_api(module: Module) -> int:
-    """Replace the API's calls by the shadow globals they name; returns how many calls were replaced."""
+@dataclass
+class ShadowForms:
+    """What the program asked for: how many calls were replaced, the globals whose shadows it asked for with a
+    context (``__enzyme_shadow(ctx, &g, lane)``) and without (the query form, upstream's implicit shadows)."""
+
+    calls: int = 0
+    with_context: set[GlobalVariable] = field(default_factory=set)
+    implicit: set[GlobalVariable] = field(default_factory=set)
+
+
+def replace_shadow_api(module: Module) -> ShadowForms:
+    """Replace the API's calls by the shadow globals they name."""
     found: dict[str, list[CallInst]] = {n: [] for n in ("__enzyme_context", "__enzyme_shadow", "__enzyme_zero_shadows")}
     for f in module.functions:
         for inst in f.instructions():
@@ -64,8 +82,9 @@ def replace_shadow_api(module: Module) -> int:
     if len(contexts) > 1:
         raise DifferentiationError(f"{_site(contexts[1])}: a second __enzyme_context; one context per program is "
                                    "supported (its shadows are the program's shadow globals)")
-    if not any(found.values()):
-        return 0
+    forms = ShadowForms(calls=sum(map(len, found.values())))
+    if not forms.calls:
+        return forms
     handle = _context_handle(module)
     owned: list[GlobalVariable] = []       # shadows zeroed by __enzyme_zero_shadows
     heap_owned: list[GlobalVariable] = []  # shadows holding shadow heap blocks: the blocks are zeroed
@@ -74,7 +93,8 @@ def replace_shadow_api(module: Module) -> int:
         call.replace_all_uses_with(handle)
         erase_call(call)
     for call in found["__enzyme_shadow"]:
-        _replace_shadow_query(module, call, owned, heap_owned)
+        base, with_context = _replace_shadow_query(module, call, owned, heap_owned)
+        (forms.with_context if with_context else forms.implicit).add(base)
     layout = DataLayout.of_module(module)
     for call in found["__enzyme_zero_shadows"]:
         b = Builder(InsertPoint.before_inst(call))
@@ -84,7 +104,30 @@ def replace_shadow_api(module: Module) -> int:
             block = b.load(PTR, s)
             zero_fill(module, b, block, b.call(_usable_size(module), [block]))
         erase_call(call)
-    return sum(map(len, found.values()))
+    both = forms.implicit & forms.with_context
+    if both:
+        g = min(both, key=lambda v: v.name or "")
+        raise DifferentiationError(f"@{g.name}: its shadow is asked for both with a context and in the query form "
+                                   "(__enzyme_shadow(&g, width, lane)); upstream keeps those apart, here use one form")
+    return forms
+
+
+def check_shadow_forms(forms: ShadowForms, requests: list[Request]) -> None:
+    """A context's shadows serve the calls that pass it (enzyme_context, ctx), the query form's the others:
+    refuse a call that reaches a global whose shadow the program asked for in the other form."""
+    if not (forms.with_context or forms.implicit):
+        return
+    for req in requests:
+        named = {g for f in reachable_functions(req.function) for inst in f.instructions()
+                 for g in inst.operands if isinstance(g, GlobalVariable)}
+        other = named & (forms.implicit if req.context is not None else forms.with_context)
+        if other:
+            g = min(other, key=lambda v: v.name or "")
+            fix = ("drop enzyme_context, or ask for its shadow with the context" if req.context is not None else
+                   "pass enzyme_context, ctx as the program's other calls do")
+            raise DifferentiationError(
+                f"{req.call.callee_name} {where(req.call)}: @{req.function.name} uses @{g.name}, whose shadow the "
+                f"program asked for {'without' if req.context is not None else 'with'} a context; {fix}")
 
 
 def _context_handle(module: Module) -> GlobalVariable:
@@ -96,13 +139,15 @@ def _context_handle(module: Module) -> GlobalVariable:
 
 
 def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVariable],
-                          heap_owned: list[GlobalVariable]) -> None:
+                          heap_owned: list[GlobalVariable]) -> tuple[GlobalVariable, bool]:
+    """Returns the global and whether the call named a context."""
     args = call.args
     if len(args) != 3:
         raise UsageError(f"{_site(call)}: takes (context, &global, lane) or (&global, width, lane), got "
                          f"{len(args)} arguments")
     width = 1
-    if isinstance(args[1].type, PointerType):
+    with_context = isinstance(args[1].type, PointerType)
+    if with_context:
         target = args[1]                                     # (context, &global, lane)
     else:
         target = args[0]                                     # (&global, width, lane)
@@ -139,6 +184,7 @@ def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVari
         raise UsageError(f"{_site(call)}: declared to return {call.type}; it returns a pointer")
     call.replace_all_uses_with(at)
     erase_call(call)
+    return base, with_context
 
 
 _ALLOCATORS = ("malloc", "calloc", "aligned_alloc", "realloc")

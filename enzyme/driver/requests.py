@@ -96,6 +96,7 @@ class Request:
     tape: Value | None = None
     # enzyme_allocated: the caller's tape memory (``tape``, given with enzyme_tape) and its size in bytes
     allocated: Value | None = None
+    context: Value | None = None  # enzyme_context: what __enzyme_context returned
     primal_return: bool = False  # enzyme_primal_return: the primal result comes first in what the call returns
     ret_activity: str | None = None  # enzyme_{const,active,dup}_return; None: the default for the mode
     # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
@@ -205,7 +206,7 @@ def decode(call: CallInst, mode: str) -> Request:
     decoded: list[Arg] = []
     inserted: list[Instruction] = []
     returns: dict[str, object] = {}
-    tape_options: dict[str, Value] = {}
+    tape_options: dict[str, Value] = {}  # enzyme_allocated, enzyme_tape, enzyme_context: the value after each
 
     def skip_options(i: int) -> int:
         """Past the markers that may come before any argument or at the end: return markers, enzyme_nocache,
@@ -223,6 +224,7 @@ def decode(call: CallInst, mode: str) -> Request:
                 # The context's shadows are globals the derivative names itself: nothing to pass.
                 if i + 1 >= len(args) or _marker(args[i + 1]) is not None:
                     raise d.fail("enzyme_context is not followed by the context (what __enzyme_context returned)")
+                tape_options[CONTEXT_MARKER] = args[i + 1]
                 i += 2
             elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in ("augment", "split_reverse"):
                 i = _decode_tape_option(d, args, i, mark, tape_options)
@@ -312,6 +314,7 @@ def decode(call: CallInst, mode: str) -> Request:
                      "available there; __enzyme_augmentsize tells how many are needed)")
     req.tape = tape_options.get(TAPE_MARKER, req.tape)
     req.allocated = tape_options.get(ALLOCATED_MARKER)
+    req.context = tape_options.get(CONTEXT_MARKER)
     if i != len(args):
         raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
     return req

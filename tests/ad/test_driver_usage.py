@@ -272,6 +272,13 @@ CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void 
      DifferentiationError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, x > 0 ? &gp : &x, 0);",
      r"the global must be named at compile time", DifferentiationError),
+    ("void *c = __enzyme_context(1); *(double *)__enzyme_shadow(c, &gp, 0) = 0; return __enzyme_autodiff((void *)model, x);",
+     r"@model uses @gp, whose shadow the program asked for with a context; pass enzyme_context, ctx",
+     DifferentiationError),
+    (("*(double *)__enzyme_query(&gp, 1, 0) = 0; void *c = __enzyme_context(1); "
+      "return __enzyme_autodiff((void *)model, enzyme_context, c, x);"),
+     r"@model uses @gp, whose shadow the program asked for without a context; drop enzyme_context",
+     DifferentiationError),
     ("return __enzyme_autodiff((void *)model, enzyme_context);",
      r"enzyme_context is not followed by the context", UsageError),
 ])
@@ -297,3 +304,11 @@ def test_iteration_count_misuse(tmp_path: Path) -> None:
     body = ("double __enzyme_iter_f(double, double) __asm__(\"__enzyme_iter\"); "
             "double g(double x) { return __enzyme_autodiff((void *)sq, x) * __enzyme_iter_f(2.0, 1.0); }")
     refused(tmp_path, body, r"__enzyme_iter in @g .*: takes two integers \(count, step\) and returns one of the same type")
+
+
+def test_global_shadow_in_both_forms_is_refused(tmp_path: Path) -> None:
+    body = (CONTEXT_HEADER + "double g(double x) { void *c = __enzyme_context(1); "
+            "return *(double *)__enzyme_shadow(c, &gp, 0) + *(double *)__enzyme_query(&gp, 1, 0); }\n")
+    with pytest.raises(DifferentiationError, match=r"^@gp: its shadow is asked for both with a context and in the "
+                       r"query form"):
+        differentiate(tmp_path, body)
