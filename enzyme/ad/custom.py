@@ -70,6 +70,9 @@ class CustomRules:
     function_like: dict[Function, str] = field(default_factory=dict)
     allocation_like: dict[Function, AllocationLike] = field(default_factory=dict)
     shadows: dict[GlobalVariable, list[GlobalVariable]] = field(default_factory=dict)
+    # Shadows a program asked for at one width (``__enzyme_shadow(&g, width, lane)``): derivatives of that many
+    # directions use them instead of ``shadows``.
+    width_shadows: dict[tuple[GlobalVariable, int], list[GlobalVariable]] = field(default_factory=dict)
 
     def forward(self, fn: Function | None) -> Function | None:
         """The registered forward derivative of ``fn`` (``foo_fwd``), else None."""
@@ -101,7 +104,7 @@ class CustomRules:
             return lanes
         for inst in fn.instructions():
             for op in inst.operands:
-                shadows = self.shadows.get(op)  # type: ignore[call-overload]
+                shadows = self.width_shadows.get((op, width)) or self.shadows.get(op)  # type: ignore[arg-type,call-overload]
                 if shadows is None:
                     continue
                 if len(shadows) < width:

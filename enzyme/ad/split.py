@@ -19,7 +19,7 @@ from __future__ import annotations
 import zlib
 
 from ..ir.target_attributes import inherit_target_attributes
-from ..ir import ConstantKeyword, Function, FunctionType, StructType, Type, Value
+from ..ir import ConstantKeyword, Function, FunctionType, Module, StructType, Type, Value
 from ..ir.builder import Builder, const_int
 from ..ir.types import I64, PTR, VOID
 from .common import ADContext, primal_and_shadow_params
@@ -28,6 +28,7 @@ from .reverse_state import returned_adjoints
 from .tape import TAPE_STRUCT, release_tape
 
 TAPE_BYTES = 56  # TAPE_STRUCT (48 bytes) + the i64 tag
+CALLER_OWNED = 1 << 48  # set in the tag of a tape in the caller's memory (enzyme_allocated): not freed
 
 
 def augmented_result_type(fn: Function) -> Type:
@@ -35,51 +36,72 @@ def augmented_result_type(fn: Function) -> Type:
     return PTR if fn.return_type.is_void else StructType((PTR, fn.return_type))
 
 
-def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> Function:
-    """``augmentfwd_<fn>`` (memoized)."""
-    key = ("augmentfwd", fn, activities)
+def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool = False,
+                    width: int = 1) -> Function:
+    """``augmentfwd_<fn>`` (memoized); with ``caller_tape`` it takes ``ptr tape, i64 bytes`` last.
+
+    Batch width W: each dup argument has W shadows; the primal result is returned once."""
+    key = ("augmentfwd", fn, activities, caller_tape, width)
     got = ctx.memo.get(key)
     if got is not None:
         return got
-    pair = sweeps(ctx, fn, activities, top_level=False)
+    pair = sweeps(ctx, fn, activities, top_level=False, width=width)
     m = ctx.module
-    params, names = primal_and_shadow_params(fn, activities)
-    ret = augmented_result_type(fn)
+    params, names = primal_and_shadow_params(fn, activities, width)
+    if caller_tape:
+        params += [PTR, I64]
+        names += ["tape", "tape_bytes"]
+    ret = fn.return_type if caller_tape else augmented_result_type(fn)
     d = Function(m.unique_name(f"augmentfwd_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
     m.add(d)
     inherit_target_attributes(fn, d)
     ctx.memo[key] = d
     b = Builder(d.append_block("entry"))
-    malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
-    tape = b.call(malloc, [const_int(I64, TAPE_BYTES)], name="tape")
+    if caller_tape:
+        tape: Value = d.args[-2]
+        b = _trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
+    else:
+        malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
+        tape = b.call(malloc, [const_int(I64, TAPE_BYTES)], name="tape")
     b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
-    b.store(const_int(I64, _tag(fn, activities)), b.gep(TAPE_STRUCT, tape, [1], name="tag"))
-    res: Value = b.call(pair.augmented, [*d.args, tape])
+    b.store(const_int(I64, _tag(fn, activities, width) | (CALLER_OWNED if caller_tape else 0)),
+            b.gep(TAPE_STRUCT, tape, [1], name="tag"))
+    res: Value = b.call(pair.augmented, [*d.args[:len(d.args) - 2 * caller_tape], tape])
     if fn.return_type.is_void:
-        b.ret(tape)
+        b.ret(None if caller_tape else tape)
         return d
     primal = b.extractvalue(res, [0]) if pair.returns_shadow else res
+    if caller_tape:
+        b.ret(primal)
+        return d
     agg = b.insertvalue(ConstantKeyword(ret, "undef"), tape, [0])
     b.ret(b.insertvalue(agg, primal, [1]))
     return d
 
 
-def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> tuple[Function, tuple[Type, ...], bool]:
-    """``reversesplit_<fn>`` (memoized): (function, types of the returned adjoints, whether it takes dret)."""
-    pair = sweeps(ctx, fn, activities, top_level=False)
-    key = ("reversesplit", fn, activities)
+def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool = False,
+                  width: int = 1) -> tuple[Function, tuple[Type, ...], bool]:
+    """``reversesplit_<fn>`` (memoized): (function, types of the returned adjoints, whether it takes dret).
+
+    With ``caller_tape`` it takes ``ptr tape, i64 bytes`` last and leaves the tape memory to the caller.
+    Batch width W: W shadows per dup argument, W drets, each adjoint ``[W x T]``."""
+    pair = sweeps(ctx, fn, activities, top_level=False, width=width)
+    key = ("reversesplit", fn, activities, caller_tape, width)
     got = ctx.memo.get(key)
     if got is not None:
         return got, pair.out_types, pair.returns_adjoint
     m = ctx.module
-    params, names = primal_and_shadow_params(fn, activities)
+    params, names = primal_and_shadow_params(fn, activities, width)
     if pair.returns_adjoint:
         assert pair.dret_type is not None
-        params.append(pair.dret_type)
-        names.append("dret")
+        params += [pair.dret_type] * width
+        names += ["dret"] if width == 1 else [f"dret{j}" for j in range(width)]
     params.append(PTR)
     names.append("tape")
+    if caller_tape:
+        params.append(I64)
+        names.append("tape_bytes")
     ret = StructType(pair.out_types) if pair.out_types else VOID
     d = Function(m.unique_name(f"reversesplit_{fn.name}"), FunctionType(ret, tuple(params)), arg_names=names,
                  prefix="internal")
@@ -90,22 +112,40 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...]) -> 
     run = d.append_block("run")
     bad = d.append_block("wrong_tape")
     b = Builder(entry)
-    tape = d.args[-1]
+    tape = d.args[-2] if caller_tape else d.args[-1]
+    if caller_tape:
+        b = _trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
     tag = b.load(I64, b.gep(TAPE_STRUCT, tape, [1]), name="tag")
-    b.cond_br(b.icmp("eq", tag, const_int(I64, _tag(fn, activities))), run, bad)
+    owner = b.binop("and", tag, const_int(I64, CALLER_OWNED), name="owner")
+    b.cond_br(b.icmp("eq", b.binop("xor", tag, owner), const_int(I64, _tag(fn, activities, width))), run, bad)
     bb = Builder(bad)
     # A tape made for another function or other activities: its layout differs, so stop.
     bb.call(m.declare_function("llvm.trap", FunctionType(VOID, ())), [])
     bb.unreachable()
     b = Builder(run)
-    res = b.call(pair.reverse, list(d.args))
+    res = b.call(pair.reverse, list(d.args[:-1] if caller_tape else d.args))
     release_tape(m, b, tape)
-    free = m.declare_function("free", FunctionType(VOID, (PTR,)))
-    b.call(free, [tape])
-    b.ret(returned_adjoints(b, res) if pair.out_types else None)
+    # Whoever made the tape says who owns it: a heap tape is freed here, the caller's memory never.
+    done, heap = d.append_block("done"), d.append_block("free_heap_tape")
+    b.cond_br(b.icmp("eq", owner, const_int(I64, 0)), heap, done)
+    hb = Builder(heap)
+    hb.call(m.declare_function("free", FunctionType(VOID, (PTR,))), [tape])
+    hb.br(done)
+    db = Builder(done)
+    db.ret(returned_adjoints(db, res) if pair.out_types else None)
     return d, pair.out_types, pair.returns_adjoint
 
 
-def _tag(fn: Function, activities: tuple[str, ...]) -> int:
-    """A number naming (function, activities); the same in every run of the compiler."""
-    return zlib.crc32(f"{fn.name}|{','.join(activities)}".encode()) | 0x5A00000000
+def _trap_unless(m: Module, d: Function, b: Builder, ok: Value) -> Builder:
+    """A builder after a check that traps when ``ok`` is false (caller tape memory smaller than TAPE_BYTES)."""
+    go, bad = d.append_block("tape_big_enough"), d.append_block("tape_too_small")
+    b.cond_br(ok, go, bad)
+    bb = Builder(bad)
+    bb.call(m.declare_function("llvm.trap", FunctionType(VOID, ())), [])
+    bb.unreachable()
+    return Builder(go)
+
+
+def _tag(fn: Function, activities: tuple[str, ...], width: int) -> int:
+    """A number naming (function, activities, width); the same in every run of the compiler."""
+    return zlib.crc32(f"{fn.name}|{','.join(activities)}|{width}".encode()) | 0x5A00000000

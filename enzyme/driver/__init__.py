@@ -9,9 +9,11 @@ from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
+from .context_shadows import check_shadow_forms, replace_shadow_api
+from .iteration_counts import resolve_iterations, step_iterations
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
-from .replace import replace_request
+from .replace import replace_request, replace_size_queries, replace_virtual_reverse
 from .requests import Request, find_requests, where
 from .runtime_calls import install_runtime_bodies, restore_runtime_calls
 from .shadowed_globals import expose_shadowed_globals
@@ -27,9 +29,13 @@ def differentiate_module(module: Module) -> int:
     UsageError for malformed calls) rather than emit a derivative it cannot
     justify.
     """
-    batches = replace_batches(module)
+    shadow_forms = replace_shadow_api(module)
+    batches = (replace_batches(module) + replace_size_queries(module) + shadow_forms.calls
+               + replace_virtual_reverse(module))
     requests = find_requests(module)
+    check_shadow_forms(shadow_forms, requests)
     if not requests:
+        resolve_iterations(module)
         return batches
     custom_rules(module)  # validate registrations and annotations before generating anything
     runtime_bodies = install_runtime_bodies(module)
@@ -41,7 +47,9 @@ def differentiate_module(module: Module) -> int:
     existing = set(module.functions)
     for req in _inner_first(requests):
         site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
+        before = set(module.functions)
         call = replace_request(ctx, req.refreshed())
+        step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)
         _check_device_tape(module, req.function, site)
     inline_small_functions(f for f in module.functions if f not in existing)
@@ -50,6 +58,7 @@ def differentiate_module(module: Module) -> int:
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)
     drop_foreign_loop_locations(module)
+    resolve_iterations(module)
     return batches + len(requests)
 
 

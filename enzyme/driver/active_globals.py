@@ -85,7 +85,7 @@ def shadow_active_globals(module: Module, requests: list[Request]) -> dict[Globa
     # Any request may reach the global (the derivatives are shared): as many lanes as the widest one.
     width = max(req.width for req in requests)
     for g, lanes in made.items():
-        lanes += [_new_shadow(module, g, lane) for lane in range(width)]
+        lanes += [new_shadow(module, g, lane) for lane in range(width)]
         rules.shadows[g] = lanes
     return made
 
@@ -172,7 +172,7 @@ def _first_write(g: GlobalVariable, reach: set[Function]) -> Instruction | None:
     return None
 
 
-def _new_shadow(module: Module, g: GlobalVariable, lane: int) -> GlobalVariable:
+def new_shadow(module: Module, g: GlobalVariable, lane: int) -> GlobalVariable:
     align = re.search(r"\balign (\d+)", g.suffix)
     suffix = f", align {align.group(1)}" if align else ""
     name = module.unique_name(f"{g.name}_shadow" + (str(lane) if lane else ""))

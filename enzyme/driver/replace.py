@@ -7,8 +7,10 @@ from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
 from ..ad.modes import Activity
 from ..errors import DifferentiationError, UsageError
-from ..ir import ArrayType, CallInst, ConstantKeyword, FloatType, Function, InvokeInst, StructType, Type, Value, VectorType
-from ..ir.builder import Builder, InsertPoint
+from ..ir import (ArrayType, CallInst, ConstantInt, ConstantKeyword, FloatType, Function, InvokeInst, Module, StructType,
+                  Type, Value, VectorType, strip_pointer_casts)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I64, IntType, PointerType
 from .requests import Request, where
 
 
@@ -48,8 +50,12 @@ def _finish(req: Request, result: Value | None) -> None:
             raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type} but the "
                              f"derivative of @{req.function.name} is {result.type}")
         call.replace_all_uses_with(result)
+    erase_call(call)
+
+
+def erase_call(call: CallInst) -> None:
+    """Remove a replaced call; an ``invoke`` (C++) continues on its normal path, without the unwind edge."""
     if isinstance(call, InvokeInst):
-        # The derivative call cannot throw: continue on the normal path, drop the unwind edge.
         block = call.parent
         Builder(InsertPoint.before_inst(call)).br(call.normal_dest)
         unwind = call.unwind_dest
@@ -112,19 +118,89 @@ def _replace_reverse(ctx: ADContext, req: Request,
 
 
 def _replace_augment(ctx: ADContext, req: Request) -> CallInst:
-    from ..ad.split import split_augmented
-    d = split_augmented(ctx, req.function, req.activities)
-    res = Builder(InsertPoint.before_inst(req.call)).call(d, _call_args(req))
-    _finish(req, res)
+    from ..ad.split import augmented_result_type, split_augmented
+    caller_tape = _caller_tape_args(req)
+    d = split_augmented(ctx, req.function, req.activities, caller_tape=bool(caller_tape), width=req.width)
+    b = Builder(InsertPoint.before_inst(req.call))
+    res = b.call(d, _call_args(req) + caller_tape)
+    result: Value | None = None if d.return_type.is_void else res
+    if result is not None and not caller_tape and req.call.type != result.type:
+        result = _reordered_by_type(b, result, req.call.type, augmented_result_type(req.function))
+    _finish(req, result)
     return res
+
+
+def _reordered_by_type(b: Builder, v: Value, want: Type, have: Type) -> Value:
+    """``{ptr tape, T primal}`` as the struct the caller declared with the same two fields the other way
+    round (``struct { double x; void *tape; }``): each field is told apart by its type, so only when T is
+    not a pointer; anything else is left for :func:`_finish` to refuse."""
+    if not (isinstance(want, StructType) and isinstance(have, StructType) and len(want.elements) == 2
+            and want.elements == tuple(reversed(have.elements)) and have.elements[0] != have.elements[1]):
+        return v
+    return _pair(b, b.extractvalue(v, [1]), b.extractvalue(v, [0]))
+
+
+def _caller_tape_args(req: Request) -> list[Value]:
+    """``[tape, bytes]`` for enzyme_allocated/enzyme_tape (bytes as i64), else ``[]``; a constant size too
+    small is refused here, one known only at run time is checked by the sweep."""
+    from ..ad.split import TAPE_BYTES
+    if req.allocated is None:
+        return []
+    assert req.tape is not None
+    size = req.allocated
+    if isinstance(size, ConstantInt) and size.value < TAPE_BYTES:
+        raise UsageError(f"{req.call.callee_name} {where(req.call)}: enzyme_allocated gives {size.value} bytes "
+                         f"of tape memory but @{req.function.name} needs {TAPE_BYTES} "
+                         "(ask __enzyme_augmentsize)")
+    if size.type != I64:
+        size = Builder(InsertPoint.before_inst(req.call)).cast("zext", size, I64)
+    return [req.tape, size]
+
+
+def replace_size_queries(module: Module) -> int:
+    """``__enzyme_augmentsize(f, markers...)``: the bytes of tape memory enzyme_allocated must give (a constant)."""
+    from ..ad.split import TAPE_BYTES
+    calls = [inst for f in module.functions for inst in f.instructions()
+             if isinstance(inst, CallInst) and "__enzyme_augmentsize" in (inst.callee_name or "")]
+    for call in calls:
+        fn = strip_pointer_casts(call.args[0]) if call.args else None
+        if not isinstance(fn, Function):
+            raise UsageError(f"{call.callee_name} {where(call)}: the first argument must be the function whose "
+                             "augmented forward sweep the tape is for")
+        if not isinstance(call.type, IntType):
+            raise UsageError(f"{call.callee_name} {where(call)}: declared to return {call.type}; the size is an "
+                             "integer (size_t)")
+        call.replace_all_uses_with(const_int(call.type, TAPE_BYTES))
+        erase_call(call)
+    return len(calls)
+
+
+def replace_virtual_reverse(module: Module) -> int:
+    """``__enzyme_virtualreverse(fp)``: the shadow of a function pointer (or of a C++ vtable pointer).
+
+    Upstream returns a pointer to the function's augmented forward and reverse sweeps, which its
+    derivatives call through shadow function pointers.  Derivatives here dispatch on the primal pointer
+    (enzyme.ad.indirect) and never call through a shadow one, so the shadow is the pointer itself.
+    """
+    calls = [inst for f in module.functions for inst in f.instructions()
+             if isinstance(inst, CallInst) and "__enzyme_virtualreverse" in (inst.callee_name or "")]
+    for call in calls:
+        if len(call.args) != 1 or call.args[0].type != call.type or not isinstance(call.type, PointerType):
+            raise UsageError(f"__enzyme_virtualreverse {where(call)}: takes one function or vtable pointer and "
+                             "returns a pointer of the same type")
+        call.replace_all_uses_with(call.args[0])
+        erase_call(call)
+    return len(calls)
 
 
 def _replace_split_reverse(ctx: ADContext, req: Request) -> CallInst:
     from ..ad.split import split_reverse
-    d, out_types, takes_dret = split_reverse(ctx, req.function, req.activities)
-    assert req.tape is not None and takes_dret == (req.dret is not None)
+    caller_tape = _caller_tape_args(req)
+    d, out_types, takes_dret = split_reverse(ctx, req.function, req.activities, caller_tape=bool(caller_tape),
+                                             width=req.width)
+    assert req.tape is not None and takes_dret == bool(req.drets)
     b = Builder(InsertPoint.before_inst(req.call))
-    args = _call_args(req) + ([req.dret] if req.dret is not None else []) + [req.tape]
+    args = _call_args(req) + req.drets + (caller_tape or [req.tape])
     res = b.call(d, args)
     result: Value | None = None
     if len(out_types) == 1:

@@ -15,12 +15,16 @@ would (``bool``: ``!= 0``; ``char``/``short``: truncation; ``float``:
 ``__enzyme_reverse``; other type mismatches are refused.  (Upstream Enzyme
 converts only ``int`` to ``bool``, by truncation.)
 
-Batch mode: ``enzyme_width, W`` right after the function (``__enzyme_fwddiff``
-and ``__enzyme_autodiff``); every dup argument is then followed by W shadows,
+Batch mode: ``enzyme_width, W`` right after the function (every entry point,
+split mode included, where ``__enzyme_reverse`` then takes W drets); every dup argument is followed by W shadows,
 or marked ``enzyme_dupv, stride`` with one shadow pointer whose direction j
 lies ``j * stride`` bytes further.
 ``__enzyme_reverse`` takes, after the arguments, ``dret`` when the function
 returns a floating-point value, then the tape from ``__enzyme_augmentfwd``.
+Split mode also takes ``enzyme_allocated, bytes, enzyme_tape, ptr`` (the tape in
+the caller's memory) before or after the arguments; ``enzyme_nocache`` before an
+argument is accepted as a hint, ``enzyme_context, ctx`` in any call names the
+program's global shadows (enzyme.driver.context_shadows).
 """
 from __future__ import annotations
 
@@ -39,15 +43,21 @@ MARKERS = {"enzyme_dup": Activity.DUP, "enzyme_dupnoneed": Activity.DUPNONEED, "
 VECTOR_MARKERS = frozenset({"enzyme_dupv", "enzyme_dupnoneedv"})  # followed by a byte stride, then x, then dx
 WIDTH_MARKER = "enzyme_width"
 TAPE_MARKER = "enzyme_tape"
+CONTEXT_MARKER = "enzyme_context"  # followed by what __enzyme_context returned (enzyme.driver.context_shadows)
+ALLOCATED_MARKER = "enzyme_allocated"  # followed by the size in bytes of the caller's tape memory
+# Before an argument: its memory is not changed between the sweeps, so upstream need not cache it.  A hint
+# only: the split sweeps here cache what the reverse sweep reads either way, which is always correct.
+NOCACHE_MARKER = "enzyme_nocache"
 # What the call returns besides the derivatives (the C++ header <enzyme/enzyme> passes them first): the primal
 # result or not, and the activity of the result (const: not seeded/no tangent; active: seeded with 1; dup: tangent).
 RETURN_MARKERS = {"enzyme_primal_return": ("primal", True), "enzyme_noret": ("primal", False),
                   "enzyme_const_return": ("ret", "const"), "enzyme_active_return": ("ret", "active"),
                   "enzyme_dup_return": ("ret", "dup")}
 UNSUPPORTED_MARKERS = frozenset({
-    "enzyme_vector", "enzyme_scalar", "enzyme_allocated",
+    "enzyme_vector", "enzyme_scalar",
     "enzyme_nofree", "enzyme_runtime_activity", "enzyme_shadow_return", "enzyme_interleave"})
-KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {WIDTH_MARKER, TAPE_MARKER}
+KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {
+    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
                 ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
@@ -73,7 +83,7 @@ class Request:
 
     ``mode`` is forward, reverse (``__enzyme_autodiff``), augment
     (``__enzyme_augmentfwd``) or split_reverse (``__enzyme_reverse``, which
-    also has ``tape`` and, for a floating-point result, ``dret``).
+    also has ``tape`` and, for a floating-point result, ``drets``: one per batch direction).
     """
 
     call: CallInst
@@ -82,8 +92,11 @@ class Request:
     args: list[Arg]
     sret: Value | None = None  # where a struct result goes when the ABI returns it through memory
     width: int = 1
-    dret: Value | None = None
+    drets: list[Value] = field(default_factory=list)  # __enzyme_reverse: the result's adjoint, one per direction
     tape: Value | None = None
+    # enzyme_allocated: the caller's tape memory (``tape``, given with enzyme_tape) and its size in bytes
+    allocated: Value | None = None
+    context: Value | None = None  # enzyme_context: what __enzyme_context returned
     primal_return: bool = False  # enzyme_primal_return: the primal result comes first in what the call returns
     ret_activity: str | None = None  # enzyme_{const,active,dup}_return; None: the default for the mode
     # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
@@ -129,15 +142,19 @@ def find_requests(module: Module) -> list[Request]:
         mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
         if mode is not None:
             out.append(decode(inst, mode))
+        elif "__enzyme_iter" in name:
+            continue  # enzyme.driver.iteration_counts
         elif "__enzyme_fwdsplit" in name:
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
         elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
-            # Another upstream entry point (__enzyme_virtualreverse, __enzyme_iter, __enzyme_checkpoint_for,
+            # Another upstream entry point (__enzyme_checkpoint_for, __enzyme_fixed_point,
             # ...): nothing would define it, so the program could not link; say which one instead.
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
-                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_batch)")
+                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, "
+                "__enzyme_batch, __enzyme_context, __enzyme_shadow, __enzyme_zero_shadows, __enzyme_virtualreverse, "
+                "__enzyme_iter)")
     return out
 
 
@@ -185,26 +202,38 @@ def decode(call: CallInst, mode: str) -> Request:
             raise d.fail(f"enzyme_width must be followed by a positive integer constant, got {_spell(w)}")
         width = w.value
         i += 2
-        if mode in ("augment", "split_reverse"):
-            raise d.fail("enzyme_width in split reverse mode (__enzyme_augmentfwd/__enzyme_reverse) is not "
-                         "supported yet; use __enzyme_autodiff with enzyme_width, or call once per direction",
-                         DifferentiationError)
     params = fn.function_type.params
     decoded: list[Arg] = []
     inserted: list[Instruction] = []
     returns: dict[str, object] = {}
+    tape_options: dict[str, Value] = {}  # enzyme_allocated, enzyme_tape, enzyme_context: the value after each
 
-    def skip_return_markers(i: int) -> int:
-        while i < len(args) and (mark := _marker(args[i])) in RETURN_MARKERS:
-            what, value = RETURN_MARKERS[mark]
-            if returns.get(what, value) != value:
-                raise d.fail(f"{mark} contradicts an earlier return marker")
-            returns[what] = value
-            i += 1
+    def skip_options(i: int) -> int:
+        """Past the markers that may come before any argument or at the end: return markers, enzyme_nocache,
+        enzyme_context ctx, and in split mode enzyme_allocated size / enzyme_tape ptr."""
+        while i < len(args) and (mark := _marker(args[i])) is not None:
+            if mark in RETURN_MARKERS:
+                what, value = RETURN_MARKERS[mark]
+                if returns.get(what, value) != value:
+                    raise d.fail(f"{mark} contradicts an earlier return marker")
+                returns[what] = value
+                i += 1
+            elif mark == NOCACHE_MARKER:
+                i += 1
+            elif mark == CONTEXT_MARKER:
+                # The context's shadows are globals the derivative names itself: nothing to pass.
+                if i + 1 >= len(args) or _marker(args[i + 1]) is not None:
+                    raise d.fail("enzyme_context is not followed by the context (what __enzyme_context returned)")
+                tape_options[CONTEXT_MARKER] = args[i + 1]
+                i += 2
+            elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in ("augment", "split_reverse"):
+                i = _decode_tape_option(d, args, i, mark, tape_options)
+            else:
+                break
         return i
 
     for k, pt in enumerate(params):
-        i = skip_return_markers(i)
+        i = skip_options(i)
         if i >= len(args):
             raise d.fail(f"@{fn.name} takes {len(params)} arguments but only {len(decoded)} were given")
         mark = _marker(args[i])
@@ -213,9 +242,11 @@ def decode(call: CallInst, mode: str) -> Request:
         if mark is not None:
             if mark in UNSUPPORTED_MARKERS:
                 raise d.fail(f"marker {mark} is not supported yet", DifferentiationError)
-            if mark in (WIDTH_MARKER, TAPE_MARKER):
-                raise d.fail("enzyme_width must come right after the function" if mark == WIDTH_MARKER else
-                             f"{mark} is not expected before argument {k + 1} of @{fn.name}")
+            if mark == WIDTH_MARKER:
+                raise d.fail("enzyme_width must come right after the function")
+            if mark in (TAPE_MARKER, ALLOCATED_MARKER):
+                raise d.fail(f"{mark} belongs to split mode (__enzyme_augmentfwd / __enzyme_reverse), not to "
+                             f"{d.what}")
             activity = MARKERS[mark]
             i += 1
             if mark in VECTOR_MARKERS:
@@ -252,8 +283,11 @@ def decode(call: CallInst, mode: str) -> Request:
                     if i >= len(args) or _marker(args[i]) is not None:
                         if width == 1:
                             raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} but has no shadow after it")
+                        leaf = (" (one shadow holding every direction of each element, upstream's "
+                                "vectorize-at-leaf-nodes layout, is not supported; use enzyme_dupv for one "
+                                "shadow with the directions one after another)") if j == 1 else ""
                         raise d.fail(f"argument {k + 1} of @{fn.name} is {activity} and needs {width} shadows "
-                                     f"after it (enzyme_width {width}), got {j}")
+                                     f"after it (enzyme_width {width}), got {j}{leaf}")
                     shadow = args[i]
                     i += 1
                     shadows.append(_unpromoted(d, shadow, pt, f"shadow {j + 1} of argument {k + 1} of @{fn.name} "
@@ -266,12 +300,21 @@ def decode(call: CallInst, mode: str) -> Request:
                 raise d.fail(f"argument {k + 1} of @{fn.name} is a {pt}; only floating-point values can be "
                              "enzyme_out")
         decoded.append(Arg(activity, v, shadows))
-    i = skip_return_markers(i)
+    i = skip_options(i)
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
                   primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"))  # type: ignore[arg-type]
     _check_return_markers(d, req)
     if mode == "split_reverse":
-        i = _decode_split_tail(d, req, args, i)
+        i = _decode_split_tail(d, req, args, i, tape_options)
+    if ALLOCATED_MARKER in tape_options and TAPE_MARKER not in tape_options:
+        raise d.fail("enzyme_allocated gives the size of the caller's tape memory; pass that memory with "
+                     "enzyme_tape, ptr")
+    if mode == "augment" and TAPE_MARKER in tape_options and ALLOCATED_MARKER not in tape_options:
+        raise d.fail("enzyme_tape in __enzyme_augmentfwd needs enzyme_allocated, size before it (the bytes "
+                     "available there; __enzyme_augmentsize tells how many are needed)")
+    req.tape = tape_options.get(TAPE_MARKER, req.tape)
+    req.allocated = tape_options.get(ALLOCATED_MARKER)
+    req.context = tape_options.get(CONTEXT_MARKER)
     if i != len(args):
         raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
     return req
@@ -321,24 +364,44 @@ def _unpromoted(d: _Decoder, v: Value, pt: Type, mismatch: str, inserted: list[I
     return out
 
 
-def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int) -> int:
-    """``__enzyme_reverse``'s trailing ``[dret,] tape`` (the tape optionally marked enzyme_tape)."""
+def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int, options: dict[str, Value]) -> int:
+    """``__enzyme_reverse``'s trailing ``[dret,]`` then the tape: ``enzyme_allocated, size, enzyme_tape, ptr``
+    (unless given among the arguments), ``enzyme_tape, ptr`` or just the pointer."""
     fn = req.function
     rt = fn.return_type
-    if carries_float(rt):
-        if i >= len(args) or _marker(args[i]) is not None:
-            raise d.fail(f"@{fn.name} returns {rt}: pass its adjoint (dret) and then the tape after the arguments")
-        req.dret = _unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a {rt}, "
-                               "got {got}", req.inserted)
+    for j in range(req.width if carries_float(rt) else 0):
+        if i >= len(args) or _marker(args[i]) is not None or isinstance(args[i].type, PointerType):
+            what = "its adjoint (dret)" if req.width == 1 else f"its {req.width} adjoints (one dret per direction)"
+            raise d.fail(f"@{fn.name} returns {rt}: pass {what} and then the tape after the arguments")
+        req.drets.append(_unpromoted(d, args[i], rt, f"the adjoint of the result (dret) of @{fn.name} must be a "
+                                     f"{rt}, got {{got}}", req.inserted))
         i += 1
-    if i < len(args) and _marker(args[i]) == TAPE_MARKER:
-        i += 1
+    while i < len(args) and (mark := _marker(args[i])) in (ALLOCATED_MARKER, TAPE_MARKER):
+        i = _decode_tape_option(d, args, i, mark, options)
+    if TAPE_MARKER in options:
+        return i
     if i >= len(args):
         raise d.fail("missing the tape: pass the pointer __enzyme_augmentfwd returned as the last argument")
     if not isinstance(args[i].type, PointerType):
         raise d.fail(f"the tape must be the pointer __enzyme_augmentfwd returned, got a {args[i].type}")
     req.tape = args[i]
     return i + 1
+
+
+def _decode_tape_option(d: _Decoder, args: list[Value], i: int, mark: str, seen: dict[str, Value]) -> int:
+    """``enzyme_allocated, bytes`` or ``enzyme_tape, ptr`` (anywhere among the arguments of a split-mode call)."""
+    if mark in seen:
+        raise d.fail(f"{mark} is given twice")
+    if i + 1 >= len(args) or _marker(args[i + 1]) is not None:
+        raise d.fail(f"{mark} is not followed by " + ("the size in bytes" if mark == ALLOCATED_MARKER else
+                                                      "the tape pointer"))
+    v = args[i + 1]
+    want = IntType if mark == ALLOCATED_MARKER else PointerType
+    if not isinstance(v.type, want):
+        raise d.fail(f"{mark} must be followed by " + ("an integer size" if mark == ALLOCATED_MARKER else
+                                                       "a pointer") + f", got a {v.type}")
+    seen[mark] = v
+    return i + 2
 
 
 def _strided_shadows(d: _Decoder, base: Value, pt: Type, stride: Value, width: int, k: int,

@@ -55,6 +55,8 @@ def refused(tmp_path: Path, body: str, pattern: str, error: type[Exception] = Us
      r"argument 1 of @f is dup and needs 3 shadows after it \(enzyme_width 3\), got 2"),
     ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, x, d, n)",
      r"shadow 2 of argument 1 of @f has type i32, expected ptr"),
+    ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, x, d, enzyme_const, n)",
+     r"needs 2 shadows after it \(enzyme_width 2\), got 1 \(one shadow holding every direction of each element"),
     ("__enzyme_fwddiff_v2((void *)f, x, enzyme_width, 2, d, d, n)",
      r"enzyme_width must come right after the function"),
     ("__enzyme_fwddiff_v2((void *)f, enzyme_width, 2, enzyme_dupv, 8, x, 1.0, n)",
@@ -78,9 +80,10 @@ def test_batch_reverse_misuse(tmp_path: Path, call: str, pattern: str) -> None:
     refused(tmp_path, f"double g(double *x, double *d, int n) {{ return {call}; }}", pattern)
 
 
-def test_batch_split_mode_is_refused(tmp_path: Path) -> None:
-    body = "aug_t g(double *x, double *d, int n) { return __enzyme_augmentfwd((void *)f, enzyme_width, 2, x, d, d, n); }"
-    refused(tmp_path, body, r"enzyme_width in split reverse mode .* is not supported yet", DifferentiationError)
+def test_batch_split_reverse_needs_a_dret_per_direction(tmp_path: Path) -> None:
+    body = ("double g(double *x, double *d, int n, void *t) { return __enzyme_reverse((void *)f, enzyme_width, 2, "
+            "x, d, d, n, 1.0, t); }")
+    refused(tmp_path, body, r"@f returns double: pass its 2 adjoints \(one dret per direction\) and then the tape")
 
 
 @pytest.mark.parametrize("body, pattern", [
@@ -148,11 +151,12 @@ int main(void) {
 
 
 @pytest.mark.parametrize("lang, decl, call, pattern", [
-    ("c", "unsigned long __enzyme_iter(unsigned long, unsigned long);",
-     "return sq(x[0]) * __enzyme_iter(3, 1);", r"^__enzyme_iter in @g\b.*: this Enzyme entry point is not supported yet"),
-    ("cpp", "template <typename T> T __enzyme_virtualreverse(T);",
-     "return __enzyme_virtualreverse(x) == x ? sq(x[0]) : 0;",
-     r"^__enzyme_virtualreverse in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
+    ("c", "double __enzyme_fixed_point(double);",
+     "return sq(x[0]) * __enzyme_fixed_point(x[1]);",
+     r"^__enzyme_fixed_point in @g\b.*: this Enzyme entry point is not supported yet"),
+    ("cpp", "double __enzyme_checkpoint_while(double);",
+     "return sq(x[0]) * __enzyme_checkpoint_while(x[1]);",
+     r"^__enzyme_checkpoint_while in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
     ("cpp", "extern double __enzyme_fwdsplit(...);", "return __enzyme_fwdsplit((void *)sq, x[0], 1.0);",
      r"^__enzyme_fwdsplit in @_Z1gPd\b.*: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff"),
 ])
@@ -192,3 +196,119 @@ def test_return_marker_misuse(tmp_path: Path, call: str, pattern: str) -> None:
             "double v, dv; void touch(double *p) { *p *= 2; } int count(double *p) { return *p > 0; } "
             f"double g(void) {{ return {call}; }}\n")
     refused(tmp_path, body, pattern)
+
+
+TAPE_HEADER = ("extern int enzyme_allocated, enzyme_tape; void __enzyme_augmentfwd_void(void *, ...); "
+               "unsigned long __enzyme_augmentsize(void *, ...); void scale(double *x) { x[0] = x[0] * x[0] * 3.0; }\n")
+
+
+@pytest.mark.parametrize("call, pattern, error", [
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 1, enzyme_tape, t)",
+     r"enzyme_allocated gives 1 bytes of tape memory but @scale needs 56 \(ask __enzyme_augmentsize\)", UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 64)",
+     r"enzyme_allocated gives the size of the caller's tape memory; pass that memory with enzyme_tape, ptr",
+     UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_tape, t)",
+     r"enzyme_tape in __enzyme_augmentfwd needs enzyme_allocated, size before it", UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 64, enzyme_tape, 1.0)",
+     r"enzyme_tape must be followed by a pointer, got a double", UsageError),
+    ("__enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, 64, enzyme_allocated, 64, enzyme_tape, t)",
+     r"enzyme_allocated is given twice", UsageError),
+    ("__enzyme_autodiff((void *)scale, x, d, enzyme_allocated, 64, enzyme_tape, t)",
+     r"@scale takes 1 arguments but 4 more were given", UsageError),
+    ("__enzyme_autodiff((void *)scale, enzyme_tape, t, x, d)",
+     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse\), not to __enzyme_autodiff",
+     UsageError),
+    ("__enzyme_augmentsize(x)", r"the first argument must be the function whose augmented forward sweep", UsageError),
+])
+def test_caller_tape_misuse(tmp_path: Path, call: str, pattern: str, error: type[Exception]) -> None:
+    refused(tmp_path, TAPE_HEADER.replace("\n", " ") + f"void g(double *x, double *d, void *t) {{ {call}; }}",
+            pattern, error)
+
+
+def test_caller_tape_too_small_at_run_time_traps(tmp_path: Path) -> None:
+    """A tape size known only at run time is checked by the sweep: too small stops the program."""
+    body = TAPE_HEADER + """
+#include <stdio.h>
+int main(int argc, char **argv) {
+  double x[1] = {0.5}, d[1] = {1.0};
+  char tape[64];
+  unsigned long n = __enzyme_augmentsize((void *)scale, enzyme_dup) - (unsigned long)argc;
+  printf("before\\n");
+  fflush(stdout);
+  __enzyme_augmentfwd_void((void *)scale, x, d, enzyme_allocated, n, enzyme_tape, tape);
+  printf("after\\n");
+  return 0;
+}
+"""
+    result = differentiate(tmp_path, body)
+    bitcode = tmp_path / "prog.bc"
+    bitcode.write_bytes(llvm.to_bitcode(result))
+    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=0)
+    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
+    assert run.stdout == "before\n" and run.returncode != 0
+
+
+CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void *__enzyme_shadow(void *, void *, int); "
+                  "void *__enzyme_query(void *, int, int) __asm__(\"__enzyme_shadow\"); "
+                  "double gp = 2.0; double *gptr; void point(void) { gptr = &gp; } "
+                  "double model(double x) { return gp * x; }\n")
+
+
+@pytest.mark.parametrize("body, pattern, error", [
+    (("void *c = __enzyme_context(1), *c2 = __enzyme_context(1); return __enzyme_autodiff((void *)model, "
+      "enzyme_context, c, x) + (c2 != 0);"), r"a second __enzyme_context; one context per program is supported",
+     DifferentiationError),
+    ("void *c = __enzyme_context(2); return __enzyme_autodiff((void *)model, enzyme_context, c, x);",
+     r"the width of the context is 2; only 1 is supported yet", DifferentiationError),
+    ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, &gp, 1);",
+     r"lane 1 of a width-1 shadow; lanes are 0 to 0", UsageError),
+    ("return *(double *)__enzyme_query(&gp, 2, 2);", r"lane 2 of a width-2 shadow; lanes are 0 to 1", UsageError),
+    ("return *(double *)__enzyme_query(&gp, 0, 0);", r"the width must be a positive integer constant", UsageError),
+    ("void *c = __enzyme_context(1); return **(double **)__enzyme_shadow(c, &gptr, 0);",
+     (r"@gptr holds pointers, whose shadow would have to point to shadow memory; supported are globals of numbers "
+      r"and a plain pointer global that only ever holds what malloc/calloc/aligned_alloc/realloc returned"),
+     DifferentiationError),
+    ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, x > 0 ? &gp : &x, 0);",
+     r"the global must be named at compile time", DifferentiationError),
+    ("void *c = __enzyme_context(1); *(double *)__enzyme_shadow(c, &gp, 0) = 0; return __enzyme_autodiff((void *)model, x);",
+     r"@model uses @gp, whose shadow the program asked for with a context; pass enzyme_context, ctx",
+     DifferentiationError),
+    (("*(double *)__enzyme_query(&gp, 1, 0) = 0; void *c = __enzyme_context(1); "
+      "return __enzyme_autodiff((void *)model, enzyme_context, c, x);"),
+     r"@model uses @gp, whose shadow the program asked for without a context; drop enzyme_context",
+     DifferentiationError),
+    ("return __enzyme_autodiff((void *)model, enzyme_context);",
+     r"enzyme_context is not followed by the context", UsageError),
+])
+def test_global_shadow_api_misuse(tmp_path: Path, body: str, pattern: str, error: type[Exception]) -> None:
+    refused(tmp_path, CONTEXT_HEADER.replace("\n", " ") + f"double g(double x) {{ {body} }}", pattern, error)
+
+
+def test_global_shadow_of_another_width_is_refused(tmp_path: Path) -> None:
+    """Only width-1 shadows were asked for: a derivative of 2 directions has none to use."""
+    body = (CONTEXT_HEADER + "double g(double x) { return __enzyme_fwddiff_v2((void *)model, enzyme_width, 2, x, "
+            "1.0, 0.0).d[0] + *(double *)__enzyme_query(&gp, 1, 0); }\n")
+    with pytest.raises(DifferentiationError, match=r"@model uses @gp, which has 1 shadow\(s\), in a derivative of 2"):
+        differentiate(tmp_path, body)
+
+
+def test_virtual_reverse_misuse(tmp_path: Path) -> None:
+    body = ("long __enzyme_virtualreverse_long(void *) __asm__(\"__enzyme_virtualreverse\"); "
+            "long g(void) { return __enzyme_virtualreverse_long((void *)sq); }")
+    refused(tmp_path, body, r"takes one function or vtable pointer and returns a pointer of the same type")
+
+
+def test_iteration_count_misuse(tmp_path: Path) -> None:
+    body = ("double __enzyme_iter_f(double, double) __asm__(\"__enzyme_iter\"); "
+            "double g(double x) { return __enzyme_autodiff((void *)sq, x) * __enzyme_iter_f(2.0, 1.0); }")
+    refused(tmp_path, body, r"__enzyme_iter in @g .*: takes two integers \(count, step\) and returns one of the same type")
+
+
+def test_global_shadow_in_both_forms_is_refused(tmp_path: Path) -> None:
+    body = (CONTEXT_HEADER + "double g(double x) { void *c = __enzyme_context(1); "
+            "return *(double *)__enzyme_shadow(c, &gp, 0) + *(double *)__enzyme_query(&gp, 1, 0); }\n")
+    with pytest.raises(DifferentiationError, match=r"^@gp: its shadow is asked for both with a context and in the "
+                       r"query form"):
+        differentiate(tmp_path, body)

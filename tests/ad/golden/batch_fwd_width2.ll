@@ -24,13 +24,12 @@ define { double, double } @tangents(double %x, double %y) {
 ; CHECK-LABEL: define { double, double } @tangents(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) {
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, [2 x double] } @fwddiffe2_f(double %[[X]], double 1.000000e+00, double 0.000000e+00, double %[[Y]], double 0.000000e+00, double 1.000000e+00)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, [2 x double] } %[[TMP1]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, [2 x double] } %[[TMP1]], 1
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = extractvalue [2 x double] %[[TMP3]], 0
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = extractvalue [2 x double] %[[TMP3]], 1
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP4]], 0
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = insertvalue { double, double } %[[TMP6]], double %[[TMP5]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP7]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, [2 x double] } %[[TMP1]], 1
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue [2 x double] %[[TMP2]], 0
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = extractvalue [2 x double] %[[TMP2]], 1
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP3]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP4]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP6]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, [2 x double] } @fwddiffe2_f(

@@ -34,9 +34,8 @@ define double @tangent(double %a, double %da, ptr %x, ptr %dx, ptr %y, ptr %dy) 
 ; CHECK-LABEL: define double @tangent(
 ; CHECK-SAME: double %[[A:[^ ,]+]], double %[[DA:[^ ,]+]], ptr %[[X:[^ ,]+]], ptr %[[DX:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[DY:[^ ,]+]]) {
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @fwddiffe_f(double %[[A]], double %[[DA]], ptr %[[X]], ptr %[[DX]], ptr %[[Y]], ptr %[[DY]])
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 1
-; CHECK-NEXT:   ret double %[[TMP3]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 1
+; CHECK-NEXT:   ret double %[[TMP2]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(

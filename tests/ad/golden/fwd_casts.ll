@@ -25,9 +25,8 @@ define float @tangent(float %a, float %da, i32 %n) {
 ; CHECK-LABEL: define float @tangent(
 ; CHECK-SAME: float %[[A:[^ ,]+]], float %[[DA:[^ ,]+]], i32 %[[N:[^ ,]+]]) {
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { float, float } @fwddiffe_f(float %[[A]], float %[[DA]], i32 %[[N]])
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { float, float } %[[TMP1]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { float, float } %[[TMP1]], 1
-; CHECK-NEXT:   ret float %[[TMP3]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { float, float } %[[TMP1]], 1
+; CHECK-NEXT:   ret float %[[TMP2]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @fwddiffe_f(

@@ -35,9 +35,8 @@ define double @tangent(ptr %x, ptr %dx, double %c, double %dc, i64 %n) {
 ; CHECK-LABEL: define double @tangent(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[DX:[^ ,]+]], double %[[C:[^ ,]+]], double %[[DC:[^ ,]+]], i64 %[[N:[^ ,]+]]) {
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @fwddiffe_f(ptr %[[X]], ptr %[[DX]], double %[[C]], double %[[DC]], i64 %[[N]])
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 1
-; CHECK-NEXT:   ret double %[[TMP3]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 1
+; CHECK-NEXT:   ret double %[[TMP2]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(

@@ -28,9 +28,8 @@ define double @tangent(double %x, double %dx, double %y, double %dy) {
 ; CHECK-LABEL: define double @tangent(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[DX:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DY:[^ ,]+]]) {
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @fwddiffe_f(double %[[X]], double %[[DX]], double %[[Y]], double %[[DY]])
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 1
-; CHECK-NEXT:   ret double %[[TMP3]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 1
+; CHECK-NEXT:   ret double %[[TMP2]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @fwddiffe_f(

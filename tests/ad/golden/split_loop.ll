@@ -190,7 +190,7 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = call ptr @malloc(i64 56)
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
-; CHECK-NEXT:   store i64 387281100425, ptr %[[TAG]], align 4
+; CHECK-NEXT:   store i64 388400648894, ptr %[[TAG]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_g(ptr %[[X]], ptr %[[D_X]], i64 %[[N]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = insertvalue { ptr, double } undef, ptr %[[TAPE]], 0
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = insertvalue { ptr, double } %[[TMP1]], double %[[TMP0]], 1
@@ -202,16 +202,25 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = load i64, ptr %[[TMP0]], align 4
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = icmp eq i64 %[[TAG]], 387281100425
-; CHECK-NEXT:   br i1 %[[TMP1]], label %[[RUN:[^ ,]+]], label %[[WRONG_TAPE:[^ ,]+]]
+; CHECK-NEXT:   %[[OWNER:[^ ,]+]] = and i64 %[[TAG]], 281474976710656
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = xor i64 %[[TAG]], %[[OWNER]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = icmp eq i64 %[[TMP1]], 388400648894
+; CHECK-NEXT:   br i1 %[[TMP2]], label %[[RUN:[^ ,]+]], label %[[WRONG_TAPE:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[RUN]]:
 ; CHECK-NEXT:   call void @reverse_g(ptr %[[X]], ptr %[[D_X]], i64 %[[N]], double %[[DRET]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   call void @free(ptr %[[TAPE]])
-; CHECK-NEXT:   ret void
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = icmp eq i64 %[[OWNER]], 0
+; CHECK-NEXT:   br i1 %[[TMP3]], label %[[FREE_HEAP_TAPE:[^ ,]+]], label %[[DONE:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[WRONG_TAPE]]:
 ; CHECK-NEXT:   call void @llvm.trap()
 ; CHECK-NEXT:   unreachable
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[DONE]]:
+; CHECK-NEXT:   ret void
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[FREE_HEAP_TAPE]]:
+; CHECK-NEXT:   call void @free(ptr %[[TAPE]])
+; CHECK-NEXT:   br label %[[DONE]]
 ; CHECK-NEXT: }

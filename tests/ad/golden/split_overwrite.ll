@@ -96,7 +96,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = call ptr @malloc(i64 56)
 ; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
-; CHECK-NEXT:   store i64 387671447577, ptr %[[TAG]], align 4
+; CHECK-NEXT:   store i64 388703294661, ptr %[[TAG]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(ptr %[[A]], ptr %[[D_A]], double %[[V]], ptr %[[TAPE]])
 ; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = insertvalue { ptr, double } undef, ptr %[[TAPE]], 0
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = insertvalue { ptr, double } %[[TMP1]], double %[[TMP0]], 1
@@ -108,22 +108,31 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr { ptr, i64, i64, ptr, i64, i64 }, ptr %[[TAPE]], i64 1
 ; CHECK-NEXT:   %[[TAG:[^ ,]+]] = load i64, ptr %[[TMP0]], align 4
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = icmp eq i64 %[[TAG]], 387671447577
-; CHECK-NEXT:   br i1 %[[TMP1]], label %[[RUN:[^ ,]+]], label %[[WRONG_TAPE:[^ ,]+]]
+; CHECK-NEXT:   %[[OWNER:[^ ,]+]] = and i64 %[[TAG]], 281474976710656
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = xor i64 %[[TAG]], %[[OWNER]]
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = icmp eq i64 %[[TMP1]], 388703294661
+; CHECK-NEXT:   br i1 %[[TMP2]], label %[[RUN:[^ ,]+]], label %[[WRONG_TAPE:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[RUN]]:
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call { double } @reverse_f(ptr %[[A]], ptr %[[D_A]], double %[[V]], double %[[DRET]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call { double } @reverse_f(ptr %[[A]], ptr %[[D_A]], double %[[V]], double %[[DRET]], ptr %[[TAPE]])
 ; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   call void @free(ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double } %[[TMP2]], 0
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = extractvalue { double } zeroinitializer, 0
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[TMP3]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = insertvalue { double } %[[TMP2]], double %[[TMP5]], 0
-; CHECK-NEXT:   ret { double } %[[TMP6]]
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = icmp eq i64 %[[OWNER]], 0
+; CHECK-NEXT:   br i1 %[[TMP4]], label %[[FREE_HEAP_TAPE:[^ ,]+]], label %[[DONE:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[WRONG_TAPE]]:
 ; CHECK-NEXT:   call void @llvm.trap()
 ; CHECK-NEXT:   unreachable
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[DONE]]:
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = extractvalue { double } %[[TMP3]], 0
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = insertvalue { double } %[[TMP3]], double %[[TMP7]], 0
+; CHECK-NEXT:   ret { double } %[[TMP8]]
+; CHECK-EMPTY:
+; CHECK-NEXT: {{^}}[[FREE_HEAP_TAPE]]:
+; CHECK-NEXT:   call void @free(ptr %[[TAPE]])
+; CHECK-NEXT:   br label %[[DONE]]
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define double @split(
@@ -146,13 +155,13 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; O2-NEXT:   store i64 4096, ptr %[[MALLOC]], align 8
 ; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[MALLOC]] acq_rel monotonic, align 8
 ; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
-; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I:[^ ,]+]]
+; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[REVERSESPLIT_F_EXIT:[^ ,]+]], label %[[FREE_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[FREE_I_I]]:
 ; O2-NEXT:   tail call void @free(ptr nonnull %[[MALLOC]])
-; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
+; O2-NEXT:   br label %[[REVERSESPLIT_F_EXIT]]
 ; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
+; O2-NEXT: {{^}}[[REVERSESPLIT_F_EXIT]]:
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[A_I_I]], 0.000000e+00
 ; O2-NEXT:   ret double %[[TMP1]]
 ; O2-NEXT: }

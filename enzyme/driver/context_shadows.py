@@ -1,0 +1,269 @@
+"""Upstream Enzyme's global-shadow API: ``__enzyme_context``, ``__enzyme_shadow``, ``__enzyme_zero_shadows``.
+
+A program asks for the shadow of a global (``__enzyme_shadow(ctx, &g, lane)``
+or the query form ``__enzyme_shadow(&g, width, lane)``), seeds or reads it,
+clears every shadow it asked for with ``__enzyme_zero_shadows(ctx)``, and
+passes ``enzyme_context, ctx`` to ``__enzyme_autodiff``/``__enzyme_fwddiff``.
+Those shadows belong to the program: the derivatives accumulate adjoints into
+them and read tangents from them, and nothing zeroes them around the calls
+(unlike the shadows enzyme.driver.active_globals makes on its own).
+
+As upstream, a context's shadows serve the calls that pass it and the query
+form's (upstream's implicit shadows) the calls that pass none; a call reaching a
+global whose shadow was asked for in the other form is refused, and so is a
+global asked for in both forms (upstream keeps two shadows, here there is one).
+
+Here a context is the module's one set of shadow globals, registered like the
+ones users declare with ``enzyme_shadow`` (``custom_rules(module).shadows``),
+so the engine treats them the same way.  What that cannot express is refused
+with one line: a second context or a context of width above 1 (which would need shadows of their
+own; the query form's widths have theirs), a shadow of a global holding pointers (it would
+have to point to shadow memory) unless it is a plain pointer that only ever holds what the C
+allocator returned (its shadow then gets a zeroed block of the same size, malloc_usable_size, at
+the first query, and __enzyme_zero_shadows zeroes that block), and a global not named at compile
+time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ad.common import is_null_pointer, zero_fill
+from ..ad.custom import custom_rules
+from ..analysis.activity_solver import reachable_functions
+from ..analysis.layout import DataLayout
+from ..errors import DifferentiationError, UsageError
+from ..ir import (
+    ArrayType,
+    CallInst,
+    ConstantExpr,
+    ConstantInt,
+    ConstantKeyword,
+    Function,
+    FunctionType,
+    GlobalVariable,
+    LoadInst,
+    Module,
+    PointerType,
+    StoreInst,
+    StructType,
+    Type,
+    Value,
+    VectorType,
+    strip_pointer_casts,
+)
+from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.types import I8, I64, PTR
+from .active_globals import new_shadow
+from .replace import erase_call
+from .requests import Request, where
+
+
+@dataclass
+class ShadowForms:
+    """What the program asked for: how many calls were replaced, the globals whose shadows it asked for with a
+    context (``__enzyme_shadow(ctx, &g, lane)``) and without (the query form, upstream's implicit shadows)."""
+
+    calls: int = 0
+    with_context: set[GlobalVariable] = field(default_factory=set)
+    implicit: set[GlobalVariable] = field(default_factory=set)
+
+
+def replace_shadow_api(module: Module) -> ShadowForms:
+    """Replace the API's calls by the shadow globals they name."""
+    found: dict[str, list[CallInst]] = {n: [] for n in ("__enzyme_context", "__enzyme_shadow", "__enzyme_zero_shadows")}
+    for f in module.functions:
+        for inst in f.instructions():
+            if isinstance(inst, CallInst):
+                name = inst.callee_name or ""
+                for n, where_found in found.items():
+                    if n in name:
+                        where_found.append(inst)
+    contexts = found["__enzyme_context"]
+    if len(contexts) > 1:
+        raise DifferentiationError(f"{_site(contexts[1])}: a second __enzyme_context; one context per program is "
+                                   "supported (its shadows are the program's shadow globals)")
+    forms = ShadowForms(calls=sum(map(len, found.values())))
+    if not forms.calls:
+        return forms
+    handle = _context_handle(module)
+    owned: list[GlobalVariable] = []       # shadows zeroed by __enzyme_zero_shadows
+    heap_owned: list[GlobalVariable] = []  # shadows holding shadow heap blocks: the blocks are zeroed
+    for call in contexts:
+        _check_int(call, call.args[0] if call.args else None, 1, "the width of the context")
+        call.replace_all_uses_with(handle)
+        erase_call(call)
+    for call in found["__enzyme_shadow"]:
+        base, with_context = _replace_shadow_query(module, call, owned, heap_owned)
+        (forms.with_context if with_context else forms.implicit).add(base)
+    layout = DataLayout.of_module(module)
+    for call in found["__enzyme_zero_shadows"]:
+        b = Builder(InsertPoint.before_inst(call))
+        for s in owned:
+            zero_fill(module, b, s, const_int(I64, layout.alloc_size(s.value_type)))
+        for s in heap_owned:
+            block = b.load(PTR, s)
+            zero_fill(module, b, block, b.call(_usable_size(module), [block]))
+        erase_call(call)
+    both = forms.implicit & forms.with_context
+    if both:
+        g = min(both, key=lambda v: v.name or "")
+        raise DifferentiationError(f"@{g.name}: its shadow is asked for both with a context and in the query form "
+                                   "(__enzyme_shadow(&g, width, lane)); upstream keeps those apart, here use one form")
+    return forms
+
+
+def check_shadow_forms(forms: ShadowForms, requests: list[Request]) -> None:
+    """A context's shadows serve the calls that pass it (enzyme_context, ctx), the query form's the others:
+    refuse a call that reaches a global whose shadow the program asked for in the other form."""
+    if not (forms.with_context or forms.implicit):
+        return
+    for req in requests:
+        named = {g for f in reachable_functions(req.function) for inst in f.instructions()
+                 for g in inst.operands if isinstance(g, GlobalVariable)}
+        other = named & (forms.implicit if req.context is not None else forms.with_context)
+        if other:
+            g = min(other, key=lambda v: v.name or "")
+            fix = ("drop enzyme_context, or ask for its shadow with the context" if req.context is not None else
+                   "pass enzyme_context, ctx as the program's other calls do")
+            raise DifferentiationError(
+                f"{req.call.callee_name} {where(req.call)}: @{req.function.name} uses @{g.name}, whose shadow the "
+                f"program asked for {'without' if req.context is not None else 'with'} a context; {fix}")
+
+
+def _context_handle(module: Module) -> GlobalVariable:
+    """What ``__enzyme_context`` returns: the address of a private byte (not null, never read)."""
+    g = GlobalVariable(module.unique_name("__pyenzyme_context"), I8, initializer=const_int(I8, 0),
+                       prefix="private", type=PTR)
+    module.add(g)
+    return g
+
+
+def _replace_shadow_query(module: Module, call: CallInst, owned: list[GlobalVariable],
+                          heap_owned: list[GlobalVariable]) -> tuple[GlobalVariable, bool]:
+    """Returns the global and whether the call named a context."""
+    args = call.args
+    if len(args) != 3:
+        raise UsageError(f"{_site(call)}: takes (context, &global, lane) or (&global, width, lane), got "
+                         f"{len(args)} arguments")
+    width = 1
+    with_context = isinstance(args[1].type, PointerType)
+    if with_context:
+        target = args[1]                                     # (context, &global, lane)
+    else:
+        target = args[0]                                     # (&global, width, lane)
+        width = _positive_int(call, args[1], "the width")
+    lane = _positive_int(call, args[2], "the lane", zero=True)
+    if lane >= width:
+        raise UsageError(f"{_site(call)}: lane {lane} of a width-{width} shadow; lanes are 0 to {width - 1}")
+    base, path = _global_and_path(target)
+    if base is None:
+        raise DifferentiationError(f"{_site(call)}: the global must be named at compile time (&g or &g.field), "
+                                   "got a pointer computed at run time")
+    rules = custom_rules(module)
+    heap = base.value_type == PTR and not path and width == 1 and _holds_only_allocations(module, base)
+    if base not in rules.shadows:
+        if _holds_pointers(base.value_type) and not heap:
+            raise DifferentiationError(
+                f"{_site(call)}: @{base.name} holds pointers, whose shadow would have to point to shadow "
+                "memory; supported are globals of numbers and a plain pointer global that only ever holds "
+                "what malloc/calloc/aligned_alloc/realloc returned (pass other state through a pointer argument "
+                "marked enzyme_dup)")
+        rules.shadows[base] = [new_shadow(module, base, 0)]
+    if heap:
+        _allocate_heap_shadow(module, call, base, rules.shadows[base][0], heap_owned)
+    lanes = rules.shadows[base]
+    if width > 1:
+        # Each width has shadows of its own: seeding lane 0 of width 2 leaves the width-1 shadow alone.
+        lanes = rules.width_shadows.setdefault((base, width), [
+            new_shadow(module, base, j) for j in range(width)])
+    owned.extend(s for s in lanes if s not in owned and s not in heap_owned)
+    at: Value = lanes[lane]
+    for gep in path:
+        at = ConstantExpr(gep.type, gep.opcode, [at, *gep.operands[1:]], gep.flags, gep.source_type)
+    if at.type != call.type:
+        raise UsageError(f"{_site(call)}: declared to return {call.type}; it returns a pointer")
+    call.replace_all_uses_with(at)
+    erase_call(call)
+    return base, with_context
+
+
+_ALLOCATORS = ("malloc", "calloc", "aligned_alloc", "realloc")
+
+
+def _holds_only_allocations(module: Module, g: GlobalVariable) -> bool:
+    """Is every value the program stores into ``g`` null or a heap block from the C allocator, and ``g``
+    otherwise only loaded (so the allocator knows the size of what it points to)?"""
+    if g.initializer is not None and not is_null_pointer(g.initializer):
+        return False
+    for f in module.functions:
+        for inst in f.instructions():
+            if not any(op is g for op in inst.operands):
+                continue
+            if isinstance(inst, LoadInst) and inst.pointer is g:
+                continue
+            if isinstance(inst, StoreInst) and inst.pointer is g and inst.value is not g and (
+                    is_null_pointer(inst.value) or (isinstance(inst.value, CallInst)
+                                                    and (inst.value.callee_name or "") in _ALLOCATORS)):
+                continue
+            if isinstance(inst, CallInst) and "__enzyme_shadow" in (inst.callee_name or ""):
+                continue  # the query itself
+            return False
+    return True
+
+
+def _usable_size(module: Module) -> Function:
+    return module.declare_function("malloc_usable_size", FunctionType(I64, (PTR,)))
+
+
+def _allocate_heap_shadow(module: Module, call: CallInst, g: GlobalVariable, shadow: GlobalVariable,
+                          heap_owned: list[GlobalVariable]) -> None:
+    """The first query of a heap-pointer global: its shadow points to a zeroed block as large as its block."""
+    if shadow not in heap_owned:
+        heap_owned.append(shadow)
+    b = Builder(InsertPoint.before_inst(call))
+    block = b.load(PTR, g)
+    calloc = module.declare_function("calloc", FunctionType(PTR, (I64, I64)))
+    fresh = b.call(calloc, [const_int(I64, 1), b.call(_usable_size(module), [block])])
+    had = b.load(PTR, shadow)
+    b.store(b.select(b.icmp("eq", had, ConstantKeyword(PTR, "null")), fresh, had), shadow)
+
+
+def _global_and_path(v: Value) -> tuple[GlobalVariable | None, list[ConstantExpr]]:
+    """``@g`` and the constant GEPs (outermost last) of ``&g`` / ``&g.b`` / ``&g[1]``."""
+    path: list[ConstantExpr] = []
+    v = strip_pointer_casts(v)
+    while isinstance(v, ConstantExpr) and v.opcode == "getelementptr" and v.operands:
+        path.append(v)
+        v = strip_pointer_casts(v.operands[0])
+    return (v if isinstance(v, GlobalVariable) else None), list(reversed(path))
+
+
+def _holds_pointers(t: Type) -> bool:
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, StructType):
+        return any(_holds_pointers(e) for e in t.elements)
+    if isinstance(t, (ArrayType, VectorType)):
+        return _holds_pointers(t.element)
+    return False
+
+
+def _check_int(call: CallInst, v: Value | None, want: int, what: str) -> None:
+    if not isinstance(v, ConstantInt):
+        raise UsageError(f"{_site(call)}: {what} must be an integer constant")
+    if v.value != want:
+        raise DifferentiationError(f"{_site(call)}: {what} is {v.value}; only {want} is supported yet (a context "
+                                   "of more lanes would need shadows of its own; the query form "
+                                   "__enzyme_shadow(&g, width, lane) has them)")
+
+
+def _positive_int(call: CallInst, v: Value, what: str, zero: bool = False) -> int:
+    if not isinstance(v, ConstantInt) or v.value < (0 if zero else 1):
+        raise UsageError(f"{_site(call)}: {what} must be a {'non-negative' if zero else 'positive'} integer "
+                         "constant")
+    return v.value
+
+
+def _site(call: CallInst) -> str:
+    from .requests import _source_name
+    return f"{_source_name(call.callee_name or '__enzyme_shadow')} {where(call)}"
