@@ -12,7 +12,7 @@ from enzyme.llvm.argument_access import read_only_arguments
 from enzyme.llvm.jit import JIT, load_library, unresolved_symbols
 from enzyme.llvm.linking import link
 from enzyme.llvm.modules import to_bitcode, to_text, verify
-from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, parse, parse_file
+from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, bundled_llvm_version, parse, parse_file
 from enzyme.llvm.passes import optimize, preopt, strip_debug
 from enzyme.llvm.registrations import keep_registered_calls, registered_functions
 from enzyme.llvm.symbols import global_symbols
@@ -28,6 +28,7 @@ from enzyme.llvm.targets import (
 __all__ = [
     "JIT",
     "REQUIRED_LLVM_MAJOR",
+    "bundled_llvm_version",
     "ModuleRef",
     "emit_amdgpu_object",
     "emit_object",

@@ -24,6 +24,11 @@ from enzyme.llvm.contexts import ContextOwner
 
 REQUIRED_LLVM_MAJOR = 22
 
+
+def bundled_llvm_version() -> tuple[int, ...]:
+    """The version of the LLVM that llvmlite carries (major, minor, patch)."""
+    return tuple(llvm.llvm_version_info)
+
 # "<string>:3:18: error: expected comma after load's type"
 _LLVM_DIAGNOSTIC = re.compile(r"^[^\n]*?:(\d+):(\d+): error: ([^\n]*)", re.MULTILINE)
 # A pointer written as "<type>*": gone from IR since LLVM 15 (opaque pointers).

@@ -39,15 +39,16 @@ class ToolStatus:
 def _tool_status(name: str) -> ToolStatus:
     spec = TOOL_SPECS[name]
     path = locate(spec)
+    fix = f"{spec.fix}, or set {spec.env_var}=/path/to/{name}"
     if path is None:
         status = MISSING if spec.required else OPTIONAL_MISSING
-        return ToolStatus(name, None, None, None, status, spec.fix, spec.required)
+        return ToolStatus(name, None, None, None, status, fix, spec.required)
     version = read_version(spec, path)
     major = int(version.split(".")[0]) if version and spec.llvm_based else None
     good = version is not None and (not spec.llvm_based or major == REQUIRED_LLVM_MAJOR)
     status = OK if good else WRONG_VERSION
     shown = describe_version(spec, path)
-    return ToolStatus(name, path, shown, major, status, "" if good else spec.fix, spec.required)
+    return ToolStatus(name, path, shown, major, status, "" if good else fix, spec.required)
 
 
 def _path_status(name: str, find: Callable[[], Path], fix: str, *, required: bool) -> ToolStatus:
@@ -65,9 +66,27 @@ def _clang_plugin_path() -> Path:
     return status.path
 
 
+def _installation() -> list[ToolStatus]:
+    """pyenzyme itself (version, where it is installed) and the llvmlite (LLVM) it runs on."""
+    import llvmlite
+
+    import enzyme
+    from enzyme.llvm import bundled_llvm_version
+
+    bundled = bundled_llvm_version()
+    llvm_version = ".".join(map(str, bundled))
+    good = bundled[0] == REQUIRED_LLVM_MAJOR
+    return [
+        ToolStatus("pyenzyme", str(Path(enzyme.__file__).parent), enzyme.__version__, None, OK, ""),
+        ToolStatus("llvmlite", str(Path(llvmlite.__file__).parent), f"{llvmlite.__version__} (LLVM {llvm_version})",
+                   bundled[0], OK if good else WRONG_VERSION,
+                   "" if good else f"pip install 'llvmlite>=0.50' (LLVM {REQUIRED_LLVM_MAJOR})"),
+    ]
+
+
 def doctor() -> list[ToolStatus]:
-    """Status of every tool and runtime, required ones first."""
-    rows = [_tool_status(name) for name in TOOL_SPECS]
+    """Status of pyenzyme's installation, then every tool and runtime, required ones first."""
+    rows = [*_installation(), *(_tool_status(name) for name in TOOL_SPECS)]
     rows.append(_path_status(
         "flang-runtime", runtime_archive, f"apt-get install -y libflang-{REQUIRED_LLVM_MAJOR}-dev", required=True,
     ))

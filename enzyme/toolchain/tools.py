@@ -65,7 +65,7 @@ TOOL_SPECS: dict[str, ToolSpec] = {
             "rustc", "ENZYME_RUSTC", ("rustc",),
             ("-vV",), r"LLVM version: " + _VERSION,
             f"install a Rust toolchain built on LLVM {REQUIRED_LLVM_MAJOR} (rustup toolchain install 1.95)",
-            release_pattern=r"release: (\S+)",
+            release_pattern=r"release: (\S+)", required=False,  # Rust sources only
         ),
         _llvm_tool("ld.lld", "ENZYME_LLD", r"LLD ", "lld"),
         _llvm_tool("llc", "ENZYME_LLC", r"LLVM version ", "llvm", required=False),
