@@ -36,6 +36,16 @@ def differentiate(tmp_path: Path, body: str) -> llvm.ModuleRef:
     return transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
 
 
+def assert_stops_after_before(tmp_path: Path, body: str) -> None:
+    """The program ``body`` built and run prints "before" and then stops (a trap), never "after"."""
+    bitcode = tmp_path / "prog.bc"
+    bitcode.write_bytes(llvm.to_bitcode(differentiate(tmp_path, body)))
+    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=0)
+    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
+    assert run.stdout == "before\n" and run.returncode != 0
+
+
 def refused(tmp_path: Path, body: str, pattern: str, error: type[Exception] = UsageError) -> str:
     with pytest.raises(error, match=pattern) as info:
         differentiate(tmp_path, body)
@@ -141,13 +151,7 @@ int main(void) {
   return 0;
 }
 """
-    result = differentiate(tmp_path, body)
-    bitcode = tmp_path / "prog.bc"
-    bitcode.write_bytes(llvm.to_bitcode(result))
-    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=0)
-    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
-    assert run.stdout == "before\n" and run.returncode != 0
+    assert_stops_after_before(tmp_path, body)
 
 
 @pytest.mark.parametrize("lang, decl, call, pattern", [
@@ -241,13 +245,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 """
-    result = differentiate(tmp_path, body)
-    bitcode = tmp_path / "prog.bc"
-    bitcode.write_bytes(llvm.to_bitcode(result))
-    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=0)
-    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
-    assert run.stdout == "before\n" and run.returncode != 0
+    assert_stops_after_before(tmp_path, body)
 
 
 CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void *__enzyme_shadow(void *, void *, int); "
