@@ -66,31 +66,46 @@ def _shared_from_archive(archive: Path) -> Path:
 
 
 def functions_needing(ir_module: Any, missing: Iterable[str]) -> dict[str, list[str]]:
-    """For each defined function, the symbols of ``missing`` it uses, directly or through the functions it
-    references (calls, addresses taken); functions that need none are left out."""
-    from ..ir import Function
+    """For each defined function, the symbols of ``missing`` it uses, directly or through what it references:
+    functions it calls or takes the address of, globals (a table of function pointers) and theirs in turn;
+    functions that need none are left out."""
+    from ..ir import ConstantAggregate, ConstantExpr, Function, GlobalVariable
+
+    def referenced(values: Iterable[Any]) -> set[str]:
+        names: set[str] = set()
+        work = list(values)
+        while work:
+            v = work.pop()
+            if isinstance(v, (Function, GlobalVariable)):
+                names.add(str(v.name))
+            elif isinstance(v, ConstantAggregate):
+                work += v.elements
+            elif isinstance(v, ConstantExpr):
+                work += v.operands
+        return names
 
     missing = set(missing)
-    direct: dict[str, set[str]] = {}
-    refs: dict[str, set[str]] = {}
+    refs: dict[str, set[str]] = {}  # defined functions and initialized globals -> the symbols they reference
+    for f in ir_module.functions:
+        if not f.is_declaration:
+            refs[str(f.name)] = referenced(op for inst in f.instructions() for op in inst.operands)
+    for g in ir_module.global_variables:
+        if g.initializer is not None:
+            refs[str(g.name)] = referenced([g.initializer])
+    needs: dict[str, list[str]] = {}
     for f in ir_module.functions:
         if f.is_declaration:
             continue
-        names = {str(op.name) for inst in f.instructions() for op in inst.operands if isinstance(op, Function)}
-        direct[f.name] = names & missing
-        refs[f.name] = names
-    needs: dict[str, list[str]] = {}
-    for name in direct:
-        seen, work, found = {name}, [name], set()
+        seen, work, found = {str(f.name)}, [str(f.name)], set()
         while work:
-            g = work.pop()
-            found |= direct.get(g, set())
-            for h in refs.get(g, ()):
-                if h in direct and h not in seen:
+            for h in refs.get(work.pop(), ()):
+                if h in missing:
+                    found.add(h)
+                elif h in refs and h not in seen:
                     seen.add(h)
                     work.append(h)
         if found:
-            needs[name] = sorted(found)
+            needs[str(f.name)] = sorted(found)
     return needs
 
 

@@ -27,6 +27,9 @@ double weighted_norm2(const double *x, int n) {
 }
 double scaled(double x) { return missing_scale(x) * x; }
 double calls_scaled(double x) { return scaled(x) + 1.0; }
+/* reaches missing_scale only through a table of function pointers */
+static double (*const transforms[])(double) = {missing_scale};
+double through_table(double x, int k) { return transforms[k](x); }
 """
 
 
@@ -49,7 +52,8 @@ def test_functions_calling_a_library(tmp_path: Path, kind: str, spelling: str) -
     (tmp_path / "prog.c").write_text(PROGRAM)
     args = ({"libraries": [library]} if spelling == "path" else
             {"libraries": ["-lweights"], "library_dirs": [tmp_path]})
-    with pytest.warns(enzyme.EnzymeWarning, match=r"no library defines missing_scale; calls_scaled, scaled cannot"):
+    with pytest.warns(enzyme.EnzymeWarning,
+                      match=r"no library defines missing_scale; calls_scaled, scaled, through_table cannot"):
         lib = enzyme.compile([tmp_path / "prog.c"], **args)
     # The weights depend on an integer only; pyenzyme cannot see that without the body, the user says it.
     enzyme.custom_rule(lib, "lib_weight", inactive=True)
@@ -63,10 +67,12 @@ def test_functions_calling_a_library(tmp_path: Path, kind: str, spelling: str) -
         lib.scaled(1.0)
     with pytest.raises(enzyme.LinkError, match="^calls_scaled needs missing_scale"):
         enzyme.gradient(enzyme.Reverse, lib.calls_scaled, 1.0)
+    with pytest.raises(enzyme.LinkError, match="^through_table needs missing_scale"):
+        lib.through_table(1.0, 0)
 
 
 def test_all_symbols_defined_gives_no_warning(tmp_path: Path) -> None:
-    (tmp_path / "prog.c").write_text(PROGRAM.split("double scaled")[0])
+    (tmp_path / "prog.c").write_text(PROGRAM.split("double scaled")[0].replace("double missing_scale(double);", ""))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         lib = enzyme.compile([tmp_path / "prog.c"], libraries=[_build(tmp_path, "shared")])
