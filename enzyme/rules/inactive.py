@@ -33,6 +33,7 @@ _ENV = "environment, errno and locale queries; integers and chars only"
 _PARALLEL_QUERY = "thread/process ids and counts, wall-clock timers of OpenMP and MPI"
 _SIZE_QUERY = "asks the allocator about a block; returns a size"
 _CONSTANT = "returns a constant (nan(\"\") is NaN whatever the string)"
+_GROWTH_POLICY = "a container's growth policy: bucket counts from element counts, integers only"
 
 _NAMES: dict[str, tuple[str, ...]] = {
     _OUTPUT: (
@@ -112,6 +113,7 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     (_CXX_TEXT, "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE"),   # std::wstring members
     (_CXX_TEXT, "_ZNKSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE"),
     (_CXX_TEXT, "_ZSt11_Hash_bytes"),    # std::hash<std::string>
+    (_GROWTH_POLICY, "_ZNKSt8__detail20_Prime_rehash_policy"),  # std::unordered_map/set rehashing
     (_CXX_TEXT, "_ZNSt6locale"),         # std::locale constructors, global(), destructor
     (_CXX_TEXT, "_ZNKSt6locale"),
     (_CXX_TEXT, "_ZNSt8ios_base"),       # stream flags, sync_with_stdio
