@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from enzyme import llvm
-from enzyme.errors import ToolNotFoundError
+from enzyme.errors import CompileError, ToolNotFoundError
 from enzyme.toolchain.depfiles import write_depfile
 from enzyme.toolchain.request import CompileRequest
 from enzyme.toolchain.tools import find_tool, run_tool
@@ -54,7 +54,7 @@ def compile_cargo(request: CompileRequest) -> Path:
              what=f"cargo failed to build {manifest}", cwd=manifest.parent, env=env)
     bitcode = sorted((target / "release" / "deps").glob("*.bc"))
     if not bitcode:
-        raise ToolNotFoundError(f"cargo built {manifest} but wrote no bitcode (is there a [lib] target?)")
+        raise CompileError(f"cargo built {manifest} but wrote no bitcode (is there a [lib] target?)")
     module = llvm.link([(str(p), p.read_bytes()) for p in bitcode])
     request.output.write_bytes(llvm.to_bitcode(module))
     if request.depfile is not None:
