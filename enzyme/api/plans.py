@@ -121,18 +121,36 @@ class _Emitter:
         return f"%v.{name}"
 
 
+def _argument_fields(sig: Signature, req: Request) -> list[Field]:
+    """The block's input fields for the arguments: each value ``a<i>``, then its shadows ``a<i>s<k>``."""
+    fields: list[Field] = []
+    for i, (p, act) in enumerate(zip(sig.params, req.args)):
+        fields.append(Field(f"a{i}", p.ir_type, p.ctype))
+        if act.has_shadow:
+            fields += [Field(f"a{i}s{k}", p.ir_type, p.ctype) for k in range(req.width)]
+    return fields
+
+
+def _marked_arguments(em: _Emitter, sig: Signature, req: Request) -> list[str]:
+    """The entry point's arguments for the function's parameters: ``enzyme_width, W`` when batched, then per
+    argument its marker, value and shadows, loaded from the block."""
+    args = [f"ptr @enzyme_width, i32 {req.width}"] if req.width > 1 else []
+    for i, (p, act) in enumerate(zip(sig.params, req.args)):
+        vals = [f"{p.ir_type} {em.load(f'a{i}')}"]
+        if act.has_shadow:
+            vals += [f"{p.ir_type} {em.load(f'a{i}s{k}')}" for k in range(req.width)]
+        args.append(f"ptr @{_MARKER_OF[act]}, " + ", ".join(vals))
+    return args
+
+
 def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], list[Field], list[str], str]:
     """Input fields, output fields, declarations and definitions of wrapper ``suffix``."""
     if req.kind == "hvp":
         return _generate_hvp(sig, req, suffix)
     params = sig.params
     has_result = sig.ret_kind != "void"
-    inputs: list[Field] = []
+    inputs = _argument_fields(sig, req)
     outputs: list[Field] = []
-    for i, (p, act) in enumerate(zip(params, req.args)):
-        inputs.append(Field(f"a{i}", p.ir_type, p.ctype))
-        if act.has_shadow:
-            inputs += [Field(f"a{i}s{k}", p.ir_type, p.ctype) for k in range(req.width)]
     if req.kind == "split_reverse":
         if sig.ret_kind == "float":  # the engine takes the result's adjoint (0 for a Const result)
             inputs.append(Field("dret", sig.ret_ir_type, sig.ret_ctype))
@@ -159,15 +177,7 @@ def _generate(sig: Signature, req: Request, suffix: str) -> tuple[list[Field], l
 
     em = _Emitter([*inputs, *outputs])
     callee = "@" + quote_name(sig.name)
-    call_args: list[str] = []
-    if req.width > 1:
-        call_args.append(f"ptr @enzyme_width, i32 {req.width}")
-    for i, (p, act) in enumerate(zip(params, req.args)):
-        marker = _MARKER_OF[act]
-        vals = [f"{p.ir_type} {em.load(f'a{i}')}"]
-        if act.has_shadow:
-            vals += [f"{p.ir_type} {em.load(f'a{i}s{k}')}" for k in range(req.width)]
-        call_args.append(f"ptr @{marker}, " + ", ".join(vals))
+    call_args = _marked_arguments(em, sig, req)
 
     helper = ""
     target = callee
@@ -235,11 +245,7 @@ def _generate_hvp(sig: Signature, req: Request, suffix: str) -> tuple[list[Field
     buffer ``g`` receives the gradient and each of its shadows ``gs<k>`` the product of the Hessian with
     direction ``k``."""
     params = sig.params
-    inputs: list[Field] = []
-    for i, (p, act) in enumerate(zip(params, req.args)):
-        inputs.append(Field(f"a{i}", p.ir_type, p.ctype))
-        if act.has_shadow:
-            inputs += [Field(f"a{i}s{k}", p.ir_type, p.ctype) for k in range(req.width)]
+    inputs = _argument_fields(sig, req)
     inputs += [Field("g", "ptr", ctypes.c_void_p)] + [Field(f"gs{k}", "ptr", ctypes.c_void_p) for k in range(req.width)]
     em = _Emitter(inputs)
     callee = "@" + quote_name(sig.name)
@@ -250,12 +256,7 @@ def _generate_hvp(sig: Signature, req: Request, suffix: str) -> tuple[list[Field
     helper = (f"define internal void {gradient}({param_list}ptr %grad) {{\n"
               f"  call void (...) @__enzyme_autodiff_pyenzyme_g{suffix}(ptr {callee}, {', '.join(inner)})\n"
               "  ret void\n}\n")
-    outer = [f"ptr @enzyme_width, i32 {req.width}"] if req.width > 1 else []
-    for i, (p, act) in enumerate(zip(params, req.args)):
-        vals = [f"{p.ir_type} {em.load(f'a{i}')}"]
-        if act.has_shadow:
-            vals += [f"{p.ir_type} {em.load(f'a{i}s{k}')}" for k in range(req.width)]
-        outer.append(f"ptr @{_MARKER_OF[act]}, " + ", ".join(vals))
+    outer = _marked_arguments(em, sig, req)
     outer.append("ptr @enzyme_dup, " + ", ".join(f"ptr {em.load(n)}" for n in ["g", *(f"gs{k}" for k in range(req.width))]))
     em.lines.append(f"  call void (...) @__enzyme_fwddiff_pyenzyme{suffix}(ptr {gradient}, {', '.join(outer)})")
     decls = [f"@{m} = external global i32\n" for m in _MARKERS]
