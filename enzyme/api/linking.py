@@ -53,16 +53,17 @@ def _resolve(library: str, dirs: list[Path]) -> str:
 
 
 def _shared_from_archive(archive: Path) -> Path:
-    from ..toolchain import cache_dir
+    """The archive as a shared library, made once per content into the cache."""
+    from ..toolchain.cache import cached_entry
     from ..toolchain.linker import link_shared_whole_archive
 
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()[:16]
-    output = cache_dir() / "archives" / f"{archive.stem}-{digest}.so"
-    if not output.is_file():
-        staging = output.with_name(f".{output.name}.{os.getpid()}")
-        link_shared_whole_archive(archive, staging)
-        os.replace(staging, output)
-    return output
+    name = f"{archive.stem}.so"
+
+    def build(directory: Path) -> None:
+        link_shared_whole_archive(archive, directory / name)
+
+    return cached_entry(f"archive-{archive.stem}-{digest}", build) / name
 
 
 def functions_needing(ir_module: Any, missing: Iterable[str]) -> dict[str, list[str]]:
