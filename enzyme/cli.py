@@ -265,7 +265,7 @@ def _engine_activity(module: Module, fname: str, activities: list[str], ret_acti
 def _run_doctor(args: argparse.Namespace) -> int:
     from enzyme import toolchain
 
-    rows = toolchain.doctor()
+    rows = toolchain.doctor(_version())
     print(toolchain.format_table(rows))
     broken = [row.name for row in rows if row.required and not row.usable]
     if broken:

@@ -22,7 +22,7 @@ function (promoted to SSA by LLVM), starting from ``-0.0`` (common.adjoint_zero)
 from __future__ import annotations
 
 from ..errors import DifferentiationError
-from ..ir.target_attributes import inherit_target_attributes
+from ..ir.target_attributes import inherit_target_attributes, is_gpu_module
 from ..ir import (Block, CallInst, ConstantExpr, ConstantFP, ConstantKeyword, Function, FunctionType, Instruction,
                   LoadInst, PhiInst, ReturnInst, StructType, Value, BinaryOperator)
 from ..analysis.sign_bits import BITWISE, sign_operation
@@ -222,8 +222,7 @@ class _ReverseGenerator(ReverseState):
         self.counter_pops = {}
         self.count_iterations()
         # GPU device code has no tape (it grows with realloc): no frame record there, values are recomputed.
-        gpu = (self.m.triple or "").startswith(("nvptx", "amdgcn"))
-        acyclic = set() if gpu else blocks_on_no_cycle(self.order)
+        acyclic = set() if is_gpu_module(self.m) else blocks_on_no_cycle(self.order)
         self.record = FrameRecord(self.m, self.aug, self.rev, self.layout, acyclic, {self.fwd[b] for b in acyclic})
         self._reverse()
         self.tape_invariants()

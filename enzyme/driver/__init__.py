@@ -7,6 +7,7 @@ from ..ad.inlining import inline_small_functions
 from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module
+from ..ir.target_attributes import is_gpu_module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
 from .context_shadows import check_shadow_forms, replace_shadow_api
@@ -62,13 +63,10 @@ def differentiate_module(module: Module) -> int:
     return batches + len(requests)
 
 
-_GPU_TRIPLES = ("nvptx", "amdgcn")
-
-
 def _check_device_tape(module: Module, fn: Function, site: str) -> None:
     """GPU device code has no realloc, which the tape grows with: refuse rather than emit unlinkable code."""
     push = module.get_function("__pyenzyme_tape_push")
-    if push is None or not (module.triple or "").startswith(_GPU_TRIPLES) or not push.uses:
+    if push is None or not is_gpu_module(module) or not push.uses:
         return
     raise DifferentiationError(
         f"{site}: the reverse sweep of @{fn.name} needs a tape (values "

@@ -46,10 +46,10 @@ from ..ir import (
     Value,
 )
 from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.target_attributes import is_gpu_module
 from ..ir.types import I64
 from .requests import Request
 
-_GPU_TRIPLES = ("nvptx", "amdgcn")
 
 
 def shadow_active_globals(module: Module, requests: list[Request]) -> dict[GlobalVariable, list[GlobalVariable]]:
@@ -149,7 +149,7 @@ def _is_enzyme_global(g: GlobalVariable) -> bool:
 def _check_shadowable(module: Module, g: GlobalVariable, reach: set[Function]) -> None:
     """Refuse the globals whose shadow the call sites could not zero (see the module docstring)."""
     why = None
-    if (module.triple or "").startswith(_GPU_TRIPLES):
+    if is_gpu_module(module):
         why = "in GPU device code, where every thread would zero the shared shadow"
     elif "thread_local" in g.prefix:
         why = "thread-local, and its shadow would have to be too"

@@ -70,3 +70,11 @@ def inherit_target_attributes(source: Function, target: Function) -> None:
         module.entities.append(RawEntity("attributes", f"attributes #{number} = {{ {text} }}"))
         groups[number] = text
     target.suffix = f"{target.suffix} #{number}".strip()
+
+
+_GPU_TRIPLES = ("nvptx", "amdgcn")
+
+
+def is_gpu_module(module: Module) -> bool:
+    """Is ``module`` GPU device code (NVPTX or AMDGPU)?  It has no realloc, so no growing tape."""
+    return (module.triple or "").startswith(_GPU_TRIPLES)

@@ -13,6 +13,7 @@ from enzyme.toolchain.flang import runtime_archive
 from enzyme.toolchain.hip import ROCM_DEVICE_LIBS_FIX, rocm_device_lib_dir
 from enzyme.toolchain.tools import TOOL_SPECS, describe_version, locate, read_version
 
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]  # the enzyme package
 OK = "ok"
 MISSING = "missing"
 WRONG_VERSION = "wrong-version"
@@ -66,27 +67,27 @@ def _clang_plugin_path() -> Path:
     return status.path
 
 
-def _installation() -> list[ToolStatus]:
-    """pyenzyme itself (version, where it is installed) and the llvmlite (LLVM) it runs on."""
+def _installation(version: str) -> list[ToolStatus]:
+    """pyenzyme itself (``version``, where it is installed) and the llvmlite (LLVM) it runs on."""
     import llvmlite
 
-    import enzyme
     from enzyme.llvm import bundled_llvm_version
 
     bundled = bundled_llvm_version()
     llvm_version = ".".join(map(str, bundled))
     good = bundled[0] == REQUIRED_LLVM_MAJOR
     return [
-        ToolStatus("pyenzyme", str(Path(enzyme.__file__).parent), enzyme.__version__, None, OK, ""),
+        ToolStatus("pyenzyme", str(_PACKAGE_DIR), version, None, OK, ""),
         ToolStatus("llvmlite", str(Path(llvmlite.__file__).parent), f"{llvmlite.__version__} (LLVM {llvm_version})",
                    bundled[0], OK if good else WRONG_VERSION,
                    "" if good else f"pip install 'llvmlite>=0.50' (LLVM {REQUIRED_LLVM_MAJOR})"),
     ]
 
 
-def doctor() -> list[ToolStatus]:
-    """Status of pyenzyme's installation, then every tool and runtime, required ones first."""
-    rows = [*_installation(), *(_tool_status(name) for name in TOOL_SPECS)]
+def doctor(version: str) -> list[ToolStatus]:
+    """Status of pyenzyme's installation (``version``: the package's, which the caller knows; this layer
+    does not import the package root), then every tool and runtime, required ones first."""
+    rows = [*_installation(version), *(_tool_status(name) for name in TOOL_SPECS)]
     rows.append(_path_status(
         "flang-runtime", runtime_archive, f"apt-get install -y libflang-{REQUIRED_LLVM_MAJOR}-dev", required=True,
     ))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import enzyme
 from enzyme import llvm, toolchain
 from enzyme.errors import LinkError, UsageError
 
@@ -82,9 +83,7 @@ def test_jit_libraries_are_cached_shared_objects() -> None:
 
 
 def test_doctor_reports_every_tool() -> None:
-    import enzyme
-
-    rows = {row.name: row for row in toolchain.doctor()}
+    rows = {row.name: row for row in toolchain.doctor(enzyme.__version__)}
     for name in ("pyenzyme", "llvmlite", "clang", "flang", "ld.lld", "flang-runtime"):
         assert rows[name].required and rows[name].status == "ok", rows[name]
     assert rows["pyenzyme"].version == enzyme.__version__ and rows["pyenzyme"].path == str(Path(enzyme.__file__).parent)
@@ -103,7 +102,7 @@ def test_doctor_with_missing_and_wrong_tools(monkeypatch: pytest.MonkeyPatch, tm
     monkeypatch.setenv("ENZYME_CLANG", "/nonexistent/clang")
     monkeypatch.setenv("ENZYME_FLANG", str(fake))
     monkeypatch.setenv("ENZYME_PTXAS", "/nonexistent/ptxas")
-    rows = {row.name: row for row in toolchain.doctor()}
+    rows = {row.name: row for row in toolchain.doctor(enzyme.__version__)}
     assert rows["clang"].status == "missing"
     assert rows["clang"].fix == "apt-get install -y clang-22, or set ENZYME_CLANG=/path/to/clang"
     assert rows["flang"].status == "wrong-version" and rows["flang"].llvm_major == 17
