@@ -40,7 +40,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def _add_debug_flag(parser: argparse.ArgumentParser, *, default: object) -> None:
+def _add_common_flags(parser: argparse.ArgumentParser, *, default: object) -> None:
+    """--debug and --verbose, on the main parser and on each command."""
     parser.add_argument("--debug", action="store_true", default=default,
                         help="show the Python traceback of errors")
     parser.add_argument("--verbose", action="store_true", default=default,
@@ -50,7 +51,7 @@ def _add_debug_flag(parser: argparse.ArgumentParser, *, default: object) -> None
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="enzyme", description="Enzyme-style automatic differentiation of LLVM 22 IR.")
-    _add_debug_flag(parser, default=False)
+    _add_common_flags(parser, default=False)
     parser.add_argument("--version", action="store_true", help="print the pyenzyme version")
     parser.add_argument("--cmake-dir", action="store_true",
                         help="print the directory of EnzymeConfig.cmake (for -DEnzyme_DIR=...)")
@@ -65,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("-o", dest="output", required=True, metavar="OUT", help="output .bc or .ll")
     _add_frontend_options(compile_)
     compile_.add_argument("--strip-debug", action="store_true", help="remove debug info after linking")
-    _add_debug_flag(compile_, default=argparse.SUPPRESS)
+    _add_common_flags(compile_, default=argparse.SUPPRESS)
     compile_.set_defaults(run=_run_compile)
 
     opt = commands.add_parser("opt", help="preoptimize, differentiate and optimize a module")
@@ -81,13 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
     opt.add_argument("--activity", default="", metavar="A,B,...",
                      help="argument activities for --print-activity: const, active (out), dup, dupnoneed")
     opt.add_argument("--ret-active", action="store_true", help="with --print-activity: the return value is active")
-    _add_debug_flag(opt, default=argparse.SUPPRESS)
+    _add_common_flags(opt, default=argparse.SUPPRESS)
     opt.set_defaults(run=_run_opt)
 
     _add_build_commands(commands)
 
     doctor = commands.add_parser("doctor", help="check the compilers and tools pyenzyme uses")
-    _add_debug_flag(doctor, default=argparse.SUPPRESS)
+    _add_common_flags(doctor, default=argparse.SUPPRESS)
     doctor.set_defaults(run=_run_doctor)
     return parser
 
@@ -113,7 +114,7 @@ def _add_build_commands(commands: argparse._SubParsersAction) -> None:
     bitcode.add_argument("--module-dir", metavar="DIR", help="where Fortran .mod files are written and found")
     bitcode.add_argument("--flag", dest="flags", action="append", default=[], metavar="FLAG",
                          help="pass FLAG to the compiler (write --flag=-fno-math-errno)")
-    _add_debug_flag(bitcode, default=argparse.SUPPRESS)
+    _add_common_flags(bitcode, default=argparse.SUPPRESS)
     bitcode.set_defaults(run=_run_bitcode)
 
     build = commands.add_parser("build", help="link bitcode, differentiate, emit one object (CMake's step)")
@@ -125,19 +126,19 @@ def _add_build_commands(commands: argparse._SubParsersAction) -> None:
     build.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
     build.add_argument("--cuda-arch", default="sm_90", metavar="SM",
                        help="architecture of CUDA device code, for a .ptx output (default sm_90)")
-    _add_debug_flag(build, default=argparse.SUPPRESS)
+    _add_common_flags(build, default=argparse.SUPPRESS)
     build.set_defaults(run=_run_build)
 
     info = commands.add_parser("build-info", help="versions, tools and runtime libraries, as key=value lines")
     info.add_argument("--language", dest="languages", action="append", default=[], metavar="LANG",
                       help="a language of the target (c, cxx, fortran, rust, cuda, hip, ir); repeatable")
-    _add_debug_flag(info, default=argparse.SUPPRESS)
+    _add_common_flags(info, default=argparse.SUPPRESS)
     info.set_defaults(run=_run_build_info)
 
     cache = commands.add_parser("cache", help="show or clear pyenzyme's caches of compiled code")
     cache.add_argument("action", choices=("info", "clear"), help="info: where the caches are and their size; "
                                                                  "clear: delete them (they are rebuilt on demand)")
-    _add_debug_flag(cache, default=argparse.SUPPRESS)
+    _add_common_flags(cache, default=argparse.SUPPRESS)
     cache.set_defaults(run=_run_cache)
 
 
