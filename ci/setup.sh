@@ -110,6 +110,22 @@ for text in wanted:
 PY
 }
 
+# Until 2026-11 the distribution was named "pyenzyme" (taken on PyPI by EnzymeML); an editable install
+# of ours under that name would keep importing `enzyme` from wherever it points, so it goes first.
+if "$PYTHON" - <<'PY'
+import sys
+from importlib import metadata
+try:
+    summary = metadata.distribution("pyenzyme").metadata["Summary"] or ""
+except metadata.PackageNotFoundError:
+    sys.exit(1)
+sys.exit(0 if summary.startswith("Enzyme-style automatic differentiation") else 1)
+PY
+then
+    log "removing this project's install under its old distribution name 'pyenzyme'"
+    "$PYTHON" -m pip uninstall -y -q pyenzyme
+fi
+
 if python_install_ok; then
     log "pyenzyme already installed (editable) with its test dependencies"
 else

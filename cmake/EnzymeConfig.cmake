@@ -1,7 +1,7 @@
 # CMake package for pyenzyme: find_package(Enzyme CONFIG).
 #
 # Found through `enzyme --cmake-dir` (-DEnzyme_DIR=...) or, inside a scikit-build-core
-# build that lists pyenzyme in build-system.requires, through its cmake.root entry point.
+# build that lists pyenzyme-llvm in build-system.requires, through its cmake.root entry point.
 #
 # Provides:
 #   Enzyme::headers            INTERFACE target with the include dir of <enzyme/enzyme.h>

@@ -26,7 +26,7 @@ def wheel(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = subprocess.run(command, cwd=repo_root, capture_output=True, text=True,
                             timeout=WHEEL_BUILD_TIMEOUT_S)
     assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}"
-    (built,) = out.glob("pyenzyme-*.whl")
+    (built,) = out.glob("pyenzyme_llvm-*.whl")
     return built
 
 
@@ -39,7 +39,7 @@ def unpacked_wheel(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
 
 
 def test_wheel_name_is_pure_python(wheel: Path) -> None:
-    assert wheel.name == f"pyenzyme-{enzyme.__version__}-py3-none-any.whl"
+    assert wheel.name == f"pyenzyme_llvm-{enzyme.__version__}-py3-none-any.whl"
 
 
 def test_wheel_contains_package_cmake_and_headers(wheel: Path) -> None:
@@ -77,6 +77,17 @@ def test_wheel_declares_scripts_and_cmake_root(wheel: Path) -> None:
         "Enzyme = enzyme",
     ]:
         assert line in text
+
+
+def test_wheel_carries_license_and_typing_marker(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    names = archive.namelist()
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    text = archive.read(metadata).decode()
+    assert "License-Expression: Apache-2.0 WITH LLVM-exception" in text
+    (license_file,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+    assert b"LLVM Exceptions to the Apache 2.0 License" in archive.read(license_file)
+    assert "enzyme/py.typed" in names
 
 
 CONSUMER_CMAKELISTS = """\

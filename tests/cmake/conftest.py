@@ -14,7 +14,7 @@ def pyenzyme_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A wheel of this checkout, alone in its directory (usable as pip's --find-links)."""
     wheels = tmp_path_factory.mktemp("wheels")
     run([sys.executable, "-m", "pip", "wheel", REPO_ROOT, "--no-deps", "--no-build-isolation", "-q", "-w", wheels])
-    (wheel,) = wheels.glob("pyenzyme-*.whl")
+    (wheel,) = wheels.glob("pyenzyme_llvm-*.whl")
     return wheel
 
 
