@@ -2,7 +2,7 @@
 
     python3 -m sphinx -W --keep-going -b html docs/api build/api-html
 
-tests/test_api_docs.py builds it with warnings as errors, so a docstring that does not render fails CI.
+tests/api/test_api_reference.py builds it with warnings as errors, so a docstring that does not render fails CI.
 """
 import enzyme
 

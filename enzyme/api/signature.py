@@ -12,6 +12,7 @@ written into shadows).
 from __future__ import annotations
 
 import ctypes
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ _INT_CTYPES = {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16, 32: ctype
 _FLOAT_DTYPES: dict[str, np.dtype[Any]] = {"double": np.dtype(np.float64), "float": np.dtype(np.float32)}
 # Arguments whose bytes are not what they seem (a struct passed in memory): refuse rather than guess.
 _UNSUPPORTED_ATTRS = ("byval", "sret", "inalloca", "preallocated")
+_DEREFERENCEABLE = re.compile(r"(?<![\w_])dereferenceable\((\d+)\)")
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,9 @@ class Param:
     written: bool = True
     # Fortran indexes arrays column-major: a 2-D or higher array is passed in Fortran order (np.asfortranarray).
     fortran: bool = False
+    # Bytes the function may access without a check (`dereferenceable(N)`: C's `x[static n]`, C++ references to
+    # arrays); a smaller array would be read or written past its end.
+    min_bytes: int = 0
 
     @property
     def bits(self) -> int:
@@ -95,7 +100,9 @@ def signature_of(fn: Function, pointee_dtypes: list[np.dtype[Any] | None] | None
                              "(wrap the function in a C function taking those)")
         dtype = pointee_dtypes[i] if pointee_dtypes is not None else None
         written = not (i < len(read_only) and read_only[i])
-        params.append(Param(i, kind[0], str(t), kind[1], dtype, written, fortran))
+        extent = _DEREFERENCEABLE.search(attrs) if kind[0] == "pointer" else None
+        params.append(Param(i, kind[0], str(t), kind[1], dtype, written, fortran,
+                            int(extent.group(1)) if extent else 0))
     ret = ftype.ret
     if isinstance(ret, VoidType):
         ret_kind, ret_ctype = "void", None
@@ -150,7 +157,8 @@ def check_array(param: Param, value: Any, function: str, what: str = "", *, shad
         flags = value.flags
         if (flags.f_contiguous if param.fortran else flags.c_contiguous) and (
                 flags.writeable or not (shadow or param.written)) and (
-                value.dtype == param.dtype if param.dtype is not None else value.dtype.kind in "fiub"):
+                value.dtype == param.dtype if param.dtype is not None else value.dtype.kind in "fiub") and (
+                value.nbytes >= param.min_bytes):
             return value
     where = f"{what}{param.describe(function)}"
     if not isinstance(value, np.ndarray):
@@ -168,6 +176,12 @@ def check_array(param: Param, value: Any, function: str, what: str = "", *, shad
                                 f"{value.dtype}; pass x.astype(np.{param.dtype})")
     if value.dtype.kind not in "fiub":
         raise ArgumentTypeError(f"{where} must be a float or integer array, not dtype {value.dtype}")
+    if value.nbytes < param.min_bytes:
+        item = value.itemsize or 1
+        raise ArgumentValueError(
+            f"{where} is declared to hold at least {param.min_bytes // item} elements of {value.dtype} "
+            f"({param.min_bytes} bytes, e.g. `x[static n]` or a reference to an array), but the array has "
+            f"{value.size} ({value.nbytes} bytes): the function would access memory past its end")
     if not value.flags.writeable and shadow:
         raise ArgumentValueError(f"{where} is a read-only array (writeable=False), but derivatives are written "
                                  "into shadows; pass a writeable array, e.g. enzyme.make_zero(x)")

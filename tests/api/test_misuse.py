@@ -131,3 +131,19 @@ def test_directory_sources_get_advice(tmp_path):
         enzyme.compile([tmp_path / "src"])
     with pytest.raises(UsageError, match=r"source file \S*gone.c does not exist"):
         enzyme.compile([tmp_path / "gone.c"])
+
+
+def test_declared_array_extent_is_checked(tmp_path):
+    # `x[static 3]` tells the compiler (dereferenceable(24)) and so pyenzyme that three doubles are read.
+    source = tmp_path / "sum3.c"
+    source.write_text("double sum3(double x[static 3]) { return x[0] * x[1] + x[2]; }\n")
+    lib = enzyme.compile(source)
+    with pytest.raises(enzyme.ArgumentValueError, match=r"argument 1 \(ptr\) of sum3 is declared to hold at least "
+                                                        r"3 elements of float64 .* the array has 2"):
+        lib.sum3(np.ones(2))
+    with pytest.raises(enzyme.ArgumentValueError, match=r"shadow of argument 1 .* at least 3 elements"):
+        enzyme.autodiff(Reverse, lib.sum3, Active, Duplicated(np.ones(3), np.zeros(2)))
+    x, dx = np.array([2.0, 5.0, 7.0]), np.zeros(3)
+    assert lib.sum3(x) == 17.0
+    enzyme.autodiff(Reverse, lib.sum3, Active, Duplicated(x, dx))
+    np.testing.assert_allclose(dx, [5.0, 2.0, 1.0])  # analytic gradient of x0*x1 + x2

@@ -10,7 +10,7 @@ from pathlib import Path
 import enzyme
 import enzyme.testing
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "api"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "api"
 
 
 def _documented_names() -> set[str]:
