@@ -21,6 +21,7 @@ _API_NAMES = frozenset({
     "DuplicatedNoNeed", "Forward", "ForwardWithPrimal", "Library", "Mode", "Tape", "Reverse", "ReverseSplitNoPrimal",
     "ReverseSplitWithPrimal", "ReverseWithPrimal", "annotate", "as_array", "autodiff", "autodiff_thunk", "compile",
     "custom_rule", "gradient", "gradient_", "hessian", "hvp", "hvp_and_gradient", "jacobian", "make_zero",
+    "set_runtime_activity", "clear_runtime_activity", "runtime_activity",
 })
 
 # The error classes (enzyme.errors, enzyme.api.errors), so ``except enzyme.DifferentiationError`` works.

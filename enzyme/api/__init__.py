@@ -22,6 +22,9 @@ from .annotations import (
     ReverseSplitWithPrimal,
     ReverseWithPrimal,
     annotate,
+    clear_runtime_activity,
+    runtime_activity,
+    set_runtime_activity,
 )
 from .conveniences import gradient, gradient_, jacobian, make_zero
 from .custom_rules import as_array, custom_rule
@@ -56,6 +59,7 @@ __all__ = [
     "annotate",
     "autodiff",
     "autodiff_thunk",
+    "clear_runtime_activity",
     "compile",
     "gradient",
     "gradient_",
@@ -64,4 +68,6 @@ __all__ = [
     "hvp_and_gradient",
     "jacobian",
     "make_zero",
+    "runtime_activity",
+    "set_runtime_activity",
 ]

@@ -16,7 +16,7 @@ The return activity is given as the class itself (``Const``, ``Active``,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import UsageError
@@ -31,9 +31,11 @@ class Mode:
     reverse: bool
     return_primal: bool
     split: bool = False
+    # set_runtime_activity: a Duplicated argument whose shadow is the primal array itself is inactive.
+    runtime_activity: bool = False
 
     def __repr__(self) -> str:
-        return self.name
+        return f"set_runtime_activity({self.name})" if self.runtime_activity else self.name
 
 
 Forward = Mode("Forward", reverse=False, return_primal=False)
@@ -44,6 +46,34 @@ ReverseSplitNoPrimal = Mode("ReverseSplitNoPrimal", reverse=True, return_primal=
 ReverseSplitWithPrimal = Mode("ReverseSplitWithPrimal", reverse=True, return_primal=True, split=True)
 
 MODES = (Forward, ForwardWithPrimal, Reverse, ReverseWithPrimal, ReverseSplitNoPrimal, ReverseSplitWithPrimal)
+
+
+def set_runtime_activity(mode: Mode, on: bool = True) -> Mode:
+    """``mode`` with runtime activity (Enzyme.jl's ``set_runtime_activity``): an argument passed as
+    ``Duplicated(x, x)``, its shadow being the primal array itself, is taken as ``Const(x)`` when the call
+    runs, instead of being refused.  pyenzyme decides the activity of everything inside the function when it
+    builds it and refuses what it cannot decide, so this changes nothing else.
+
+    >>> set_runtime_activity(Reverse)
+    set_runtime_activity(Reverse)
+    >>> runtime_activity(clear_runtime_activity(set_runtime_activity(Forward)))
+    False
+    """
+    if not isinstance(mode, Mode):
+        raise UsageError(f"set_runtime_activity takes a mode (enzyme.Forward, enzyme.Reverse, ...), not {mode!r}")
+    return replace(mode, runtime_activity=bool(on))
+
+
+def clear_runtime_activity(mode: Mode) -> Mode:
+    """``mode`` without runtime activity."""
+    return set_runtime_activity(mode, False)
+
+
+def runtime_activity(mode: Mode) -> bool:
+    """Whether ``mode`` has runtime activity on."""
+    if not isinstance(mode, Mode):
+        raise UsageError(f"runtime_activity takes a mode (enzyme.Forward, enzyme.Reverse, ...), not {mode!r}")
+    return mode.runtime_activity
 
 
 # ----------------------------------------------------------------- annotations

@@ -191,6 +191,8 @@ def autodiff(mode: Mode, f: CFunction, ret_activity: type, *args: Any) -> tuple[
     >>> enzyme.autodiff(enzyme.Forward, lib.sq, enzyme.DuplicatedNoNeed, enzyme.Duplicated(3.14, 1.0))
     (6.28,)
     """
+    if mode.runtime_activity if isinstance(mode, Mode) else False:
+        args = runtime_inactive(args)
     # Fast path: a call with the same mode, return activity and argument types as an earlier one.
     try:
         known_mode, call = f.fast_calls[(id(mode), ret_activity) + tuple(map(type, args))]
@@ -199,6 +201,15 @@ def autodiff(mode: Mode, f: CFunction, ret_activity: type, *args: Any) -> tuple[
     if known_mode is not mode:
         return _autodiff(mode, f, ret_activity, args)
     return call(args)
+
+
+def runtime_inactive(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Runtime activity: ``Duplicated(x, x)`` (the shadow is the primal array itself) becomes ``Const(x)``."""
+    def same(a: Any) -> bool:
+        x, dx = a.val, a.dval
+        return isinstance(x, np.ndarray) and isinstance(dx, np.ndarray) and x.nbytes == dx.nbytes and (
+            x.__array_interface__["data"][0] == dx.__array_interface__["data"][0])
+    return tuple(Const(a.val) if type(a) in (Duplicated, DuplicatedNoNeed) and same(a) else a for a in args)
 
 
 def _autodiff(mode: Mode, f: Any, ret_activity: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -16,6 +16,9 @@ from .requests import Request, where
 
 def replace_request(ctx: ADContext, req: Request) -> CallInst:
     """Replace ``req``'s call; returns the call of the derivative that took its place."""
+    if req.runtime_activity:
+        from .runtime_activity import check_own_shadows
+        check_own_shadows(ctx.module, req)
     if req.mode == "forward":
         return _replace_forward(ctx, req)
     if req.mode == "augment":

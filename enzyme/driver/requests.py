@@ -55,9 +55,12 @@ RETURN_MARKERS = {"enzyme_primal_return": ("primal", True), "enzyme_noret": ("pr
                   "enzyme_dup_return": ("ret", "dup")}
 UNSUPPORTED_MARKERS = frozenset({
     "enzyme_vector", "enzyme_scalar",
-    "enzyme_nofree", "enzyme_runtime_activity", "enzyme_shadow_return", "enzyme_interleave"})
+    "enzyme_nofree", "enzyme_shadow_return", "enzyme_interleave"})
+# Anywhere among the arguments: check at run time that no duplicated pointer is its own shadow
+# (enzyme.driver.runtime_activity).
+RUNTIME_ACTIVITY_MARKER = "enzyme_runtime_activity"
 KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {
-    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER}
+    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER, RUNTIME_ACTIVITY_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
                 ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
@@ -99,6 +102,7 @@ class Request:
     context: Value | None = None  # enzyme_context: what __enzyme_context returned
     primal_return: bool = False  # enzyme_primal_return: the primal result comes first in what the call returns
     ret_activity: str | None = None  # enzyme_{const,active,dup}_return; None: the default for the mode
+    runtime_activity: bool = False  # enzyme_runtime_activity
     # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
     inserted: list[Instruction] = field(default_factory=list)
 
@@ -207,6 +211,7 @@ def decode(call: CallInst, mode: str) -> Request:
     inserted: list[Instruction] = []
     returns: dict[str, object] = {}
     tape_options: dict[str, Value] = {}  # enzyme_allocated, enzyme_tape, enzyme_context: the value after each
+    options: set[str] = set()  # markers without a value: enzyme_runtime_activity
 
     def skip_options(i: int) -> int:
         """Past the markers that may come before any argument or at the end: return markers, enzyme_nocache,
@@ -219,6 +224,9 @@ def decode(call: CallInst, mode: str) -> Request:
                 returns[what] = value
                 i += 1
             elif mark == NOCACHE_MARKER:
+                i += 1
+            elif mark == RUNTIME_ACTIVITY_MARKER:
+                options.add(mark)
                 i += 1
             elif mark == CONTEXT_MARKER:
                 # The context's shadows are globals the derivative names itself: nothing to pass.
@@ -302,7 +310,8 @@ def decode(call: CallInst, mode: str) -> Request:
         decoded.append(Arg(activity, v, shadows))
     i = skip_options(i)
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
-                  primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"))  # type: ignore[arg-type]
+                  primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"),  # type: ignore[arg-type]
+                  runtime_activity=RUNTIME_ACTIVITY_MARKER in options)
     _check_return_markers(d, req)
     if mode == "split_reverse":
         i = _decode_split_tail(d, req, args, i, tape_options)

@@ -310,3 +310,19 @@ def test_global_shadow_in_both_forms_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DifferentiationError, match=r"^@gp: its shadow is asked for both with a context and in the "
                        r"query form"):
         differentiate(tmp_path, body)
+
+
+def test_runtime_activity_stops_on_an_argument_passed_as_its_own_shadow(tmp_path: Path) -> None:
+    # Upstream would take the argument as inactive at run time; pyenzyme's derivative would write into it.
+    assert_stops_after_before(tmp_path, """
+#include <stdio.h>
+extern int enzyme_runtime_activity;
+int main(void) {
+  double x[2] = {1, 2}, dx[2] = {0};
+  __enzyme_autodiff((void *)f, enzyme_runtime_activity, enzyme_dup, x, dx, enzyme_const, 2);
+  printf("before\\n"); fflush(stdout);
+  __enzyme_autodiff((void *)f, enzyme_runtime_activity, enzyme_dup, x, x, enzyme_const, 2);
+  printf("after\\n");
+  return 0;
+}
+""")
