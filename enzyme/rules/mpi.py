@@ -36,7 +36,7 @@ class MpiCall:
 MPI_CALLS: dict[str, MpiCall] = {
     "MPI_Send": MpiCall(buffers=((0, 2),)),
     "MPI_Recv": MpiCall(buffers=((0, 2),), receives_from=(3, 4), written=(0,)),
-    "MPI_Sendrecv": MpiCall(buffers=((0, 3), (5, 8)), receives_from=(9, 10), written=(5,)),
+    "MPI_Sendrecv": MpiCall(buffers=((0, 2), (5, 7)), receives_from=(8, 9), written=(5,)),
     "MPI_Isend": MpiCall(buffers=((0, 2),)),
     "MPI_Irecv": MpiCall(buffers=((0, 2),), receives_from=(3, 4), written=(0,)),
     "MPI_Wait": MpiCall(),
