@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import DifferentiationError
-from ..ir import CallInst, ConstantInt, ConstantKeyword, Function, GlobalVariable, Instruction, Value, \
+from ..ir import CallInst, ConstantInt, ConstantKeyword, Function, GlobalVariable, Instruction, Module, Value, \
     strip_pointer_casts
 from ..ir.builder import Builder, InsertPoint
 from ..ir.types import PTR
@@ -35,10 +35,9 @@ if TYPE_CHECKING:
 SUCCESS = 0  # MPI_SUCCESS
 
 
-def _helper(inst: CallInst, part: str) -> Function:
+def _helper(module: Module, inst: CallInst, part: str) -> Function:
     name = inst.callee_name or ""
-    fn = inst.function.module.get_function(helper_name(name, part)) \
-        if inst.function is not None and inst.function.module is not None else None
+    fn = module.get_function(helper_name(name, part))
     if fn is None or fn.is_declaration:
         raise DifferentiationError(
             f"{describe(inst)}: pyenzyme differentiates @{name} only in programs built against OpenMPI's <mpi.h> "
@@ -111,7 +110,7 @@ def forward_mpi_call(st: ForwardState, inst: CallInst, ni: CallInst, spec: MpiCa
         raise DifferentiationError(f"{describe(inst)}: @{inst.callee_name} is not supported in batch forward mode "
                                    f"(enzyme_width {st.width}) yet; call once per direction")
     check_mpi_call(inst, spec, lambda a: st.tangent(a) is not None)
-    call = Builder(InsertPoint.before_inst(ni)).call(_helper(inst, "fwd"),
+    call = Builder(InsertPoint.before_inst(ni)).call(_helper(st.ctx.module, inst, "fwd"),
                                                       _helper_args(inst, spec, list(ni.args), st.tangent))
     if not inst.type.is_void:
         call.name = ni.name
@@ -125,7 +124,7 @@ def augment_mpi_call(st: ReverseState, inst: CallInst, ni: CallInst, spec: MpiCa
     st.refuse_batch(inst, f"@{inst.callee_name}")
     check_mpi_call(inst, spec, lambda a: st.shadow_or_none(a) is not None)
     tape = Builder(InsertPoint.before_inst(ni)).call(
-        _helper(inst, "aug"), _helper_args(inst, spec, list(ni.args), st.shadow_or_none))
+        _helper(st.ctx.module, inst, "aug"), _helper_args(inst, spec, list(ni.args), st.shadow_or_none))
     st.custom_tapes[inst] = tape
     _replace(inst, ni, ConstantInt(inst.type, SUCCESS), st.fwd)
 
@@ -141,7 +140,7 @@ def reverse_mpi_call(st: ReverseState, b: Builder, inst: CallInst, spec: MpiCall
         return st.available(s) if s is not None else None
 
     args = _helper_args(inst, spec, [st.primal(a) for a in inst.args], shadow_in_reverse)
-    b.call(_helper(inst, "rev"), [*args, st.available(tape)])
+    b.call(_helper(st.ctx.module, inst, "rev"), [*args, st.available(tape)])
 
 
 def mpi_spec(inst: CallInst) -> MpiCall:
