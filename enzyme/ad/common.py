@@ -410,7 +410,8 @@ def no_rule_error(inst: Instruction, name: str) -> DifferentiationError:
     if is_mpi_function(name):
         return DifferentiationError(
             f"{describe(inst)}: no derivative rule for MPI call @{name} on data that may carry derivatives "
-            f"(pyenzyme differentiates {', '.join(sorted(MPI_CALLS))}; set-up and query calls are inactive)")
+            f"(pyenzyme differentiates {', '.join(sorted(n for n, c in MPI_CALLS.items() if c.refused is None))}; "
+            "set-up and query calls are inactive)")
     if name.startswith(("llvm.va_start", "llvm.va_copy", "llvm.va_end")):
         return DifferentiationError(
             f"{describe(inst)}: variadic arguments (va_arg) are not differentiated yet; pass the values in an array")

@@ -49,6 +49,8 @@ def check_mpi_call(inst: CallInst, spec: MpiCall, shadowed: Callable[[Value], bo
     """Refuse what the helpers cannot differentiate, when the IR shows it: an active buffer of a datatype that is
     not a predefined one, an unsupported datatype or reduction on floating-point data, wildcard receives of it."""
     name = inst.callee_name
+    if spec.refused is not None:
+        raise DifferentiationError(f"{describe(inst)}: @{name} cannot be differentiated: it {spec.refused}")
     floats = False
     for buf, dt in spec.buffers:
         handle = strip_pointer_casts(inst.args[dt])

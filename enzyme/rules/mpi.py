@@ -31,6 +31,9 @@ class MpiCall:
     receives_from: tuple[int, int] | None = None
     #: buffers whose contents the call overwrites with data from other ranks (analysis: active after the call).
     written: tuple[int, ...] = ()
+    #: why a differentiated call of it is refused (it completes or cancels requests in a way the helpers do not
+    #: follow), or None
+    refused: str | None = None
 
 
 MPI_CALLS: dict[str, MpiCall] = {
@@ -46,8 +49,11 @@ MPI_CALLS: dict[str, MpiCall] = {
     "MPI_Bcast": MpiCall(buffers=((0, 2),), written=(0,)),
 }
 
-#: Calls that complete non-blocking requests: their derivative runs whenever the call is differentiated.
-COMPLETIONS = frozenset({"MPI_Wait", "MPI_Waitall"})
+_OTHER_COMPLETION = ("completes, tests or cancels requests, and the derivative of a request follows MPI_Wait and "
+                     "MPI_Waitall only; complete requests with those in differentiated code")
+MPI_CALLS.update({name: MpiCall(refused=_OTHER_COMPLETION) for name in (
+    "MPI_Test", "MPI_Testall", "MPI_Testany", "MPI_Testsome", "MPI_Waitany", "MPI_Waitsome", "MPI_Request_free",
+    "MPI_Cancel", "MPI_Start", "MPI_Startall")})
 
 HELPER_PREFIX = "__pyenzyme_mpi_"
 

@@ -88,6 +88,7 @@ def test_mpi_program_matches_finite_differences(mpi_build, program: str, level: 
     ("PROD", "MPI_Allreduce", "supports the reductions MPI_SUM, MPI_MIN, MPI_MAX"),
     ("WILDCARD", "MPI_Sendrecv", "MPI_ANY_SOURCE"),
     ("LONG_DOUBLE", "MPI_Allreduce", "does not support datatype @ompi_mpi_long_double"),
+    ("TEST", "MPI_Test", "follows MPI_Wait and MPI_Waitall only"),
 ])
 def test_unsupported_mpi_calls_are_refused_with_their_line(mpi_build, case: str, call: str, reason: str) -> None:
     done = mpi_build("refused", "-O2", "-g", f"-DREFUSE_{case}")
