@@ -10,6 +10,7 @@ ci/setup.sh installs OpenMPI; without mpirun the tests are skipped.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -99,3 +100,42 @@ def test_unsupported_mpi_calls_are_refused_with_their_line(mpi_build, case: str,
     start = next(i for i, text in enumerate(source) if f"defined(REFUSE_{case})" in text)
     line = next(i + 1 for i in range(start, len(source)) if f"{call}(" in source[i])
     assert f"@{call}" in lines[0] and f"refused.c:{line}:" in lines[0] and reason in lines[0], lines[0]
+
+
+_SHAPE = r"""
+#include <mpi.h>
+extern int enzyme_dup, enzyme_const;
+void __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+double f(double *x) {
+  double y;
+  MPI_Sendrecv(x, 1, MPI_DOUBLE, 1, 0, &y, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return x[0] * y;
+}
+double grad(double *x, double *dx) { __enzyme_autodiff((void *)f, enzyme_dup, x, dx); return 0; }
+double tangent(double *x, double *v) { return __enzyme_fwddiff((void *)f, enzyme_dup, x, v); }
+"""
+
+
+def test_generated_code_calls_the_helpers(tmp_path: Path) -> None:
+    """Each mode replaces the MPI call by its helper: forward by ``_fwd``, the augmented sweep by ``_aug`` (whose
+    tape goes to ``_rev`` in the reverse sweep); the buffer shadows follow their buffers."""
+    src = tmp_path / "shape.c"
+    src.write_text(_SHAPE)
+    ll, out = tmp_path / "shape.ll", tmp_path / "shape_ad.ll"
+    subprocess.run(["clang-22", "-O1", "-S", "-emit-llvm", *shlex.split(_showme("--showme:compile")), str(src),
+                    "-o", str(ll)], check=True)
+    subprocess.run([sys.executable, "-m", "enzyme", "opt", "--no-postopt", str(ll), "-o", str(out)], check=True,
+                   env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT),
+                                                                                   os.environ.get("PYTHONPATH")]))})
+    text = out.read_text()
+    bodies = dict(re.findall(r"define [^@]*@(\w+)\(.*?\n(.*?)\n}", text, re.S))
+    derivatives = {name: body for name, body in bodies.items() if name.startswith(("augmented_f", "reverse_f",
+                                                                                    "fwddiffe_f", "diffef"))}
+    assert derivatives, sorted(bodies)
+    joined = "\n".join(derivatives.values())
+    assert "@MPI_Sendrecv(" not in joined  # every differentiated call goes through a helper
+    fwd = re.search(r"call i32 @__pyenzyme_mpi_MPI_Sendrecv_fwd\(ptr %(\w+), ptr %(\w+),", joined)
+    aug = re.search(r"(%\w+) = call ptr @__pyenzyme_mpi_MPI_Sendrecv_aug\(", joined)
+    assert fwd and fwd[1] != fwd[2] and aug, joined
+    assert re.search(r"call void @__pyenzyme_mpi_MPI_Sendrecv_rev\(.*, ptr %\w+\)", joined), joined
