@@ -1,9 +1,9 @@
-"""Reverse-mode gradient time over primal time of an MPI halo-exchange stencil, at 2 and 4 ranks.
+"""Reverse-mode gradient time over primal time of an MPI halo-exchange stencil, at 1, 2 and 4 ranks.
 
-    python3 benchmarks/bench_mpi.py [--cells N] [--steps S] [--repeat R]
+    python3 benchmarks/bench_mpi.py [--cells N] [--steps S] [--repeat R] [--ranks 1,2,4]
 
 Builds benchmarks/c/mpi_stencil.c once with ``OMPI_CC=enzyme-cc mpicc -O2`` (the primal in the same executable
-is plain -O2 code) and runs it under ``mpirun --oversubscribe`` at 2 and 4 ranks; each run prints the best of R
+is plain -O2 code) and runs it under ``mpirun --oversubscribe`` at 1, 2 and 4 ranks (1: a ring of one, messages to itself); each run prints the best of R
 primal and gradient times (barrier-synchronised, all ranks) and checks one gradient entry against central
 differences.  On a 2-core machine 4 ranks are oversubscribed: their times measure contention as much as AD.
 """
@@ -27,6 +27,8 @@ def main() -> int:
     parser.add_argument("--cells", type=int, default=100000, help="cells per rank")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--ranks", default="1,2,4", help="rank counts (1: the same code without a neighbour "
+                        "to wait for, the AD cost alone)")
     args = parser.parse_args()
     if shutil.which("mpicc") is None or shutil.which("mpirun") is None:
         print("bench_mpi: OpenMPI (mpicc, mpirun) not found; run ci/setup.sh")
@@ -41,7 +43,7 @@ def main() -> int:
         subprocess.run(["mpicc", "-O2", str(SOURCE), "-o", str(exe), "-lm"], check=True,
                        env={**env, "OMPI_CC": str(cc)})
         print(f"{'ranks':>5} {'cells/rank':>10} {'steps':>5} {'primal ms':>10} {'gradient ms':>12} {'ratio':>6} check")
-        for ranks in (2, 4):
+        for ranks in (int(r) for r in args.ranks.split(",")):
             done = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(ranks), str(exe),
                                    str(args.cells), str(args.steps), str(args.repeat)],
                                   capture_output=True, text=True, env=env, check=True)

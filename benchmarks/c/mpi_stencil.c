@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
     if (t2 - t1 < gradient) gradient = t2 - t1;
   }
   /* Every rank seeds its (replicated) result with 1: the gradient is size * dE/dx. */
-  const double h = 1e-6;
+  const double h = 1e-4;  /* the energy is large: a smaller step drowns in rounding */
   double keep = x[n / 2];
   if (rank == 0) x[n / 2] = keep + h;
   double up = energy(x, work, n, steps);
@@ -74,7 +74,7 @@ int main(int argc, char **argv) {
   x[n / 2] = keep;
   if (rank == 0) {
     double fd = size * (up - down) / (2 * h);
-    int ok = fabs(dx[n / 2] - fd) <= 1e-5 * fabs(fd) + 1e-7;
+    int ok = fabs(dx[n / 2] - fd) <= 1e-6 * fabs(fd) + 1e-6;
     printf("ranks=%d n=%d steps=%d energy=%.6g primal_ms=%.3f gradient_ms=%.3f ratio=%.2f check=%s\n", size, n,
            steps, value, primal * 1e3, gradient * 1e3, gradient / primal, ok ? "ok" : "FAILED");
   }
