@@ -17,6 +17,12 @@
 #ifndef NLOCAL
 #define NLOCAL 6
 #endif
+#ifndef FD_STEP /* a program with single-precision data takes a larger step (and a looser tolerance) */
+#define FD_STEP 1e-6
+#endif
+#ifndef FD_TOL
+#define FD_TOL 1e-5
+#endif
 
 extern int enzyme_dup, enzyme_const;
 void __enzyme_autodiff(void *, ...);
@@ -29,7 +35,7 @@ static double total(double *x, int n) {
   return all;
 }
 
-static int close_enough(double ad, double fd) { return fabs(ad - fd) <= 1e-6 + 1e-5 * fabs(fd); }
+static int close_enough(double ad, double fd) { return fabs(ad - fd) <= FD_TOL * (0.1 + fabs(fd)); }
 
 static int check(int forward) {
   int rank, size;
@@ -41,7 +47,7 @@ static int check(int forward) {
     v[i] = cos(1.3 * i + 0.7 * rank);
     dx[i] = 0;
   }
-  const double h = 1e-6;
+  const double h = FD_STEP;
   int ok = 1;
   double worst = 0;
   if (!forward) {
