@@ -13,7 +13,8 @@ Every differentiated MPI call takes part in the derivative communication, even o
 derivative here: the other end of a message (or the other members of a collective) may carry one, and both ends
 must agree.  The helpers decide by datatype, which both ends share.  What the helpers cannot differentiate and the
 IR already shows (an unsupported datatype or reduction, a wildcard receive of floating-point data) is refused here,
-with the call's source line.
+with the call's source line; the helpers stop the program on the same cases when the handles are only known at run
+time.
 """
 from __future__ import annotations
 
@@ -45,37 +46,33 @@ def _helper(module: Module, inst: CallInst, part: str) -> Function:
     return fn
 
 
-def check_mpi_call(inst: CallInst, spec: MpiCall, shadowed: Callable[[Value], bool]) -> None:
-    """Refuse what the helpers cannot differentiate, when the IR shows it: an active buffer of a datatype that is
-    not a predefined one, an unsupported datatype or reduction on floating-point data, wildcard receives of it."""
+def check_mpi_call(inst: CallInst, spec: MpiCall) -> None:
+    """Refuse what the helpers cannot differentiate, when the IR shows it: a datatype or a reduction on
+    floating-point data that is not supported, a wildcard receive of floating-point data.  Handles only known at
+    run time (passed down through a function's parameters) are checked there by the helpers, which stop the
+    program on the same cases."""
     name = inst.callee_name
     if spec.refused is not None:
         raise DifferentiationError(f"{describe(inst)}: @{name} cannot be differentiated: it {spec.refused}")
     floats = False
-    for buf, dt in spec.buffers:
+    for _, dt in spec.buffers:
         handle = strip_pointer_casts(inst.args[dt])
-        if isinstance(handle, GlobalVariable):
-            kind = datatype_kind(handle.name or "")
-            if kind is None:
-                raise DifferentiationError(
-                    f"{describe(inst)}: the derivative of @{name} does not support datatype @{handle.name}; only "
-                    "MPI_DOUBLE and MPI_FLOAT buffers carry derivatives (integer and character buffers carry none)")
-            floats |= kind == "float"
-        elif shadowed(inst.args[buf]):
+        if not isinstance(handle, GlobalVariable):
+            continue
+        kind = datatype_kind(handle.name or "")
+        if kind is None:
             raise DifferentiationError(
-                f"{describe(inst)}: @{name} sends or receives memory that may hold derivatives with a datatype "
-                "only known at run time; pass a predefined datatype (MPI_DOUBLE, MPI_FLOAT) there")
-        else:
-            floats = True  # decided at run time by the helper
+                f"{describe(inst)}: the derivative of @{name} does not support datatype @{handle.name}; only "
+                "MPI_DOUBLE and MPI_FLOAT buffers carry derivatives (integer and character buffers carry none)")
+        floats |= kind == "float"
     if not floats:
         return
     if spec.op is not None:
         op = strip_pointer_casts(inst.args[spec.op])
-        if not isinstance(op, GlobalVariable) or (op.name or "") not in DIFFERENTIABLE_OPS:
-            what = f"@{op.name}" if isinstance(op, GlobalVariable) else "an operation only known at run time"
+        if isinstance(op, GlobalVariable) and (op.name or "") not in DIFFERENTIABLE_OPS:
             raise DifferentiationError(
                 f"{describe(inst)}: the derivative of @{name} on floating-point data supports the reductions "
-                f"{', '.join(DIFFERENTIABLE_OPS.values())}, not {what}")
+                f"{', '.join(DIFFERENTIABLE_OPS.values())}, not @{op.name}")
     if spec.receives_from is not None:
         for i, what in zip(spec.receives_from, ("MPI_ANY_SOURCE", "MPI_ANY_TAG")):
             v = inst.args[i]
@@ -111,7 +108,7 @@ def forward_mpi_call(st: ForwardState, inst: CallInst, ni: CallInst, spec: MpiCa
     if st.width > 1:
         raise DifferentiationError(f"{describe(inst)}: @{inst.callee_name} is not supported in batch forward mode "
                                    f"(enzyme_width {st.width}) yet; call once per direction")
-    check_mpi_call(inst, spec, lambda a: st.tangent(a) is not None)
+    check_mpi_call(inst, spec)
     call = Builder(InsertPoint.before_inst(ni)).call(_helper(st.ctx.module, inst, "fwd"),
                                                       _helper_args(inst, spec, list(ni.args), st.tangent))
     if not inst.type.is_void:
@@ -124,7 +121,7 @@ def augment_mpi_call(st: ReverseState, inst: CallInst, ni: CallInst, spec: MpiCa
     if st.lane != 0:
         return
     st.refuse_batch(inst, f"@{inst.callee_name}")
-    check_mpi_call(inst, spec, lambda a: st.shadow_or_none(a) is not None)
+    check_mpi_call(inst, spec)
     tape = Builder(InsertPoint.before_inst(ni)).call(
         _helper(st.ctx.module, inst, "aug"), _helper_args(inst, spec, list(ni.args), st.shadow_or_none))
     st.custom_tapes[inst] = tape

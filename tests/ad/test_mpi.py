@@ -104,6 +104,16 @@ def test_unsupported_mpi_calls_are_refused_with_their_line(mpi_build, case: str,
     assert f"@{call}" in lines[0] and f"refused.c:{line}:" in lines[0] and reason in lines[0], lines[0]
 
 
+def test_datatype_known_only_at_run_time_is_checked_there(mpi_build) -> None:
+    """At -O0 a datatype passed as a parameter reaches the helpers unknown to the engine: an unsupported one stops
+    the program with a message naming the call, before any number comes out."""
+    exe = mpi_build("refused", "-O0", "-DRUNTIME_DATATYPE")
+    assert isinstance(exe, Path), f"build failed:\n{exe.stdout}\n{exe.stderr}"
+    done = _mpirun(exe, 2, mpi_build.env)
+    assert done.returncode != 0
+    assert "pyenzyme: the derivative of MPI_Allreduce does not support this datatype" in done.stderr, done.stderr
+
+
 _SHAPE = r"""
 #include <mpi.h>
 extern int enzyme_dup, enzyme_const;

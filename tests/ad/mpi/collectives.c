@@ -6,6 +6,10 @@
 #define FD_TOL 1e-3
 #include "harness.h"
 
+/* A datatype and an operation read from variables: the derivative helpers decide about them at run time. */
+MPI_Datatype volatile double_type;
+MPI_Op volatile sum_op;
+
 double objective(double *x, int n) {
   (void)n;
   int rank, size;
@@ -14,7 +18,9 @@ double objective(double *x, int n) {
   float f[2] = {(float)(x[0] * x[1]), (float)(x[2] * x[2])};
   MPI_Allreduce(MPI_IN_PLACE, f, 2, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
   double d[2] = {x[3] * x[4], x[5]};
-  MPI_Allreduce(MPI_IN_PLACE, d, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  double_type = MPI_DOUBLE;
+  sum_op = MPI_SUM;
+  MPI_Allreduce(MPI_IN_PLACE, d, 2, double_type, sum_op, MPI_COMM_WORLD);
   double mine = x[1] * x[2] - 0.5 * rank, lowest;  /* no near-ties between ranks */
   MPI_Allreduce(&mine, &lowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   double high = x[4] * x[0] + 0.2 * rank;

@@ -5,6 +5,10 @@
 extern int enzyme_dup, enzyme_const;
 void __enzyme_autodiff(void *, ...);
 
+/* RUNTIME_DATATYPE: a datatype only known at run time (read from a variable) is checked by the derivative helpers,
+ * which stop the program with a message instead of differentiating it. */
+MPI_Datatype volatile chosen_type;
+
 double objective(double *x, int n) {
   double s = 0, all[64];
   for (int i = 0; i < n; i++) s += x[i] * x[i];
@@ -19,6 +23,10 @@ double objective(double *x, int n) {
   long double t = s, u;
   MPI_Allreduce(&t, &u, 1, MPI_LONG_DOUBLE, MPI_SUM, MPI_COMM_WORLD);  /* unsupported datatype */
   all[0] = (double)u;
+#elif defined(RUNTIME_DATATYPE)
+  long double t = s, u;
+  MPI_Allreduce(&t, &u, 1, chosen_type, MPI_SUM, MPI_COMM_WORLD);
+  all[0] = (double)u;
 #elif defined(REFUSE_TEST)
   MPI_Request request;
   int done = 0;
@@ -32,6 +40,7 @@ double objective(double *x, int n) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   double x[4] = {1, 2, 3, 4}, dx[4] = {0};
+  chosen_type = MPI_LONG_DOUBLE;
   __enzyme_autodiff((void *)objective, enzyme_dup, x, dx, enzyme_const, 4);
   MPI_Finalize();
   return 0;
