@@ -105,8 +105,8 @@ def test_unsupported_mpi_calls_are_refused_with_their_line(mpi_build, case: str,
 
 
 def test_datatype_known_only_at_run_time_is_checked_there(mpi_build) -> None:
-    """At -O0 a datatype passed as a parameter reaches the helpers unknown to the engine: an unsupported one stops
-    the program with a message naming the call, before any number comes out."""
+    """A datatype read from a variable reaches the helpers unknown to the engine: an unsupported one stops the
+    program with a message naming the call, before any number comes out."""
     exe = mpi_build("refused", "-O0", "-DRUNTIME_DATATYPE")
     assert isinstance(exe, Path), f"build failed:\n{exe.stdout}\n{exe.stderr}"
     done = _mpirun(exe, 2, mpi_build.env)
