@@ -11,6 +11,9 @@ PYTHON=${PYTHON:-python3}
 # Everything must come from one LLVM major (22): bitcode is not forward compatible.
 REQUIRED_APT=(clang-22 flang-22 llvm-22 lld-22 libclang-22-dev ninja-build make)
 REQUIRED_TOOLS=(clang-22 clang++-22 flang-22 ld.lld-22 llc-22 llvm-link-22 ninja make)
+# MPI programs (tests/ad/test_mpi.py, benchmarks/bench_mpi.py) build with OpenMPI's mpicc and run under mpirun.
+REQUIRED_APT+=(libopenmpi-dev openmpi-bin)
+REQUIRED_TOOLS+=(mpicc mpirun)
 # pyenzyme's clang plugin (Enzyme's source attributes, built on first use) needs clang's headers.
 CLANG_HEADER=/usr/lib/llvm-22/include/clang/Sema/ParsedAttr.h
 # HIP device tests (compile only) need the ROCm device libraries and HIP headers;

@@ -13,6 +13,7 @@ from ..analysis.debuginfo import describe
 from ..analysis.nonfinite import NonFiniteValues
 from ..rules.inactive import is_known_inactive
 from ..rules.math import no_rule_reason
+from ..rules.mpi import MPI_CALLS, is_mpi_function
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 from .modes import Activity
 if TYPE_CHECKING:
@@ -406,6 +407,11 @@ def no_rule_error(inst: Instruction, name: str) -> DifferentiationError:
     """The refusal of an active call to a function with neither a body nor a derivative rule."""
     if name in RUNTIME_HINTS:
         return DifferentiationError(f"{describe(inst)}: no derivative rule for @{name}{runtime_hint(name)}")
+    if is_mpi_function(name):
+        return DifferentiationError(
+            f"{describe(inst)}: no derivative rule for MPI call @{name} on data that may carry derivatives "
+            f"(pyenzyme differentiates {', '.join(sorted(n for n, c in MPI_CALLS.items() if c.refused is None))}; "
+            "set-up and query calls are inactive)")
     if name.startswith(("llvm.va_start", "llvm.va_copy", "llvm.va_end")):
         return DifferentiationError(
             f"{describe(inst)}: variadic arguments (va_arg) are not differentiated yet; pass the values in an array")

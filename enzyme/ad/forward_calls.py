@@ -24,6 +24,7 @@ from .forward_state import ForwardState
 from .indirect import forward_dispatcher, reaches_shadowed_global
 from .memory_calls import forward_memory_call
 from .modes import Activities, Activity
+from .mpi_calls import forward_mpi_call, mpi_spec
 from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic
 from .vectors import forward_reduction
 
@@ -48,6 +49,9 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
             registered = site.callee
             assert registered is not None
             _call_derivative(st, inst, ni, b, lambda acts: st.derivative_of(registered, acts), [])
+        return
+    if kind is CallKind.MPI:  # always: the other ranks may send or expect tangents
+        forward_mpi_call(st, inst, ni, mpi_spec(inst))
         return
     if any(a in st.float_bits for a in args) and (site.callee is None or site.callee.is_declaration):
         raise float_bits_error(inst, "a call passing")  # defined callees take them as active arguments

@@ -20,6 +20,7 @@ from .custom_calls import augment_custom_call, reverse_custom_call
 from .indirect import reaches_shadowed_global
 from .memory_calls import augment_memory_call, reverse_memory_call
 from .modes import Activities, Activity
+from .mpi_calls import augment_mpi_call, mpi_spec, reverse_mpi_call
 from .arith_insts import reverse_rule
 from .lanes import unpack as unpack_lanes
 from .reverse_state import ReverseState
@@ -58,6 +59,8 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         if _involved(st, inst):
             st.refuse_batch(inst, f"the registered gradient of @{name}")
         augment_custom_call(st, inst, ni, b)
+    elif kind is CallKind.MPI:  # always: the other ranks may send or expect adjoints
+        augment_mpi_call(st, inst, ni, mpi_spec(inst))
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         augment_memory_call(st, inst, ni, b, site.memory)
@@ -80,7 +83,7 @@ def _refuse_unknown(st: ReverseState, inst: CallInst, name: str) -> None:
     # An unseen function given memory that may hold active values could read or overwrite it
     # (a library routine scales or permutes it): ignoring the call would lose derivatives.
     shadowed = [i for i, a in enumerate(inst.args) if a in st.shadow]
-    if shadowed and (name.startswith("llvm.va_") or name in RUNTIME_HINTS):
+    if shadowed and (name.startswith(("llvm.va_", "MPI_", "PMPI_")) or name in RUNTIME_HINTS):
         raise no_rule_error(inst, name)
     if shadowed:
         raise DifferentiationError(
@@ -100,6 +103,8 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
             reverse_through(st, b, inst, st.indirect_pair(inst, acts), acts, [st.primal(inst.callee)])
     elif kind is CallKind.CUSTOM:
         reverse_custom_call(st, b, inst)
+    elif kind is CallKind.MPI:
+        reverse_mpi_call(st, b, inst, mpi_spec(inst))
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         reverse_memory_call(st, b, inst, site.memory)

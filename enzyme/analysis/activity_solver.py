@@ -378,6 +378,8 @@ class ActivitySolver:
             self.memory_call(inst, kind, args)
         elif kind == "rule":
             self.rule_call(inst, args)
+        elif kind == "communication":
+            self.communication_call(inst, args)
         elif (callee is not None and not callee.is_declaration and not callee.function_type.vararg
               and len(args) == len(callee.args)):
             self.defined_call(inst, callee, args)
@@ -429,6 +431,14 @@ class ActivitySolver:
             self.mark_mem(self.useful_mem, mem)
         if type_has_pointer(inst.type):
             self.add_pts(inst, [self.unknown])
+
+    def communication_call(self, inst: CallInst, args: list[Value]) -> None:
+        """An MPI call with a derivative (rules.mpi): data it sends may reach another rank's result, data it
+        receives may carry another rank's derivatives, whatever this rank's own code does with them."""
+        for buf, written in known.communication_buffers(inst.callee_name, args):
+            self.mark_mem(self.useful_mem, self.objs(buf))
+            if written:
+                self.mark_mem(self.varied_mem, self.objs(buf))
 
     def defined_call(self, inst: CallInst, callee: Function, args: list[Value]) -> None:
         for a, formal in zip(args, callee.args):

@@ -9,6 +9,8 @@
 - ``alloc``/``calloc``/``realloc``/``free``/``copy``/``set``: memory functions
   of :data:`enzyme.rules.MEMORY`; :func:`memory_function` says which operand is
   which (``bcopy`` takes its source first);
+- ``communication``: an MPI call with a derivative (:data:`enzyme.rules.mpi.MPI_CALLS`);
+  :func:`communication_buffers` says which operands it sends and receives;
 - ``unknown``: anything else (defined functions are the caller's business).
 
 The engine reads the same tables, so the analyses and the engine cannot
@@ -20,6 +22,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..rules import MemoryFunction, MemoryKind, inactive_reason, lookup, lookup_memory
+from ..rules.mpi import datatype_kind, mpi_call
 from ..rules.names import like_target
 
 if TYPE_CHECKING:
@@ -61,10 +64,27 @@ def call_kind(name: str | None) -> str:
         return mem
     if inactive_reason(name) is not None:
         return "inactive"
+    if mpi_call(name) is not None:
+        return "communication"
     rule = lookup(name)
     if rule is not None:
         return "inactive" if rule.is_zero else "rule"
     return "unknown"
+
+
+def communication_buffers(name: str | None, args: Sequence[Value]) -> list[tuple[Value, bool]]:
+    """The buffers of an MPI call that may hold floating-point data, each with whether the call writes it (data
+    from other ranks); buffers of an integer datatype (``MPI_INT``...) carry no derivative and are left out."""
+    from ..ir import GlobalVariable, strip_pointer_casts
+
+    spec = mpi_call(name)
+    out: list[tuple[Value, bool]] = []
+    for buf, dt in spec.buffers if spec is not None else ():
+        handle = strip_pointer_casts(args[dt])
+        if isinstance(handle, GlobalVariable) and datatype_kind(handle.name or "") == "integer":
+            continue
+        out.append((args[buf], buf in spec.written))  # type: ignore[union-attr]
+    return out
 
 
 @lru_cache(maxsize=8192)

@@ -31,6 +31,8 @@ _TERMINATE = "terminates the program or reports a failed check; returns nothing 
 _EXCEPTIONS = "C++ exception and static-initialisation runtime (__cxa_*, unwinding)"
 _ENV = "environment, errno and locale queries; integers and chars only"
 _PARALLEL_QUERY = "thread/process ids and counts, wall-clock timers of OpenMP and MPI"
+_MPI_SETUP = ("MPI set-up, synchronisation and queries (communicators, groups, topologies, counts, "
+              "processor names): handles, ranks and counts only, no floating-point data")
 _SIZE_QUERY = "asks the allocator about a block; returns a size"
 _CONSTANT = "returns a constant (nan(\"\") is NaN whatever the string)"
 _GROWTH_POLICY = "a container's growth policy: bucket counts from element counts, integers only"
@@ -80,6 +82,13 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "omp_get_wtime", "omp_get_wtick", "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads",
         "omp_get_num_procs", "omp_in_parallel", "MPI_Wtime", "MPI_Wtick", "MPI_Comm_rank", "MPI_Comm_size",
         "getpid", "pthread_self"),
+    _MPI_SETUP: (
+        "MPI_Init", "MPI_Init_thread", "MPI_Initialized", "MPI_Finalize", "MPI_Finalized", "MPI_Abort",
+        "MPI_Barrier", "MPI_Get_processor_name", "MPI_Get_version", "MPI_Query_thread", "MPI_Comm_dup",
+        "MPI_Comm_split", "MPI_Comm_free", "MPI_Comm_group", "MPI_Group_free", "MPI_Group_rank", "MPI_Group_size",
+        "MPI_Comm_compare", "MPI_Get_count", "MPI_Type_size", "MPI_Dims_create", "MPI_Cart_create",
+        "MPI_Cart_coords", "MPI_Cart_rank", "MPI_Cart_shift", "MPI_Cart_get", "MPI_Comm_set_errhandler",
+        "MPI_Error_string"),
     _SIZE_QUERY: ("malloc_usable_size", "malloc_size"),
     _CONSTANT: ("nan", "nanf", "nanl"),
 }
