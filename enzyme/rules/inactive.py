@@ -125,6 +125,8 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     (_CXX_TEXT, "_ZNSt13basic_filebufIcSt11char_traitsIcEE"),  # open, close; reading goes through istream
     (_CXX_TEXT, "_ZNSt14basic_ofstreamIcSt11char_traitsIcEE"),
     (_CXX_TEXT, "_ZNSt14basic_ifstreamIcSt11char_traitsIcEE"),  # construct, open, close (not read)
+    (_CXX_TEXT, "_ZNKSt14basic_ifstreamIcSt11char_traitsIcEE"),  # rdbuf(), is_open()
+    (_CXX_TEXT, "_ZNKSt14basic_ofstreamIcSt11char_traitsIcEE"),
     (_CXX_TEXT, "_ZNSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE"),
     (_CXX_TEXT, "_ZNKSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE"),
     (_CXX_TEXT, "_ZNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEE"),  # construct, destroy, str()
