@@ -1,4 +1,4 @@
-"""Memory functions (rules.memory: allocation, free, realloc, copy, move, fill) in every mode.
+"""Memory functions (rules.memory: allocation, free, realloc, copy, move, fill, input) in every mode.
 
 Forward mode performs the same operation on the shadows (a copy copies the
 tangents, a new block gets a zeroed shadow block).  In reverse mode the augmented sweep gives new blocks zeroed shadows, defers frees until
@@ -20,6 +20,7 @@ from .common import constant_pointer_copy_error, describe, underlying_global, va
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers)
 from .custom import custom_rules
+from .input_calls import augment_input_call, forward_input_call, reverse_input_call
 from .memcopy import copied_element_type, copy_adjoint_function, record_adjoint_function, record_returned_shadow
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .forward_state import ForwardState
@@ -30,6 +31,9 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
     """Tangent (shadow) code of a call of the memory function ``mf``, for the current lane."""
     args, nargs = inst.args, ni.args
     kind = mf.kind.value
+    if kind == "input":
+        forward_input_call(st, inst, ni, b, mf)
+        return
     if kind in ("copy", "move", "set"):
         assert mf.dst is not None
         sd = st.tangent(args[mf.dst])
@@ -91,6 +95,9 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
     """The augmented code of a call of the memory function ``mf``, for the current lane."""
     name = inst.callee_name or mf.name
     kind = mf.kind.value
+    if kind == "input":
+        augment_input_call(st, ni, b, mf)
+        return
     if kind in ("alloc", "calloc"):
         c = ni.clone()
         if mf.out is not None:  # posix_memalign: the shadow block goes into the shadow of *out
@@ -171,6 +178,8 @@ def reverse_memory_call(st: ReverseState, b: Builder, inst: CallInst, mf: Memory
             st.release_custom_allocation(b, inst)
     elif kind == "realloc":
         reverse_realloc(st, b, inst)
+    elif kind == "input":
+        reverse_input_call(st, b, inst, mf)
     elif kind == "set" and mf.dst is not None and mf.size is not None and inst.args[mf.dst] in st.shadow:
         # The overwritten bytes' adjoints are consumed: zero them.
         zero_fill(st.m, b, st.available(st.shadow[inst.args[mf.dst]]),

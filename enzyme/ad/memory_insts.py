@@ -22,7 +22,7 @@ from ..ir.types import I8, I64, PointerType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
-from .copy_types import function_contexts
+from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
@@ -223,7 +223,10 @@ def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:
         d = b.load(t, sp, align=inst.align)
         b.store(zero(t), sp, inst.align)
         st.add_adjoint(b, v, d)
-    else:
+    elif not points_to_no_floats(function_contexts(st.ctx, st.fn), p):
+        # Overwritten bytes that may have held floats: their adjoints die here.  (Memory that type
+        # analysis knows holds no floats has no adjoints to drop, and its shadow may be null: a char
+        # buffer that an inactive library call allocated, whose pointer got a null shadow.)
         b.store(zero(v.type), sp, inst.align)
 
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 # The analyses follow data only: a move is a copy to them.
 _MEMORY_KINDS = {MemoryKind.COPY: "copy", MemoryKind.MOVE: "copy", MemoryKind.SET: "set",
                  MemoryKind.ALLOC: "alloc", MemoryKind.CALLOC: "calloc", MemoryKind.REALLOC: "realloc",
-                 MemoryKind.FREE: "free"}
+                 MemoryKind.FREE: "free", MemoryKind.INPUT: "set"}  # input: constant data, like memset
 
 # Integer-only intrinsics: every integer operand and result is an Integer.
 _INT_INTRINSICS = ("llvm.smax.", "llvm.smin.", "llvm.umax.", "llvm.umin.", "llvm.abs.", "llvm.ctpop.",

@@ -134,8 +134,20 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     (_CXX_TEXT, "_ZNSt13basic_filebufIcSt11char_traitsIcEE"),  # open, close; reading goes through istream
     (_CXX_TEXT, "_ZNSt14basic_ofstreamIcSt11char_traitsIcEE"),
     (_CXX_TEXT, "_ZNSt14basic_ifstreamIcSt11char_traitsIcEE"),  # construct, open, close (not read)
+    (_CXX_TEXT, "_ZNKSt14basic_ifstreamIcSt11char_traitsIcEE"),  # rdbuf(), is_open()
+    (_CXX_TEXT, "_ZNKSt14basic_ofstreamIcSt11char_traitsIcEE"),
     (_CXX_TEXT, "_ZNSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE"),
     (_CXX_TEXT, "_ZNKSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE"),
+    (_CXX_TEXT, "_ZNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEE"),  # construct, destroy, str()
+    (_CXX_TEXT, "_ZNKSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEE"),
+    (_CXX_TEXT, "_ZNSt7__cxx1119basic_istringstreamIcSt11char_traitsIcESaIcEE"),
+    (_CXX_TEXT, "_ZNKSt7__cxx1119basic_istringstreamIcSt11char_traitsIcESaIcEE"),
+    # std::istream members that move the stream's own position or state (what reads into the caller's
+    # memory, operator>>, read, get(buf, n), get(char&), is rules.memory's INPUT kind instead)
+    (_CXX_TEXT, "_ZNSi6ignoreE"), (_CXX_TEXT, "_ZNSi3getEv"), (_CXX_TEXT, "_ZNSi4peekEv"),
+    (_CXX_TEXT, "_ZNSi5ungetEv"), (_CXX_TEXT, "_ZNSi7putbackEc"), (_CXX_TEXT, "_ZNSi5tellgEv"),
+    (_CXX_TEXT, "_ZNSi5seekgE"), (_CXX_TEXT, "_ZNSi6sentryC"), (_CXX_TEXT, "_ZNKSi6gcountEv"),
+    (_CXX_TEXT, "_ZNSi4syncEv"), (_CXX_TEXT, "_ZNSiD"), (_CXX_TEXT, "_ZNSdD"),
     (_CXX_TEXT, "_ZNSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEE"),
     (_CXX_TEXT, "_ZNKSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEE"),
     (_FORTRAN_IO, "_FortranAio"),

@@ -25,6 +25,7 @@ class MemoryKind(enum.Enum):
     CALLOC = "calloc"      # new zero-filled block
     REALLOC = "realloc"    # resize ptr's block, maybe moving it
     FREE = "free"          # release ptr's block
+    INPUT = "input"        # dst <- data read from outside the program (an input stream): no derivative
 
 
 class Returns(enum.Enum):
@@ -59,6 +60,11 @@ class MemoryFunction:
     volatile: int | None = None
     out: int | None = None
     returns: Returns = Returns.NOTHING
+    #: INPUT: the bytes written at ``dst`` when the signature fixes them (``istream >> double&``: 8) ...
+    fixed: int | None = None
+    #: ... else how the stream counts them: "gcount" (``istream::read``: ``gcount()`` bytes) or "gcount_nul"
+    #: (``istream::get(buf, n[, delim])``: ``gcount()`` characters and a terminating NUL when ``n > 0``).
+    counted: str | None = None
 
 
 MEMORY: dict[str, MemoryFunction] = {}
@@ -128,6 +134,31 @@ _add("__rust_realloc", K.REALLOC, ptr=0, old_size=1, align=2, size=3, returns=RE
 _add("__rust_dealloc", K.FREE, ptr=0, size=1, align=2)
 
 
+# -- std::istream (basic_istream<char>, mangled Si) reading into the caller's memory ----------------------
+# What they store comes from outside the program: it carries no derivative, and it overwrites whatever
+# derivative the destination held.  operator>>(T&) and its _M_extract<T> helper write a whole T (zero or
+# the limit when extraction fails); read/readsome and get(buf, n) write what gcount() counts afterwards.
+_EXTRACTED_SIZES = {"b": 1, "c": 1, "a": 1, "h": 1, "s": 2, "t": 2, "i": 4, "j": 4, "l": 8, "m": 8, "x": 8, "y": 8,
+                    "f": 4, "d": 8, "e": 16, "g": 16}
+_FIXED_READS = {"_ZNSi3getERc": 1}  # get(char&)
+_STREAM_READS = {"_ZNSi4readEPcl": "gcount", "_ZNSi8readsomeEPcl": "gcount",
+                 "_ZNSi3getEPcl": "gcount_nul", "_ZNSi3getEPclc": "gcount_nul"}
+
+
+def _stream_input(name: str) -> MemoryFunction | None:
+    """``std::istream`` members that store input into the memory their second operand points to."""
+    if name in _FIXED_READS:
+        return MemoryFunction(name, MemoryKind.INPUT, dst=1, fixed=_FIXED_READS[name])
+    counted = _STREAM_READS.get(name)
+    if counted is not None:
+        return MemoryFunction(name, MemoryKind.INPUT, dst=1, counted=counted)
+    for prefix, suffix in (("_ZNSi10_M_extractI", "EERSiRT_"), ("_ZNSirsER", "")):
+        code = name[len(prefix):len(name) - len(suffix)] if name.startswith(prefix) and name.endswith(suffix) else ""
+        if code in _EXTRACTED_SIZES:
+            return MemoryFunction(name, MemoryKind.INPUT, dst=1, fixed=_EXTRACTED_SIZES[code])
+    return None
+
+
 def lookup_memory(name: str) -> MemoryFunction | None:
     """The memory function ``name`` (``llvm.memset.p0.i64``, ``_Znwm``, ``__rust_alloc``...), or None.
 
@@ -140,5 +171,8 @@ def lookup_memory(name: str) -> MemoryFunction | None:
             return MemoryFunction(name, MemoryKind.ALLOC, size=index, returns=Returns.BLOCK)
         return MemoryFunction(name, MemoryKind.FREE, ptr=index)
     name = like_target(name)
+    stream = _stream_input(name)
+    if stream is not None:
+        return stream
     base = intrinsic_base(name)
     return MEMORY.get("llvm." + base if base is not None else rust_shim_name(name))
