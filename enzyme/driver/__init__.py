@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..ad.common import ADContext
 from ..ad.custom import custom_rules, remove_registrations
+from ..ad.device import refuse_device_tape
 from ..ad.inlining import inline_small_functions
 from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
@@ -64,14 +65,12 @@ def differentiate_module(module: Module) -> int:
 
 
 def _check_device_tape(module: Module, fn: Function, site: str) -> None:
-    """GPU device code has no realloc, which the tape grows with: refuse rather than emit unlinkable code."""
+    """CUDA device code grows its tape with device malloc (ad/device.py); AMDGPU code has none: refuse there
+    rather than emit unlinkable code."""
     push = module.get_function("__pyenzyme_tape_push")
     if push is None or not is_gpu_module(module) or not push.uses:
         return
-    raise DifferentiationError(
-        f"{site}: the reverse sweep of @{fn.name} needs a tape (values "
-        "kept across a loop or call), which GPU device code does not support yet; differentiate a loop-free "
-        "function, or use forward mode (__enzyme_fwddiff)")
+    refuse_device_tape(module, f"{site}: the reverse sweep of @{fn.name}")
 
 
 def _inner_first(requests: list[Request]) -> list[Request]:
