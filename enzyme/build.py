@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from enzyme import gpu_programs, llvm, pipeline, toolchain
+from enzyme import gpu_programs, libdevice, llvm, pipeline, toolchain
 from enzyme.errors import UsageError
 
 PathLike = str | os.PathLike[str]
@@ -126,6 +126,7 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
             module, pipeline.TransformOptions(preopt=options.preopt, postopt_level=options.opt_level),
             name=str(output))
     else:
+        module = libdevice.with_libdevice(module, name=str(output))
         llvm.optimize(module, options.opt_level)
     if output.suffix == ".hsaco":
         return gpu_programs.hip_code_object(module, _target_cpu(module) or "gfx90a", output)

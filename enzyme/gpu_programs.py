@@ -28,7 +28,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from enzyme import llvm, pipeline, progress, toolchain
+from enzyme import libdevice, llvm, pipeline, progress, toolchain
 from enzyme.errors import UsageError
 from enzyme.toolchain import cuda, hip
 from enzyme.toolchain.request import CompileRequest
@@ -46,6 +46,7 @@ def device_module(bitcode: Sequence[tuple[str, bytes]], *, opt_level: int, preop
     if any(_REQUEST_MARK in symbol for symbol in defined | undefined):
         return pipeline.transform_module(
             module, pipeline.TransformOptions(preopt=preopt, postopt_level=opt_level), name=name)
+    module = libdevice.with_libdevice(module, name=name)
     llvm.optimize(module, opt_level)
     return module
 

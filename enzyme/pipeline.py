@@ -119,6 +119,15 @@ def compile_sources_with_dependencies(
     return module, toolchain.Depfile(tuple(files), environment)
 
 
+def _parse_output(text: str, *, name: str) -> llvm.ModuleRef:
+    """The differentiated module; CUDA device code gets libdevice now (see enzyme.libdevice)."""
+    from enzyme import libdevice
+
+    if libdevice.is_nvptx_text(text):
+        return libdevice.link_libdevice(text, name=name)
+    return llvm.parse(text, name=name)
+
+
 def _through_enzyme_ir(text: str) -> str:
     """Import into our IR model, run every differentiation request, print back."""
     from enzyme.driver import differentiate_module
@@ -167,7 +176,7 @@ def transform_module(
     with progress.phase(f"differentiated {name}"):
         produced = transform(llvm.to_text(module))
     try:
-        result = llvm.parse(produced, name=f"pyenzyme output for {name}")
+        result = _parse_output(produced, name=f"pyenzyme output for {name}")
         llvm.verify(result, name=f"pyenzyme output for {name}")
     except IRError as exc:
         # The input verified, so invalid output is our bug, not the user's.
@@ -182,7 +191,7 @@ def transform_module(
         # bitcast vectors) although the module it was given verified: optimize that module again without it.
         warnings.warn(f"{name}: LLVM's SLP vectorizer produced invalid IR ({str(exc)[:200]}); optimized "
                       "again without it", EnzymeWarning, stacklevel=2)
-    result = llvm.parse(produced, name=f"pyenzyme output for {name}")
+    result = _parse_output(produced, name=f"pyenzyme output for {name}")
     llvm.optimize(result, options.postopt_level, slp=False)
     try:
         llvm.verify(result, name=f"optimized pyenzyme output for {name}")

@@ -45,8 +45,13 @@ def _common_args(request: CompileRequest) -> list[str]:
 
 
 def compile_cuda(request: CompileRequest) -> Path:
-    """Device-only compile of a ``.cu`` file for ``sm_90`` (override with ``--cuda-gpu-arch=`` in flags)."""
-    return run_clang(request, [*clang_args(request, language="cuda"), "--cuda-device-only", *_common_args(request)])
+    """Device-only compile of a ``.cu`` file for ``sm_90`` (override with ``--cuda-gpu-arch=`` in flags).
+
+    Without libdevice (``-nocudalib``): math stays calls of ``__nv_*`` functions, which have derivative rules;
+    libdevice is linked after differentiation (enzyme.libdevice).
+    """
+    return run_clang(request, [*clang_args(request, language="cuda"), "--cuda-device-only", "-nocudalib",
+                               *_common_args(request)])
 
 
 def compile_cuda_host(request: CompileRequest, fatbin: Path) -> Path:

@@ -1,69 +1,185 @@
-"""Differentiation requests in CUDA device code.
+"""Differentiation requests in GPU device code.
 
-Device globals live in address space 1, so the markers reach the call through
-an ``addrspacecast``; the derivative must honour them (here: the array is
-``enzyme_dup``, the length ``enzyme_const``).  Without a GPU the numbers are
-not run; the generated derivative is checked for shape, and the same engine's
-numbers are checked on the host by the programs in tests/ad/programs.  (Loops
-whose reverse sweep needs a tape are not supported on the GPU yet: the tape
-grows with realloc, which device code lacks; loops whose reverse recomputes
-everything are.)
+Device globals live in address space 1, so the markers of ``enzyme.h`` (device
+variables in device compiles) reach the call through an ``addrspacecast``; the
+derivative must honour them.  Without a GPU the kernels are not run: the
+generated code is checked for what makes it right on a GPU (atomic adjoint
+accumulation into memory threads share, a tape grown with device malloc,
+libdevice math), ptxas assembles it, and the same device paths are taken for
+host code (``PYENZYME_DEVICE_PATHS=1``) so their numbers are checked against
+finite differences on the CPU.  Running kernels is in tests/wrappers/test_cuda_programs.py
+(on a machine with an NVIDIA GPU).
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from enzyme import llvm
+from enzyme.errors import DifferentiationError
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
+PTXAS = "/usr/local/cuda-13.0/bin/ptxas"
+
 KERNEL = """
-extern __device__ int enzyme_dup, enzyme_const;
-extern __device__ double __enzyme_autodiff(void *, ...);
+#include <enzyme/enzyme.h>
 __device__ double energy(const double *x, int n) { return x[0] * x[1] * n + x[2] * x[2]; }
-extern "C" __global__ void grad(const double *x, double *dx, int n) {
+__device__ double cube(double x) { return x * x * x; }
+extern "C" __global__ void grad(const double *x, double *dx, int n, double *out) {
   __enzyme_autodiff((void *)energy, enzyme_dup, x, dx, enzyme_const, n);
+  out[threadIdx.x] = __enzyme_autodiff((void *)cube, enzyme_out, x[threadIdx.x]);
+  out[threadIdx.x + 32] = __enzyme_fwddiff((void *)cube, x[threadIdx.x], 1.0);
 }
 """
 
 
+def _device(tmp_path: Path, source: str, suffix: str = ".cu") -> llvm.ModuleRef:
+    src = tmp_path / f"k{suffix}"
+    src.write_text(source)
+    return transform_module(compile_sources([src], CompileOptions(opt_level=2)), TransformOptions(postopt_level=2))
+
+
+def _function(text: str, name: str) -> str:
+    body = text[text.index(f" @{name}("):]
+    return body[:body.index("\n}\n")]
+
+
+def _assembles(tmp_path: Path, ptx: str) -> None:
+    if not Path(PTXAS).is_file():
+        return
+    (tmp_path / "k.ptx").write_text(ptx)
+    subprocess.run([PTXAS, "-arch=sm_90", tmp_path / "k.ptx", "-o", tmp_path / "k.cubin"], check=True,
+                   capture_output=True)
+
+
 @pytest.mark.requires_tool("cuda")
-def test_markers_in_device_code_are_decoded(tmp_path: Path) -> None:
-    src = tmp_path / "k.cu"
-    src.write_text(KERNEL)
-    result = transform_module(compile_sources([src], CompileOptions(opt_level=2)), TransformOptions(postopt_level=2))
+def test_enzyme_h_markers_in_device_code(tmp_path: Path) -> None:
+    """enzyme_dup/enzyme_const/enzyme_out from <enzyme/enzyme.h> in a __global__ kernel (reverse and forward)."""
+    result = _device(tmp_path, KERNEL)
     text = llvm.to_text(result)
-    assert "__enzyme_autodiff" not in text
-    grad = text[text.index("void @grad("):]
-    grad = grad[:grad.index("\n}\n")]
-    assert "store double" in grad  # the adjoint is accumulated into dx (the shadow), not returned
+    assert "__enzyme_autodiff" not in text and "__enzyme_fwddiff" not in text
+    grad = _function(text, "grad")
+    # Every thread adds into the same dx: the adjoints are accumulated atomically, never load-add-store.
+    assert len(re.findall(r"atomicrmw fadd ptr %\d+, double", grad)) == 3
+    assert not re.search(r"store double [^,]+, ptr %1\b", grad)
+    assert "__pyenzyme_spare_tape" not in text  # no module-wide tape slot shared by all threads
     ptx = llvm.emit_ptx(result)
-    assert ".visible .entry grad(" in ptx
+    assert ".visible .entry grad(" in ptx and "atom.global.add.f64" in ptx
+    _assembles(tmp_path, ptx)
 
 
 @pytest.mark.requires_tool("cuda")
-def test_reverse_sweep_needing_a_tape_is_refused_on_the_gpu(tmp_path: Path) -> None:
-    from enzyme.errors import DifferentiationError
-    src = tmp_path / "k.cu"
-    src.write_text(KERNEL.replace("return x[0] * x[1] * n + x[2] * x[2];",
-                                  "double s = 1; for (int i = 0; i < n; i++) s *= x[i]; return s;"))
-    module = compile_sources([src], CompileOptions(opt_level=2))
-    with pytest.raises(DifferentiationError, match=r"needs a tape .* GPU device code does not support yet"):
-        transform_module(module, TransformOptions(postopt_level=2))
+def test_reverse_sweep_with_a_tape_grows_it_with_device_malloc(tmp_path: Path) -> None:
+    """A loop whose reverse needs its partial products: the per-thread tape is malloc'ed on the device."""
+    result = _device(tmp_path, KERNEL.replace("return x[0] * x[1] * n + x[2] * x[2];",
+                                              "double s = 1; for (int i = 0; i < n; i++) s *= x[i]; return s;"))
+    text = llvm.to_text(result)
+    assert "@realloc" not in text and "@abort" not in text
+    assert re.search(r"call .*ptr @malloc\(i64", text) and "call void @llvm.trap()" in text
+    ptx = llvm.emit_ptx(result)
+    assert "call.uni (retval0), malloc," in ptx
+    _assembles(tmp_path, ptx)
 
 
 @pytest.mark.requires_tool("cuda")
-def test_loop_whose_reverse_recomputes_everything_compiles_for_the_gpu(tmp_path: Path) -> None:
-    """A sum of squares needs no tape: the loop's counter comes from its bound, x[i] is re-read and the
-    loop's guard is recomputed (no taped 'came from' marker), so device code can have its gradient."""
-    src = tmp_path / "k.cu"
-    src.write_text(KERNEL.replace("return x[0] * x[1] * n + x[2] * x[2];",
-                                  "double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s;"))
+def test_libdevice_math_is_differentiated_and_linked_after(tmp_path: Path) -> None:
+    """sin/exp/pow... stay __nv_* calls until the derivative is made; then libdevice is linked (cos, the
+    derivative's own math, is libdevice's too) and nothing is left unresolved."""
+    source = KERNEL.replace("return x * x * x;", "return sin(x) * exp(x) + pow(x, 1.5) + erf(x);")
+    result = _device(tmp_path, source)
+    _, undefined = llvm.global_symbols(result)
+    assert not [n for n in undefined if n.startswith(("__nv_", "llvm.cos", "cos", "exp", "erf"))]
+    _assembles(tmp_path, llvm.emit_ptx(result))
+
+
+def test_derivative_math_is_pointed_at_libdevice() -> None:
+    from enzyme import libdevice
+    from enzyme.rules.math import canonical_name
+    assert [canonical_name(n) for n in ("__nv_sin", "__nv_sinf", "__nv_fast_expf", "__nv_powi", "__nv_erf")] == [
+        "sin", "sin", "exp", "powi", "erf"]
+    names = frozenset({"__nv_cos", "__nv_cosf", "__nv_erf", "__nv_sin"})
+    text = ("declare double @llvm.cos.f64(double) #1\ndeclare float @llvm.cos.f32(float)\n"
+            "declare double @llvm.sqrt.f64(double)\ndeclare double @erf(double)\ndeclare double @__nv_sin(double)\n"
+            "define double @f(double %x) {\n  %a = call double @llvm.cos.f64(double %x)\n"
+            "  %b = call double @erf(double %a)\n  %c = call double @llvm.sqrt.f64(double %b)\n"
+            "  %s = call float @llvm.cos.f32(float 1.0)\n  ret double %c\n}\n")
+    out = libdevice.retarget_math(text, names)
+    assert "call double @__nv_cos(double %x)" in out and "call float @__nv_cosf(float 1.0)" in out
+    assert "call double @__nv_erf(double %a)" in out and "@llvm.sqrt.f64(double %b)" in out  # sqrt is native
+    assert out.count("declare double @__nv_cos(double)") == 1 and "@llvm.cos" not in out
+
+
+@pytest.mark.requires_tool("cuda")
+def test_device_math_without_a_rule_is_a_one_line_error(tmp_path: Path) -> None:
+    source = KERNEL.replace("return x * x * x;", "return rsqrt(x);")
+    with pytest.raises(DifferentiationError, match=r"no derivative rule for @__nv_rsqrt") as info:
+        _device(tmp_path, source)
+    assert "\n" not in str(info.value).strip()
+
+
+@pytest.mark.requires_tool("rocm-device-libs")
+@pytest.mark.requires_tool("hip")
+def test_tape_in_amdgpu_code_is_refused(tmp_path: Path) -> None:
+    source = """
+#include <hip/hip_runtime.h>
+#include <enzyme/enzyme.h>
+__device__ double prod(const double *x, int n) { double s = 1; for (int i = 0; i < n; i++) s *= x[i]; return s; }
+extern "C" __global__ void grad(const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)prod, enzyme_dup, x, dx, enzyme_const, n);
+}
+"""
+    with pytest.raises(DifferentiationError, match=r"needs a tape .* cannot allocate in AMDGPU device code"):
+        _device(tmp_path, source, ".hip")
+
+
+# -- the device paths on the host: numbers against finite differences ------------------------------------
+
+HOST = r"""
+#include <enzyme/enzyme.h>
+#include <math.h>
+/* Needs a tape (the partial products) and reads w[] shared by all "threads". */
+static double model(const double *w, const double *x, int n) {
+  double s = 1.0;
+  for (int i = 0; i < n; i++) s *= 1.0 + w[i % 3] * sin(x[i]);
+  return s;
+}
+void grad(const double *w, double *dw, const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)model, enzyme_dup, w, dw, enzyme_dup, x, dx, enzyme_const, n);
+}
+double value(const double *w, const double *x, int n) { return model(w, x, n); }
+"""
+
+
+def test_device_paths_give_the_right_numbers_on_the_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYENZYME_DEVICE_PATHS", "1")
+    src = tmp_path / "model.c"
+    src.write_text(HOST)
     result = transform_module(compile_sources([src], CompileOptions(opt_level=2)), TransformOptions(postopt_level=2))
     text = llvm.to_text(result)
-    assert "__pyenzyme_tape_push" not in text
-    assert ".visible .entry grad(" in llvm.emit_ptx(result)
+    assert "atomicrmw fadd" in text and "@realloc" not in text and "@malloc" in text
+    jit = llvm.JIT(text, libraries=[ctypes.util.find_library("m"), ctypes.util.find_library("c")])
+    arr = ctypes.c_double * 8
+    grad = jit.cfunc("grad", None, arr, arr, arr, arr, ctypes.c_int)
+    value = jit.cfunc("value", ctypes.c_double, arr, arr, ctypes.c_int)
+    w0, x0, n = [0.3, -0.7, 1.1], [0.2, 0.5, -1.0, 0.9, 1.3, -0.4, 0.8, 0.1], 8
+    w, x, dw, dx = arr(*w0), arr(*x0), arr(), arr()
+    grad(w, dw, x, dx, n)
+    h = 1e-6
+    for values, derivative, size in ((w0, dw, 3), (x0, dx, 8)):
+        for i in range(size):
+            plus, minus = list(values), list(values)
+            plus[i] += h
+            minus[i] -= h
+            if values is w0:
+                fd = (value(arr(*plus), arr(*x0), n) - value(arr(*minus), arr(*x0), n)) / (2 * h)
+            else:
+                fd = (value(arr(*w0), arr(*plus), n) - value(arr(*w0), arr(*minus), n)) / (2 * h)
+            assert derivative[i] == pytest.approx(fd, rel=1e-6, abs=1e-9)
 
 
 def test_function_behind_constant_casts_is_found() -> None:

@@ -1,0 +1,100 @@
+"""CUDA math in device code: libdevice linked after differentiation, not before.
+
+clang normally links NVIDIA's libdevice (``__nv_sin`` ...) into device code
+and inlines it, which leaves the differentiator bit tricks and NVVM
+intrinsics (``llvm.nvvm.d2i.hi``, ``llvm.nvvm.fabs.f64``) with no derivative.
+pyenzyme compiles CUDA with ``-nocudalib`` instead: math calls stay calls of
+``__nv_*`` functions, which the math rules know by their libm names
+(``__nv_sin`` is ``sin``, ``__nv_expf`` is ``expf``).  After differentiation,
+:func:`link_libdevice` points the derivative's own math calls -- LLVM
+intrinsics the NVPTX backend cannot select (``llvm.cos.f64``) and libm names
+(``erf``) -- at their libdevice twins, links libdevice, and keeps only what is
+called.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from enzyme import llvm
+from enzyme.errors import UsageError
+
+NVPTX_PREFIX = "nvptx"
+# Intrinsics the NVPTX backend selects itself (no libdevice call needed).
+_NATIVE = frozenset({"sqrt", "fabs", "fma", "fmuladd", "minnum", "maxnum", "minimum", "maximum", "copysign",
+                     "floor", "ceil", "trunc", "rint", "nearbyint", "roundeven", "canonicalize",
+                     "arithmetic.fence"})
+_DECLARE = re.compile(r"^declare [^@\n]*@([-\w.$]+)\(([^)\n]*)\)[^\n]*$", re.M)
+_INTRINSIC = re.compile(r"llvm\.([a-z0-9.]+?)\.(f32|f64)(?:\.i32)?")
+
+
+@functools.lru_cache(maxsize=1)
+def _libdevice() -> tuple[bytes, frozenset[str]]:
+    from enzyme.toolchain.cuda import cuda_path
+
+    path = cuda_path() / "nvvm" / "libdevice" / "libdevice.10.bc"
+    if not path.is_file():
+        raise UsageError(f"libdevice not found at {path}; CUDA math in device code needs the CUDA toolkit's "
+                         "nvvm/libdevice/libdevice.10.bc (set ENZYME_CUDA_PATH)")
+    data = path.read_bytes()
+    return data, llvm.device_library_functions(data, prefix="__nv_")
+
+
+def _twin(name: str, names: frozenset[str]) -> str | None:
+    """The libdevice function for a declared math function ``name``, if there is one to call."""
+    found = _INTRINSIC.fullmatch(name)
+    if found:
+        base, t = found.groups()
+        if base in _NATIVE:
+            return None
+        candidate = f"__nv_{base}{'f' if t == 'f32' else ''}"
+    elif name.startswith(("llvm.", "__nv_")):
+        return None
+    else:
+        candidate = f"__nv_{name}"
+    return candidate if candidate in names else None
+
+
+def retarget_math(text: str, names: frozenset[str]) -> str:
+    """``text`` with math declarations that libdevice implements renamed to their ``__nv_*`` twins."""
+    renames = {}
+    for found in _DECLARE.finditer(text):
+        twin = _twin(found.group(1), names)
+        if twin is not None:
+            renames[found.group(1)] = (twin, found.group(0))
+    if not renames:
+        return text
+    declared = {m.group(1) for m in _DECLARE.finditer(text)}
+    for old, (new, line) in renames.items():
+        # The old declaration goes; the twin is declared once (it may be declared already).
+        replacement = "" if new in declared else line.replace(f"@{old}(", f"@{new}(")
+        text = text.replace(line, re.sub(r"\s#\d+\s*$", "", replacement), 1)
+        declared.add(new)
+        text = re.sub(rf"@{re.escape(old)}(?=[\s(),])", f"@{new}", text)
+    return text
+
+
+def link_libdevice(text: str, *, name: str) -> llvm.ModuleRef:
+    """The NVPTX module ``text`` with libdevice linked in for every ``__nv_*`` function it calls (internal,
+    so the optimizer drops the rest)."""
+    data, names = _libdevice()
+    text = retarget_math(text, names)
+    module = llvm.parse(text, name=name)
+    _, undefined = llvm.global_symbols(module)
+    if not any(n.startswith("__nv_") for n in undefined):
+        return module
+    return llvm.link_device_library(text, name, data, "libdevice.10.bc", internal_prefix="__nv_")
+
+
+def is_nvptx_text(text: str) -> bool:
+    return re.search(r'^target triple = "nvptx', text, re.M) is not None
+
+
+def with_libdevice(module: llvm.ModuleRef, *, name: str) -> llvm.ModuleRef:
+    """``module`` (not differentiated) with libdevice linked when it is CUDA device code calling ``__nv_*``."""
+    if not module.triple.startswith(NVPTX_PREFIX):
+        return module
+    _, undefined = llvm.global_symbols(module)
+    if not any(n.startswith("__nv_") for n in undefined):
+        return module
+    return link_libdevice(llvm.to_text(module), name=name)
