@@ -102,6 +102,11 @@ def hip_arch(flags: Sequence[str]) -> str:
 def hip_code_object(module: llvm.ModuleRef, arch: str, out: PathLike) -> Path:
     """An AMDGPU code object (``.hsaco``, a shared ELF for ``hipModuleLoad``) of a differentiated HIP module."""
     out = Path(out)
+    _, undefined = llvm.global_symbols(module)
+    missing = sorted(n for n in undefined if not n.startswith("llvm."))
+    if missing:
+        raise UsageError(f"the AMDGPU code object of {module.name} would call functions nothing defines "
+                         f"({', '.join(missing[:5])}); the HIP runtime could not load it")
     with tempfile.TemporaryDirectory(prefix="enzyme-hip-") as scratch_name:
         obj = Path(scratch_name) / "device.o"
         obj.write_bytes(llvm.emit_amdgpu_object(module, arch))

@@ -98,3 +98,24 @@ def with_libdevice(module: llvm.ModuleRef, *, name: str) -> llvm.ModuleRef:
     if not any(n.startswith("__nv_") for n in undefined):
         return module
     return link_libdevice(llvm.to_text(module), name=name)
+
+
+_ALLOCA = re.compile(r"^(?P<indent>\s+)%(?P<name>[-\w.$]+) = alloca (?P<rest>(?:(?!addrspace\()[^\n])*)$", re.M)
+
+
+def is_amdgpu_text(text: str) -> bool:
+    return re.search(r'^target triple = "amdgcn', text, re.M) is not None
+
+
+def private_allocas(text: str) -> str:
+    """AMDGPU keeps stack objects in address space 5: the derivative's allocas (made in the generic space) are
+    moved there, each followed by a cast back to a generic pointer for its users."""
+    def move(m: re.Match[str]) -> str:
+        rest, attachments = m["rest"], ""
+        if ", !" in rest:
+            rest, attachments = rest.split(", !", 1)
+            attachments = ", !" + attachments
+        private = f"%pyenzyme.private.{m['name']}"
+        return (f"{m['indent']}{private} = alloca {rest}, addrspace(5){attachments}\n"
+                f"{m['indent']}%{m['name']} = addrspacecast ptr addrspace(5) {private} to ptr")
+    return _ALLOCA.sub(move, text)

@@ -166,11 +166,23 @@ grown:
   call void @llvm.memcpy.p0.p0.i64(ptr %nb, ptr %base0, i64 %top, i1 false)
   call void @free(ptr %base0)"""
 # ... and no spare block kept between calls: one module-wide slot would be shared by every thread.
-_DEVICE_PARK = """define internal void @__pyenzyme_tape_park(ptr %block, i64 %cap) {
+_DEVICE_PARK = """define internal void @__pyenzyme_tape_park(ptr %block, i64 %cap) alwaysinline {
 entry:
-  call void @free(ptr %block)
+  call void @__pyenzyme_free_nonnull(ptr %block)
   ret void
 }"""
+_FREE_NONNULL = """
+define internal void @__pyenzyme_free_nonnull(ptr %block) alwaysinline {
+entry:
+  %none = icmp eq ptr %block, null
+  br i1 %none, label %done, label %free
+free:
+  call void @free(ptr %block)
+  br label %done
+done:
+  ret void
+}
+"""
 _DEVICE_REUSE = """define internal void @__pyenzyme_tape_reuse(ptr %tape) {
 entry:
   ret void
@@ -181,7 +193,12 @@ _DEVICE_INITIAL_CAPACITY = 256  # bytes: thousands of threads share the device h
 
 
 def _device_helpers(text: str) -> str:
-    """The helpers with the device park and reuse (see _DEVICE_PARK)."""
+    """The helpers with the device park and reuse (see _DEVICE_PARK), release inlined: a tape nothing was
+    pushed on then leaves no call of free (AMDGPU code objects have none)."""
+    text = text.replace("define internal void @__pyenzyme_tape_release(ptr %tape) {",
+                        "define internal void @__pyenzyme_tape_release(ptr %tape) alwaysinline {")
+    # GPU targets do not know free(NULL) does nothing: test first, so an unused tape calls nothing.
+    text = text.replace("call void @free(", "call void @__pyenzyme_free_nonnull(") + _FREE_NONNULL
     for name, replacement in (("__pyenzyme_tape_park", _DEVICE_PARK), ("__pyenzyme_tape_reuse", _DEVICE_REUSE)):
         start = text.index(f"define internal void @{name}(")
         end = text.index("\n}\n", start) + 2

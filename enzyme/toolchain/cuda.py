@@ -1,6 +1,8 @@
 """CUDA device code to NVPTX bitcode with clang-22."""
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -51,7 +53,19 @@ def compile_cuda(request: CompileRequest) -> Path:
     libdevice is linked after differentiation (enzyme.libdevice).
     """
     return run_clang(request, [*clang_args(request, language="cuda"), "--cuda-device-only", "-nocudalib",
-                               *_common_args(request)])
+                               *_sdk_version_args(), *_common_args(request)])
+
+
+@functools.lru_cache(maxsize=1)
+def _sdk_version_args() -> tuple[str, ...]:
+    """``-target-sdk-version`` as clang's driver derives it from the toolkit (it drops it under -nocudalib, and
+    kernel launches then fall back to the pre-9.2 cudaConfigureCall API)."""
+    clang = find_tool("clang")
+    result = run_tool([clang.path, "-###", "-x", "cuda", "--cuda-device-only", f"--cuda-path={cuda_path()}",
+                       "-Wno-unknown-cuda-version", f"--cuda-gpu-arch={DEFAULT_CUDA_ARCH}", "-c", "/dev/null",
+                       "-o", "/dev/null"], what="clang-22 could not plan a CUDA compile")
+    found = re.search(r'"-target-sdk-version=([\d.]+)"', result.stderr + result.stdout)
+    return ("-Xclang", f"-target-sdk-version={found.group(1)}") if found else ()
 
 
 def compile_cuda_host(request: CompileRequest, fatbin: Path) -> Path:
