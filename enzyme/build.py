@@ -126,8 +126,8 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
             module, pipeline.TransformOptions(preopt=options.preopt, postopt_level=options.opt_level),
             name=str(output))
     else:
-        module = libdevice.with_libdevice(module, name=str(output))
         llvm.optimize(module, options.opt_level)
+    module = libdevice.finish_device_module(module, options.opt_level, name=str(output))
     if output.suffix == ".hsaco":
         return gpu_programs.hip_code_object(module, _target_cpu(module) or "gfx90a", output)
     if output.suffix == ".ptx":

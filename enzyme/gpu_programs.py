@@ -44,11 +44,11 @@ def device_module(bitcode: Sequence[tuple[str, bytes]], *, opt_level: int, preop
     llvm.verify(module, name=f"device code of {name}")
     defined, undefined = llvm.global_symbols(module)
     if any(_REQUEST_MARK in symbol for symbol in defined | undefined):
-        return pipeline.transform_module(
+        module = pipeline.transform_module(
             module, pipeline.TransformOptions(preopt=preopt, postopt_level=opt_level), name=name)
-    module = libdevice.with_libdevice(module, name=name)
-    llvm.optimize(module, opt_level)
-    return module
+    else:
+        llvm.optimize(module, opt_level)
+    return libdevice.finish_device_module(module, opt_level, name=name)
 
 
 def cuda_program_bitcode(

@@ -8,8 +8,8 @@ pyenzyme compiles CUDA with ``-nocudalib`` instead: math calls stay calls of
 (``__nv_sin`` is ``sin``, ``__nv_expf`` is ``expf``).  After differentiation,
 :func:`link_libdevice` points the derivative's own math calls -- LLVM
 intrinsics the NVPTX backend cannot select (``llvm.cos.f64``) and libm names
-(``erf``) -- at their libdevice twins, links libdevice, and keeps only what is
-called.
+(``erf``) -- at their libdevice twins; :func:`finish_device_module` links
+libdevice before PTX is made, and keeps only what is called.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import functools
 import re
 
 from enzyme import llvm
-from enzyme.errors import UsageError
+from enzyme.errors import ToolNotFoundError, UsageError
 
 NVPTX_PREFIX = "nvptx"
 # Intrinsics the NVPTX backend selects itself (no libdevice call needed).
@@ -72,6 +72,23 @@ def retarget_math(text: str, names: frozenset[str]) -> str:
         declared.add(new)
         text = re.sub(rf"@{re.escape(old)}(?=[\s(),])", f"@{new}", text)
     return text
+
+
+def libdevice_names() -> frozenset[str]:
+    """The ``__nv_*`` functions of the toolkit's libdevice; empty without a CUDA toolkit (nothing is retargeted,
+    and making PTX then fails naming what is missing)."""
+    try:
+        return _libdevice()[1]
+    except (UsageError, ToolNotFoundError):
+        return frozenset()
+
+
+def finish_device_module(module: llvm.ModuleRef, opt_level: int, *, name: str) -> llvm.ModuleRef:
+    """``module`` ready for PTX: libdevice linked (when CUDA device code calls it) and optimized again."""
+    linked = with_libdevice(module, name=name)
+    if linked is not module:
+        llvm.optimize(linked, opt_level)
+    return linked
 
 
 def link_libdevice(text: str, *, name: str) -> llvm.ModuleRef:

@@ -120,13 +120,13 @@ def compile_sources_with_dependencies(
 
 
 def _parse_output(text: str, *, name: str) -> llvm.ModuleRef:
-    """The differentiated module; CUDA device code gets libdevice now, AMDGPU code its stack in address
-    space 5 (see enzyme.libdevice)."""
+    """The differentiated module; in CUDA device code the derivative's math calls libdevice's functions
+    (linked when PTX is made), AMDGPU code gets its stack in address space 5 (see enzyme.libdevice)."""
     from enzyme import libdevice
 
     if libdevice.is_nvptx_text(text):
-        return libdevice.link_libdevice(text, name=name)
-    if libdevice.is_amdgpu_text(text):
+        text = libdevice.retarget_math(text, libdevice.libdevice_names())
+    elif libdevice.is_amdgpu_text(text):
         text = libdevice.private_allocas(text)
     return llvm.parse(text, name=name)
 
