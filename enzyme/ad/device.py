@@ -9,9 +9,10 @@ atomic (``atomicrmw fadd``), except into thread-private memory (a shadow of an
 ``alloca``).  Stores are not: two threads writing one place is already a race
 in the primal.
 
-The tape (tape.py) grows with ``malloc`` + ``memcpy`` + ``free`` rather than
-``realloc``, which device code lacks, and is not parked for the next call
-(a module-wide slot would be shared by every thread).  AMDGPU has no device
+The tape (tape.py) starts in a 192-byte buffer on the thread's stack and
+grows with ``malloc`` + ``memcpy`` + ``free`` rather than ``realloc``, which
+device code lacks; it is not parked for the next call (a module-wide slot
+would be shared by every thread).  AMDGPU has no device
 ``malloc`` that pyenzyme can call: a tape there is refused.
 
 ``PYENZYME_DEVICE_PATHS=1`` at build time takes these device paths for host

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from ..analysis.layout import DataLayout
-from ..ir import Function, Module, StructType, Type, Value
+from ..ir import ArrayType, Function, Module, StructType, Type, Value
 from ..ir.builder import Builder, const_int
 from ..ir.splice import add_helper_functions
 from ..ir.types import I8, I64, PTR
@@ -164,11 +164,15 @@ oom:
   unreachable
 grown:
   call void @llvm.memcpy.p0.p0.i64(ptr %nb, ptr %base0, i64 %top, i1 false)
-  call void @free(ptr %base0)"""
+  %onstack = icmp eq i64 %cap, {stack}
+  %old = select i1 %onstack, ptr null, ptr %base0
+  call void @free(ptr %old)"""
 # ... and no spare block kept between calls: one module-wide slot would be shared by every thread.
 _DEVICE_PARK = """define internal void @__pyenzyme_tape_park(ptr %block, i64 %cap) alwaysinline {
 entry:
-  call void @__pyenzyme_free_nonnull(ptr %block)
+  %onstack = icmp eq i64 %cap, {stack}
+  %heap = select i1 %onstack, ptr null, ptr %block
+  call void @__pyenzyme_free_nonnull(ptr %heap)
   ret void
 }"""
 _FREE_NONNULL = """
@@ -190,6 +194,10 @@ entry:
 _DEVICE_DECLARATIONS = ("declare ptr @malloc(i64)\ndeclare void @free(ptr)\ndeclare void @llvm.trap()\n"
                         "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n")
 _DEVICE_INITIAL_CAPACITY = 256  # bytes: thousands of threads share the device heap
+# A top-level derivative in device code starts its tape in a buffer of this many bytes on the thread's stack
+# (local memory) and moves to the heap only when it outgrows it.  Heap blocks are never this size (they start
+# at _DEVICE_INITIAL_CAPACITY), so the capacity tells which kind a tape's block is.
+DEVICE_STACK_TAPE = 192
 
 
 def _device_helpers(text: str) -> str:
@@ -203,7 +211,7 @@ def _device_helpers(text: str) -> str:
         start = text.index(f"define internal void @{name}(")
         end = text.index("\n}\n", start) + 2
         text = text[:start] + replacement + text[end:]
-    return text
+    return text.replace("{stack}", str(DEVICE_STACK_TAPE))
 
 
 def tape_functions(module: Module) -> tuple[Function, Function]:
@@ -247,8 +255,14 @@ def release_tape(module: Module, b: Builder, tape: Value) -> None:
 
 
 def reuse_tape(module: Module, b: Builder, tape: Value) -> None:
-    """Start a fresh (zeroed) tape with the block the last released tape parked, if any."""
+    """Start a fresh (zeroed) tape with the block the last released tape parked, if any; in device code, with
+    a buffer on the thread's stack (``b`` must be in the entry block)."""
     tape_functions(module)
+    if device_paths(module):
+        buffer = b.alloca(ArrayType(DEVICE_STACK_TAPE, I8), align=16, name="tape.stack")
+        b.store(buffer, tape, 8)
+        b.store(const_int(I64, DEVICE_STACK_TAPE), b.gep(I8, tape, [16]), 8)
+        return
     reuse = module.get_function(TAPE_REUSE)
     assert reuse is not None
     b.call(reuse, [tape])

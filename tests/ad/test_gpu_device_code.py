@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import math
 import re
 import subprocess
 from pathlib import Path
@@ -145,7 +146,7 @@ HOST = r"""
 /* Needs a tape (the partial products) and reads w[] shared by all "threads". */
 static double model(const double *w, const double *x, int n) {
   double s = 1.0;
-  for (int i = 0; i < n; i++) s *= 1.0 + w[i % 3] * sin(x[i]);
+  for (int i = 0; i < n; i++) s *= 1.0 + 0.1 * w[i % 3] * sin(x[i]);
   return s;
 }
 void grad(const double *w, double *dw, const double *x, double *dx, int n) {
@@ -155,22 +156,25 @@ double value(const double *w, const double *x, int n) { return model(w, x, n); }
 """
 
 
-def test_device_paths_give_the_right_numbers_on_the_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("n", [4, 64])  # the tape fits the thread's stack buffer / moves to the heap
+def test_device_paths_give_the_right_numbers_on_the_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         n: int) -> None:
     monkeypatch.setenv("PYENZYME_DEVICE_PATHS", "1")
     src = tmp_path / "model.c"
     src.write_text(HOST)
     result = transform_module(compile_sources([src], CompileOptions(opt_level=2)), TransformOptions(postopt_level=2))
     text = llvm.to_text(result)
     assert "atomicrmw fadd" in text and "@realloc" not in text and "@malloc" in text
+    assert "alloca [192 x i8]" in text  # the tape's first bytes live on the stack
     jit = llvm.JIT(text, libraries=[ctypes.util.find_library("m"), ctypes.util.find_library("c")])
-    arr = ctypes.c_double * 8
+    arr = ctypes.c_double * 64
     grad = jit.cfunc("grad", None, arr, arr, arr, arr, ctypes.c_int)
     value = jit.cfunc("value", ctypes.c_double, arr, arr, ctypes.c_int)
-    w0, x0, n = [0.3, -0.7, 1.1], [0.2, 0.5, -1.0, 0.9, 1.3, -0.4, 0.8, 0.1], 8
+    w0, x0 = [0.3, -0.7, 1.1], [math.sin(1.7 * i) for i in range(n)]
     w, x, dw, dx = arr(*w0), arr(*x0), arr(), arr()
     grad(w, dw, x, dx, n)
     h = 1e-6
-    for values, derivative, size in ((w0, dw, 3), (x0, dx, 8)):
+    for values, derivative, size in ((w0, dw, 3), (x0, dx, n)):
         for i in range(size):
             plus, minus = list(values), list(values)
             plus[i] += h
