@@ -7,7 +7,9 @@ adds each read's adjoint into the shadow of that memory, and several threads
 adding into one place at once lose updates.  In device code those additions are
 atomic (``atomicrmw fadd``), except into thread-private memory (a shadow of an
 ``alloca``).  Stores are not: two threads writing one place is already a race
-in the primal.
+in the primal.  A thread-block barrier (``__syncthreads``) in the differentiated
+function is mirrored in the reverse sweep, where threads exchange adjoints
+through shared memory in the reverse order.
 
 The tape (tape.py) starts in a 192-byte buffer on the thread's stack and
 grows with ``malloc`` + ``memcpy`` + ``free`` rather than ``realloc``, which
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from ..errors import DifferentiationError
 from ..ir import AllocaInst, ArrayType, CastInst, GEPInst, Module, StructType, Type, Value, VectorType
 from ..ir.builder import Builder, const_int
-from ..ir.instructions import AtomicRMWInst
+from ..ir.instructions import AtomicRMWInst, CallInst, FenceInst
 from ..ir.target_attributes import is_gpu_module
 from ..ir.types import I32, I64, FloatType
 
@@ -119,3 +121,16 @@ def refuse_device_tape(module: Module, where: str) -> None:
             f"{where} needs a tape (values kept across a loop or call), which pyenzyme cannot allocate in AMDGPU "
             "device code (no device malloc); differentiate a loop-free function, or use forward mode "
             "(__enzyme_fwddiff)")
+
+
+def mirror_barrier(module: Module, b: Builder, inst: CallInst, args: list[Value]) -> None:
+    """The reverse of a thread-block barrier: the same barrier (with the fences HIP puts around it on AMDGPU),
+    so that adjoints written to shared memory by one thread are seen by the others, as the values were."""
+    callee = inst.called_function
+    if callee is None:
+        raise DifferentiationError(f"{inst.callee_name}: a barrier called through a pointer cannot be mirrored")
+    if amdgpu(module):
+        b.insert(FenceInst('syncscope("workgroup") release'))
+    b.call(callee, args)
+    if amdgpu(module):
+        b.insert(FenceInst('syncscope("workgroup") acquire'))

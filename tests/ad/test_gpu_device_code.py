@@ -206,3 +206,79 @@ define double @g(double %x) {
     assert differentiate_module(module) == 1
     jit = llvm.JIT(print_module(module), libraries=[ctypes.util.find_library("c")])
     assert jit.cfunc("g", ctypes.c_double, ctypes.c_double)(3.0) == 6.0
+
+
+@pytest.mark.requires_tool("cuda")
+def test_barrier_in_the_differentiated_function_is_mirrored(tmp_path: Path) -> None:
+    """Threads exchange values through shared memory across __syncthreads: in the reverse sweep the adjoints
+    go back the same way, so the barrier comes back between the atomic adds and the reads of the adjoints."""
+    source = """
+#include <enzyme/enzyme.h>
+__device__ double f(double *s, double x) { s[threadIdx.x] = x * x; __syncthreads(); return s[(threadIdx.x + 1) % 32] * x; }
+__global__ void k(double *x, double *o) {
+  __shared__ double s[32], ds[32];
+  ds[threadIdx.x] = 0;
+  o[threadIdx.x] = __enzyme_autodiff((void *)f, enzyme_dup, s, ds, enzyme_out, x[threadIdx.x]);
+}
+"""
+    text = llvm.to_text(_device(tmp_path, source))
+    kernel = _function(text, "_Z1kPdS_")
+    barrier = "call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)"
+    assert kernel.count(barrier) == 2
+    reverse = kernel[kernel.index(barrier) + len(barrier):]
+    add, second, read = reverse.index("atomicrmw fadd"), reverse.index(barrier), reverse.rindex("= load double")
+    assert add < second < read  # neighbour's adjoint added, barrier, own adjoint read
+
+
+ATOMIC = r"""
+#include <enzyme/enzyme.h>
+/* total += x0 * x1 atomically, then the old value is used too (old * x0). */
+static double accumulate(const double *x, double *total) {
+  double old = __atomic_fetch_add(total, x[0] * x[1], __ATOMIC_RELAXED);
+  __atomic_fetch_sub(total, 0.5 * x[1], __ATOMIC_RELAXED);
+  return old * x[0];
+}
+void grad(const double *x, double *dx, double *total, double *dtotal) {
+  __enzyme_autodiff((void *)accumulate, enzyme_dup, x, dx, enzyme_dup, total, dtotal);
+}
+double tangent(const double *x, const double *tx, double *total, double *ttotal) {
+  return __enzyme_fwddiff((void *)accumulate, enzyme_dup, x, tx, enzyme_dup, total, ttotal);
+}
+double value(const double *x, double *total) { return accumulate(x, total); }
+"""
+
+
+def test_atomic_additions_are_differentiated(tmp_path: Path) -> None:
+    """atomicrmw fadd/fsub (atomicAdd in CUDA): reverse and forward mode against finite differences of
+    L = result + 3 * total_after (total_after's adjoint seeded through dtotal = 3)."""
+    src = tmp_path / "atomic.c"
+    src.write_text(ATOMIC)
+    result = transform_module(compile_sources([src], CompileOptions(opt_level=2)), TransformOptions(postopt_level=2))
+    jit = llvm.JIT(llvm.to_text(result), libraries=[ctypes.util.find_library("c")])
+    arr = ctypes.c_double * 2
+    one = ctypes.c_double * 1
+    grad = jit.cfunc("grad", None, arr, arr, one, one)
+    tangent = jit.cfunc("tangent", ctypes.c_double, arr, arr, one, one)
+    value = jit.cfunc("value", ctypes.c_double, arr, one)
+    x0, t0 = [0.8, -1.7], 2.5
+
+    def loss(x: list[float], t: float) -> float:
+        total = one(t)
+        return value(arr(*x), total) + 3.0 * total[0]
+
+    dx, dtotal = arr(), one(3.0)
+    grad(arr(*x0), dx, one(t0), dtotal)
+    h = 1e-6
+    fd = [(loss([x0[0] + h, x0[1]], t0) - loss([x0[0] - h, x0[1]], t0)) / (2 * h),
+          (loss([x0[0], x0[1] + h], t0) - loss([x0[0], x0[1] - h], t0)) / (2 * h)]
+    fd_total = (loss(x0, t0 + h) - loss(x0, t0 - h)) / (2 * h)
+    assert list(dx) == pytest.approx(fd, rel=1e-7) and dtotal[0] == pytest.approx(fd_total, rel=1e-7)
+    # Forward: the tangent of the result and of total in the direction (tx, ttotal) = (1, 0.5; 2).
+    ttotal = one(2.0)
+    dr = tangent(arr(*x0), arr(1.0, 0.5), one(t0), ttotal)
+    total = one(t0)
+    base = value(arr(*x0), total)
+    total_h = one(t0 + 2.0 * h)
+    moved = value(arr(x0[0] + h, x0[1] + 0.5 * h), total_h)
+    assert dr == pytest.approx((moved - base) / h, rel=1e-5)
+    assert ttotal[0] == pytest.approx((total_h[0] - total[0]) / h, rel=1e-5)
