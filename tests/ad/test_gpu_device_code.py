@@ -282,3 +282,23 @@ def test_atomic_additions_are_differentiated(tmp_path: Path) -> None:
     moved = value(arr(x0[0] + h, x0[1] + 0.5 * h), total_h)
     assert dr == pytest.approx((moved - base) / h, rel=1e-5)
     assert ttotal[0] == pytest.approx((total_h[0] - total[0]) / h, rel=1e-5)
+
+
+@pytest.mark.requires_tool("cuda")
+def test_cxx_header_in_device_code(tmp_path: Path) -> None:
+    """<enzyme/enzyme> (C++17) is __host__ __device__ under CUDA: enzyme::autodiff in a kernel."""
+    source = """
+#include <enzyme/enzyme>
+__device__ double cube(double x) { return x * x * x; }
+extern "C" __global__ void k(double *x) {
+  x[threadIdx.x + 32] = enzyme::get<0>(enzyme::get<0>(
+      enzyme::autodiff<enzyme::Reverse>(cube, enzyme::Active<double>{x[threadIdx.x]})));
+}
+"""
+    src = tmp_path / "k.cu"
+    src.write_text(source)
+    module = transform_module(compile_sources([src], CompileOptions(opt_level=2, flags=("-std=c++17",))),
+                              TransformOptions(postopt_level=2))
+    kernel = _function(llvm.to_text(module), "k")
+    assert "__enzyme_autodiff" not in kernel and "fmul" in kernel  # 3 x^2, computed in the kernel
+    _assembles(tmp_path, llvm.emit_ptx(module))
