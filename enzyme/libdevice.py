@@ -1,4 +1,4 @@
-"""CUDA math in device code: libdevice linked after differentiation, not before.
+"""GPU math in device code: libdevice (CUDA) and ocml (ROCm) linked after differentiation, not before.
 
 clang normally links NVIDIA's libdevice (``__nv_sin`` ...) into device code
 and inlines it, which leaves the differentiator bit tricks and NVVM
@@ -10,11 +10,17 @@ pyenzyme compiles CUDA with ``-nocudalib`` instead: math calls stay calls of
 intrinsics the NVPTX backend cannot select (``llvm.cos.f64``) and libm names
 (``erf``) -- at their libdevice twins; :func:`finish_device_module` links
 libdevice before PTX is made, and keeps only what is called.
+
+HIP code is handled the same way with ROCm's device libraries: compiled with
+``-nogpulib``, math stays calls of ``__ocml_sin_f64`` and friends (the rules know
+them as ``sin``), the derivative's math is pointed at ocml, and ocml, ockl and
+the ``oclc_*`` control libraries for the module's architecture are linked.
 """
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from enzyme import llvm
 from enzyme.errors import ToolNotFoundError, UsageError
@@ -57,9 +63,13 @@ def _twin(name: str, names: frozenset[str]) -> str | None:
 
 def retarget_math(text: str, names: frozenset[str]) -> str:
     """``text`` with math declarations that libdevice implements renamed to their ``__nv_*`` twins."""
+    return _retarget(text, lambda name: _twin(name, names))
+
+
+def _retarget(text: str, twin_of: Callable[[str], str | None]) -> str:
     renames = {}
     for found in _DECLARE.finditer(text):
-        twin = _twin(found.group(1), names)
+        twin = twin_of(found.group(1))
         if twin is not None:
             renames[found.group(1)] = (twin, found.group(0))
     if not renames:
@@ -84,8 +94,12 @@ def libdevice_names() -> frozenset[str]:
 
 
 def finish_device_module(module: llvm.ModuleRef, opt_level: int, *, name: str) -> llvm.ModuleRef:
-    """``module`` ready for PTX: libdevice linked (when CUDA device code calls it) and optimized again."""
-    linked = with_libdevice(module, name=name)
+    """``module`` ready for PTX or a code object: libdevice (CUDA) or the ROCm device libraries (HIP) linked
+    when it calls them, and optimized again."""
+    if module.triple.startswith("amdgcn"):
+        linked = with_rocm_device_libs(module, name=name)
+    else:
+        linked = with_libdevice(module, name=name)
     if linked is not module:
         llvm.optimize(linked, opt_level)
     return linked
@@ -136,3 +150,68 @@ def private_allocas(text: str) -> str:
         return (f"{m['indent']}{private} = alloca {rest}, addrspace(5){attachments}\n"
                 f"{m['indent']}%{m['name']} = addrspacecast ptr addrspace(5) {private} to ptr")
     return _ALLOCA.sub(move, text)
+
+
+# -- ROCm (HIP) ----------------------------------------------------------------------------------------------
+
+_OCML_SUFFIX = {"f64": "_f64", "f32": "_f32"}
+# The control libraries clang links for HIP (ROCm 5.2's set, code object v5).
+_OCLC = ("oclc_finite_only_off.bc", "oclc_unsafe_math_off.bc", "oclc_daz_opt_off.bc",
+         "oclc_correctly_rounded_sqrt_on.bc", "oclc_wavefrontsize64_on.bc", "oclc_abi_version_500.bc")
+_ROCM_PREFIXES = ("__ocml_", "__ockl_", "__oclc_")
+
+
+@functools.lru_cache(maxsize=1)
+def _ocml_names() -> frozenset[str]:
+    from enzyme.toolchain.hip import rocm_device_lib_dir
+
+    return llvm.device_library_functions((rocm_device_lib_dir() / "ocml.bc").read_bytes(), prefix="__ocml_")
+
+
+def ocml_names() -> frozenset[str]:
+    """The ``__ocml_*`` functions of the installed ROCm device libraries; empty without them."""
+    try:
+        return _ocml_names()
+    except (UsageError, ToolNotFoundError, OSError):
+        return frozenset()
+
+
+def _ocml_twin(name: str, names: frozenset[str]) -> str | None:
+    found = _INTRINSIC.fullmatch(name)
+    if found:
+        base, t = found.groups()
+        if base in _NATIVE:
+            return None
+        candidate = f"__ocml_{base}{_OCML_SUFFIX[t]}"
+    elif name.startswith(("llvm.", "__ocml_", "__ockl_")):
+        return None
+    elif name.endswith("f") and f"__ocml_{name[:-1]}_f32" in names:
+        candidate = f"__ocml_{name[:-1]}_f32"
+    else:
+        candidate = f"__ocml_{name}_f64"
+    return candidate if candidate in names else None
+
+
+def retarget_amdgpu_math(text: str, names: frozenset[str]) -> str:
+    """``text`` with math declarations that ocml implements renamed to their ``__ocml_*`` twins."""
+    return _retarget(text, lambda name: _ocml_twin(name, names))
+
+
+def with_rocm_device_libs(module: llvm.ModuleRef, *, name: str) -> llvm.ModuleRef:
+    """An AMDGPU ``module`` calling ``__ocml_*``/``__ockl_*`` with the ROCm device libraries linked in."""
+    from enzyme.toolchain.hip import rocm_device_lib_dir
+
+    _, undefined = llvm.global_symbols(module)
+    if not any(n.startswith(_ROCM_PREFIXES) for n in undefined):
+        return module
+    found = re.search(r'"target-cpu"="gfx([0-9a-f]+)"', llvm.to_text(module))
+    if found is None:
+        raise UsageError(f"{name}: AMDGPU code without a target-cpu; compile it with --offload-arch=gfxNNN")
+    directory = rocm_device_lib_dir()
+    isa = directory / f"oclc_isa_version_{found.group(1)}.bc"
+    if not isa.is_file():
+        raise UsageError(f"{name}: the ROCm device libraries in {directory} have no {isa.name}: gfx{found.group(1)} "
+                         "is not supported by this ROCm install")
+    libraries = [(p.name, p.read_bytes()) for p in (directory / "ocml.bc", directory / "ockl.bc", isa,
+                                                     *(directory / n for n in _OCLC))]
+    return llvm.link_device_libraries(llvm.to_text(module), name, libraries, internal_prefixes=_ROCM_PREFIXES)

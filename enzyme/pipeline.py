@@ -127,7 +127,7 @@ def _parse_output(text: str, *, name: str) -> llvm.ModuleRef:
     if libdevice.is_nvptx_text(text):
         text = libdevice.retarget_math(text, libdevice.libdevice_names())
     elif libdevice.is_amdgpu_text(text):
-        text = libdevice.private_allocas(text)
+        text = libdevice.private_allocas(libdevice.retarget_amdgpu_math(text, libdevice.ocml_names()))
     return llvm.parse(text, name=name)
 
 

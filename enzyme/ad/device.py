@@ -14,8 +14,9 @@ through shared memory in the reverse order.
 The tape (tape.py) starts in a 192-byte buffer on the thread's stack and
 grows with ``malloc`` + ``memcpy`` + ``free`` rather than ``realloc``, which
 device code lacks; it is not parked for the next call (a module-wide slot
-would be shared by every thread).  AMDGPU has no device
-``malloc`` that pyenzyme can call: a tape there is refused.
+would be shared by every thread).  AMDGPU has no device ``malloc`` that
+pyenzyme can call: there a tape that outgrows the stack buffer stops the
+kernel (``llvm.trap``, reported by the HIP runtime), never a wrong number.
 
 ``PYENZYME_DEVICE_PATHS=1`` at build time takes these device paths for host
 code too, so that tests can check their numbers on the CPU against finite
@@ -114,13 +115,6 @@ def atomic_helper_text(module: Module, text: str) -> str:
         lambda m: f"{m['sum']} = atomicrmw fadd ptr {m['p']}, {m['t']} {m['a']} monotonic{m['align'] or ''}", text)
 
 
-def refuse_device_tape(module: Module, where: str) -> None:
-    """AMDGPU device code has no ``malloc`` to grow a tape with: refuse the derivative that needs one."""
-    if amdgpu(module):
-        raise DifferentiationError(
-            f"{where} needs a tape (values kept across a loop or call), which pyenzyme cannot allocate in AMDGPU "
-            "device code (no device malloc); differentiate a loop-free function, or use forward mode "
-            "(__enzyme_fwddiff)")
 
 
 def mirror_barrier(module: Module, b: Builder, inst: CallInst, args: list[Value]) -> None:

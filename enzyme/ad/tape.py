@@ -32,7 +32,7 @@ from ..ir import ArrayType, Function, Module, StructType, Type, Value
 from ..ir.builder import Builder, const_int
 from ..ir.splice import add_helper_functions
 from ..ir.types import I8, I64, PTR
-from .device import device_paths
+from .device import amdgpu, device_paths
 
 TAPE_PUSH = "__pyenzyme_tape_push"
 TAPE_REUSE = "__pyenzyme_tape_reuse"
@@ -167,6 +167,13 @@ grown:
   %onstack = icmp eq i64 %cap, {stack}
   %old = select i1 %onstack, ptr null, ptr %base0
   call void @free(ptr %old)"""
+# AMDGPU code has no device malloc pyenzyme can call: a tape that outgrows its stack buffer stops the kernel.
+_AMDGPU_GROW = """  br label %oom
+oom:
+  call void @llvm.trap()
+  unreachable
+grown:
+  %nb = getelementptr i8, ptr %base0, i64 %cap2"""
 # ... and no spare block kept between calls: one module-wide slot would be shared by every thread.
 _DEVICE_PARK = """define internal void @__pyenzyme_tape_park(ptr %block, i64 %cap) alwaysinline {
 entry:
@@ -221,7 +228,8 @@ def tape_functions(module: Module) -> tuple[Function, Function]:
         counter = "@__pyenzyme_tape_bytes = weak global i64 0\n" if counting else ""
         helpers = _HELPERS.replace("{count}", _COUNT_BYTES if counting else "").replace("{limit}", str(_SPARE_LIMIT))
         if device_paths(module):
-            helpers = _device_helpers(helpers.replace("{grow}", _DEVICE_GROW)
+            grow = _AMDGPU_GROW if amdgpu(module) else _DEVICE_GROW
+            helpers = _device_helpers(helpers.replace("{grow}", grow)
                                       .replace("{initial}", str(_DEVICE_INITIAL_CAPACITY)))
             add_helper_functions(module, _DEVICE_DECLARATIONS + counter + helpers)
         else:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from ..ad.common import ADContext
 from ..ad.custom import custom_rules, remove_registrations
-from ..ad.device import refuse_device_tape
 from ..ad.inlining import inline_small_functions
 from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
@@ -48,12 +47,10 @@ def differentiate_module(module: Module) -> int:
     ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
     existing = set(module.functions)
     for req in _inner_first(requests):
-        site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
         before = set(module.functions)
         call = replace_request(ctx, req.refreshed())
         step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)
-        _check_device_tape(module, req.function, site)
     inline_small_functions(f for f in module.functions if f not in existing)
     restore_runtime_calls(runtime_bodies)
     remove_proxies(module, proxies)
@@ -62,15 +59,6 @@ def differentiate_module(module: Module) -> int:
     drop_foreign_loop_locations(module)
     resolve_iterations(module)
     return batches + len(requests)
-
-
-def _check_device_tape(module: Module, fn: Function, site: str) -> None:
-    """CUDA device code grows its tape with device malloc (ad/device.py); AMDGPU code has none: refuse there
-    rather than emit unlinkable code."""
-    push = module.get_function("__pyenzyme_tape_push")
-    if push is None or not is_gpu_module(module) or not push.uses:
-        return
-    refuse_device_tape(module, f"{site}: the reverse sweep of @{fn.name}")
 
 
 def _inner_first(requests: list[Request]) -> list[Request]:

@@ -118,6 +118,28 @@ def link_device_library(text: str, name: str, library: bytes, library_name: str,
     return module
 
 
+def link_device_libraries(text: str, name: str, libraries: Sequence[tuple[str, bytes]], *,
+                          internal_prefixes: tuple[str, ...]) -> llvm.ModuleRef:
+    """``text`` linked with several vendor device libraries (see link_device_library)."""
+    owner = ContextOwner()
+    try:
+        module = parse_in_context(text, name=name, owner=owner)
+        for _library_name, data in libraries:
+            lib = llvm.parse_bitcode(data, owner.context)
+            owner.adopt(lib)
+            lib.triple, lib.data_layout = module.triple, module.data_layout
+            llvm.link_modules(module, lib)
+    finally:
+        owner.free_if_unused()
+    for function in module.functions:
+        if function.name.startswith(internal_prefixes) and not function.is_declaration:
+            function.linkage = llvm.Linkage.internal
+    for variable in module.global_variables:
+        if variable.name.startswith(internal_prefixes) and not variable.is_declaration:
+            variable.linkage = llvm.Linkage.internal
+    return module
+
+
 def device_library_functions(library: bytes, *, prefix: str) -> frozenset[str]:
     """Names of the functions a vendor device library defines that start with ``prefix``."""
     owner = ContextOwner()

@@ -263,6 +263,10 @@ def canonical_name(name: str) -> str | None:
         name = name[len("__nv_"):].removeprefix("fast_")
         if name in ("powi", "powif"):
             return "powi"
+    elif name.startswith("__ocml_") and name.endswith(("_f64", "_f32", "_f16")):  # ROCm: __ocml_sin_f64
+        name = name[len("__ocml_"):-len("_f64")].removeprefix("native_")
+        if name == "pown":
+            return "powi"
     base = intrinsic_base(name)
     if base is not None:
         return base if base in INTRINSICS else None

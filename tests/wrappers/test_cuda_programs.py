@@ -73,7 +73,7 @@ def test_several_gpu_architectures_are_refused(wrappers: Wrappers) -> None:
 HIP_KERNEL = """
 #include <hip/hip_runtime.h>
 #include <enzyme/enzyme.h>
-__device__ double energy(const double *x) { return x[0] * x[0] * x[1] + x[1] / (1.0 + x[0] * x[0]); }
+__device__ double energy(const double *x) { return x[0] * x[0] * x[1] + sin(x[1]) / (1.0 + x[0] * x[0]); }
 extern "C" __global__ void grad(const double *x, double *dx) {
   int i = threadIdx.x;
   __enzyme_autodiff((void *)energy, enzyme_dup, x + 2 * i, dx + 2 * i);
