@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from enzyme import gpu_programs, libdevice, llvm, pipeline, toolchain
+from enzyme import device_libraries, gpu_programs, llvm, pipeline, toolchain
 from enzyme.errors import UsageError
 
 PathLike = str | os.PathLike[str]
@@ -127,7 +127,7 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
             name=str(output))
     else:
         llvm.optimize(module, options.opt_level)
-    module = libdevice.finish_device_module(module, options.opt_level, name=str(output))
+    module = device_libraries.finish_device_module(module, options.opt_level, name=str(output))
     if output.suffix == ".hsaco":
         return gpu_programs.hip_code_object(module, _target_cpu(module) or "gfx90a", output)
     if output.suffix == ".ptx":

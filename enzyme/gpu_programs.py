@@ -28,7 +28,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from enzyme import libdevice, llvm, pipeline, progress, toolchain
+from enzyme import device_libraries, llvm, pipeline, progress, toolchain
 from enzyme.errors import UsageError
 from enzyme.toolchain import cuda, hip
 from enzyme.toolchain.request import CompileRequest
@@ -48,7 +48,7 @@ def device_module(bitcode: Sequence[tuple[str, bytes]], *, opt_level: int, preop
             module, pipeline.TransformOptions(preopt=preopt, postopt_level=opt_level), name=name)
     else:
         llvm.optimize(module, opt_level)
-    return libdevice.finish_device_module(module, opt_level, name=name)
+    return device_libraries.finish_device_module(module, opt_level, name=name)
 
 
 def cuda_program_bitcode(

@@ -121,13 +121,13 @@ def compile_sources_with_dependencies(
 
 def _parse_output(text: str, *, name: str) -> llvm.ModuleRef:
     """The differentiated module; in CUDA device code the derivative's math calls libdevice's functions
-    (linked when PTX is made), AMDGPU code gets its stack in address space 5 (see enzyme.libdevice)."""
-    from enzyme import libdevice
+    (linked when PTX is made), AMDGPU code gets its stack in address space 5 (see enzyme.device_libraries)."""
+    from enzyme import device_libraries
 
-    if libdevice.is_nvptx_text(text):
-        text = libdevice.retarget_math(text, libdevice.libdevice_names())
-    elif libdevice.is_amdgpu_text(text):
-        text = libdevice.private_allocas(libdevice.retarget_amdgpu_math(text, libdevice.ocml_names()))
+    if device_libraries.is_nvptx_text(text):
+        text = device_libraries.retarget_math(text, device_libraries.libdevice_names())
+    elif device_libraries.is_amdgpu_text(text):
+        text = device_libraries.private_allocas(device_libraries.retarget_amdgpu_math(text, device_libraries.ocml_names()))
     return llvm.parse(text, name=name)
 
 

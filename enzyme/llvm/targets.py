@@ -103,7 +103,7 @@ def emit_ptx(mod: llvm.ModuleRef, arch: str = "sm_90") -> str:
     missing = sorted(n for n in undefined if n.startswith("__nv_"))
     if missing:
         raise UsageError(f"module {mod.name!r} calls CUDA's libdevice ({', '.join(missing[:3])}) without it: "
-                         "link it first (enzyme.libdevice.with_libdevice, which enzyme build does)")
+                         "link it first (enzyme.device_libraries.finish_device_module, which enzyme build does)")
     return machine.emit_assembly(mod.clone())
 
 

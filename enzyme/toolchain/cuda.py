@@ -50,7 +50,7 @@ def compile_cuda(request: CompileRequest) -> Path:
     """Device-only compile of a ``.cu`` file for ``sm_90`` (override with ``--cuda-gpu-arch=`` in flags).
 
     Without libdevice (``-nocudalib``): math stays calls of ``__nv_*`` functions, which have derivative rules;
-    libdevice is linked after differentiation (enzyme.libdevice).
+    libdevice is linked after differentiation (enzyme.device_libraries).
     """
     return run_clang(request, [*clang_args(request, language="cuda"), "--cuda-device-only", "-nocudalib",
                                *_sdk_version_args(), *_common_args(request)])

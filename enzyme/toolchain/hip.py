@@ -30,7 +30,7 @@ def compile_hip(request: CompileRequest) -> Path:
         "--rocm-path=/usr",
         f"--rocm-device-lib-path={device_libs}",
         # Math stays calls of __ocml_* (differentiated with the libm rules); the device libraries are linked
-        # after differentiation (enzyme.libdevice).
+        # after differentiation (enzyme.device_libraries).
         "-nogpulib",
         # Debian's ROCm 5.2 device libraries only work with code object v5.
         "-mcode-object-version=5",

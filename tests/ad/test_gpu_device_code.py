@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from enzyme import libdevice, llvm
+from enzyme import device_libraries, llvm
 from enzyme.errors import DifferentiationError
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
@@ -43,7 +43,7 @@ def _device(tmp_path: Path, source: str, suffix: str = ".cu") -> llvm.ModuleRef:
     src = tmp_path / f"k{suffix}"
     src.write_text(source)
     module = transform_module(compile_sources([src], CompileOptions(opt_level=2)), TransformOptions(postopt_level=2))
-    return libdevice.finish_device_module(module, 2, name=str(src))
+    return device_libraries.finish_device_module(module, 2, name=str(src))
 
 
 def _function(text: str, name: str) -> str:
@@ -109,7 +109,7 @@ def test_derivative_math_is_pointed_at_libdevice() -> None:
             "define double @f(double %x) {\n  %a = call double @llvm.cos.f64(double %x)\n"
             "  %b = call double @erf(double %a)\n  %c = call double @llvm.sqrt.f64(double %b)\n"
             "  %s = call float @llvm.cos.f32(float 1.0)\n  ret double %c\n}\n")
-    out = libdevice.retarget_math(text, names)
+    out = device_libraries.retarget_math(text, names)
     assert "call double @__nv_cos(double %x)" in out and "call float @__nv_cosf(float 1.0)" in out
     assert "call double @__nv_erf(double %a)" in out and "@llvm.sqrt.f64(double %b)" in out  # sqrt is native
     assert out.count("declare double @__nv_cos(double)") == 1 and "@llvm.cos" not in out
