@@ -98,6 +98,11 @@ def finish_device_module(module: llvm.ModuleRef, opt_level: int, *, name: str) -
     when it calls them, and optimized again."""
     if module.triple.startswith("amdgcn"):
         linked = with_rocm_device_libs(module, name=name)
+        if opt_level == 0:
+            # A code object may leave nothing undefined: at -O0 the replaced requests' declarations and the
+            # unused tape's free(NULL) are still there; O1 removes them.
+            llvm.optimize(linked, 1)
+            return linked
     else:
         linked = with_libdevice(module, name=name)
     if linked is not module:

@@ -108,8 +108,9 @@ def hip_code_object(module: llvm.ModuleRef, arch: str, out: PathLike) -> Path:
         raise UsageError(f"the AMDGPU code object of {module.name} would call functions nothing defines "
                          f"({', '.join(missing[:5])}); the HIP runtime could not load it")
     with tempfile.TemporaryDirectory(prefix="enzyme-hip-") as scratch_name:
-        obj = Path(scratch_name) / "device.o"
-        obj.write_bytes(llvm.emit_amdgpu_object(module, arch))
+        bitcode = Path(scratch_name) / "device.bc"
+        bitcode.write_bytes(llvm.to_bitcode(module))
+        obj = toolchain.compile_amdgpu_object(bitcode, Path(scratch_name) / "device.o", arch=arch)
         with pipeline.atomic_output(out) as temp:
             toolchain.link_code_object(obj, temp)
     return out

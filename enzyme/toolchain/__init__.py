@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enzyme.toolchain.bitcode import compile_to_bitcode
 from enzyme.toolchain.cache import cache_dir
-from enzyme.toolchain.clang import compile_ir_object
+from enzyme.toolchain.clang import compile_amdgpu_object, compile_ir_object
 from enzyme.toolchain.compiler_driver import compile_native_object, run_driver
 from enzyme.toolchain.depfiles import Depfile, absolute, read_depfile, search_directories, write_depfile
 from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
@@ -27,6 +27,7 @@ __all__ = [
     "absolute",
     "add_section",
     "cache_dir",
+    "compile_amdgpu_object",
     "compile_ir_object",
     "compile_native_object",
     "compile_to_bitcode",
