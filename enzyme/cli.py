@@ -4,7 +4,7 @@
     enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]     (-o - prints the IR)
     enzyme opt prog.ll --print-types F | --print-activity F --activity dup,const [--ret-active]
     enzyme bitcode SRC -o out.bc [-O N] [-g] [-I DIR] [-D X=Y] [--depfile F] [--module-dir D] [--flag=F]
-    enzyme build a.bc b.bc -o out.o|out.ptx [-O N] [--no-preopt] [--cuda-arch sm_90]
+    enzyme build a.bc b.bc -o out.o|out.ptx|out.hsaco [-O N] [--no-preopt] [--cuda-arch sm_90]
     enzyme build-info [--language fortran ...]
     enzyme doctor
     enzyme --version | --cmake-dir
