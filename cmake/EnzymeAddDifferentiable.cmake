@@ -8,7 +8,7 @@
 #                             [ENZYME_OPTIONS <option>...])
 #
 # Every source (C .c, C++ .cpp/.cc/.cxx, Fortran .f90/.f/..., Rust .rs single-file crates,
-# CUDA .cu device code, HIP .hip, LLVM .ll/.bc) becomes LLVM 22 bitcode through its own
+# CUDA .cu, HIP .hip device code, LLVM .ll/.bc) becomes LLVM 22 bitcode through its own
 # custom command (`enzyme bitcode`, with a depfile, so editing a header rebuilds only the
 # sources that include it).  One more command (`enzyme build`) links all bitcode of the
 # target into one module, differentiates every __enzyme_* request once -- so a request in
@@ -26,6 +26,13 @@
 #                    target property ENZYME_COMPILE_OPTIONS, which may be extended later.
 #   OPT_LEVEL        -O level of the frontends and of the optimization after AD (default 2).
 #   ENZYME_OPTIONS   extra options of `enzyme build` (for example --no-preopt).
+#
+# GPU code: a target of only .cu sources and no kind builds PTX (<target>.ptx, in the target property
+# ENZYME_PTX); .cu sources with a kind (EXECUTABLE ...) or beside host sources make a CUDA program (each
+# .cu file's kernels differentiated on the device side and embedded as a fat binary in its host side,
+# linked with the CUDA toolkit's libcudart; one GPU architecture, COMPILE_OPTIONS --cuda-gpu-arch=sm_XX,
+# default sm_90).  A target of only .hip sources builds an AMDGPU code object (<target>.hsaco, property
+# ENZYME_CODE_OBJECT; COMPILE_OPTIONS --offload-arch=gfxNNN, default gfx90a) for hipModuleLoad.
 #
 # The target's INCLUDE_DIRECTORIES and COMPILE_DEFINITIONS (including those of linked targets)
 # are read lazily at generate time, so target_include_directories() after this call works.
@@ -251,20 +258,27 @@ function(enzyme_add_differentiable target)
   endif()
   list(REMOVE_DUPLICATES languages)
   list(SORT languages)
-  # Device code is a module of its own (another target triple): it cannot share a target with host code.
+  # Device code is a module of its own (another target triple).  A target of only CUDA sources and no kind
+  # builds PTX; CUDA sources with a kind (EXECUTABLE ...) or beside host sources are CUDA programs: each .cu
+  # file's device code is differentiated and embedded in its host side, linked with the CUDA runtime.
+  # A target of only HIP sources builds an AMDGPU code object; HIP host programs are not supported.
   set(device_only FALSE)
+  set(cuda_program FALSE)
   if("hip" IN_LIST languages)
-    _enzyme_fail("HIP sources are not supported in targets yet (target '${target}'); compile them with `enzyme compile`")
-  endif()
-  if("cuda" IN_LIST languages)
-    if(NOT languages STREQUAL "cuda")
-      _enzyme_fail("target '${target}' mixes CUDA device code with host sources; "
-                   "put the .cu files in a target of their own (it builds PTX)")
+    if(NOT languages STREQUAL "hip")
+      _enzyme_fail("target '${target}' mixes HIP device code with other sources; put the .hip files in a "
+                   "target of their own (it builds an AMDGPU code object; HIP host programs are not supported)")
     endif()
     if(kinds)
-      _enzyme_fail("target '${target}' has only CUDA device code, which builds PTX: drop ${kinds}")
+      _enzyme_fail("target '${target}' has only HIP device code, which builds an AMDGPU code object: drop ${kinds}")
     endif()
-    set(device_only TRUE)
+    set(device_only hip)
+  elseif("cuda" IN_LIST languages)
+    if(languages STREQUAL "cuda" AND NOT kinds)
+      set(device_only cuda)
+    else()
+      set(cuda_program TRUE)
+    endif()
   endif()
 
   # A missing source fails now, not halfway through the build (generated sources are made by the build).
@@ -337,6 +351,8 @@ function(enzyme_add_differentiable target)
       set(source_flags)
     elseif(language STREQUAL "ir")
       set(source_args)
+    elseif(language STREQUAL "cuda" AND cuda_program)
+      set(source_args ${preprocessor} --cuda-program)
     else()
       set(source_args ${preprocessor})
     endif()
@@ -351,16 +367,24 @@ function(enzyme_add_differentiable target)
   endforeach()
 
   if(device_only)
-    # CUDA device code: differentiated and emitted as PTX; a custom target builds it.
-    set(ptx "${work_dir}/${target}.ptx")
-    add_custom_command(OUTPUT "${ptx}"
-      COMMAND ${run} build ${bitcode_files} -o "${ptx}" -O${arg_OPT_LEVEL} ${arg_ENZYME_OPTIONS}
+    # GPU device code: differentiated and emitted as PTX (CUDA) or a code object (HIP); a custom target builds it.
+    if(device_only STREQUAL "cuda")
+      set(device_file "${work_dir}/${target}.ptx")
+      set(property ENZYME_PTX)
+      set(what "CUDA device code to PTX")
+    else()
+      set(device_file "${work_dir}/${target}.hsaco")
+      set(property ENZYME_CODE_OBJECT)
+      set(what "HIP device code to an AMDGPU code object")
+    endif()
+    add_custom_command(OUTPUT "${device_file}"
+      COMMAND ${run} build ${bitcode_files} -o "${device_file}" -O${arg_OPT_LEVEL} ${arg_ENZYME_OPTIONS}
       DEPENDS ${bitcode_files}
-      COMMENT "Enzyme: linking and differentiating ${target} (CUDA device code to PTX)"
+      COMMENT "Enzyme: linking and differentiating ${target} (${what})"
       COMMAND_EXPAND_LISTS VERBATIM)
-    add_custom_target(${target} ALL DEPENDS "${ptx}")
+    add_custom_target(${target} ALL DEPENDS "${device_file}")
     set_target_properties(${target} PROPERTIES
-      ENZYME_PTX "${ptx}"
+      ${property} "${device_file}"
       ENZYME_COMPILE_OPTIONS "${arg_COMPILE_OPTIONS}"
       ENZYME_LANGUAGES "${languages}")
     return()
@@ -387,7 +411,7 @@ function(enzyme_add_differentiable target)
   # Only an object to link: the link driver is the one of a language the project enabled.
   get_property(enabled GLOBAL PROPERTY ENABLED_LANGUAGES)
   set(linker_language)
-  if("cxx" IN_LIST languages AND "CXX" IN_LIST enabled)
+  if(("cxx" IN_LIST languages OR "cuda" IN_LIST languages) AND "CXX" IN_LIST enabled)
     set(linker_language CXX)
   else()
     foreach(candidate IN ITEMS C CXX Fortran)

@@ -17,11 +17,12 @@ CMake build and ``enzyme-cc`` produce the same code.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from enzyme import llvm, pipeline, toolchain
+from enzyme import device_libraries, gpu_programs, llvm, pipeline, toolchain
 from enzyme.errors import UsageError
 
 PathLike = str | os.PathLike[str]
@@ -41,6 +42,8 @@ class BitcodeOptions:
     flags: tuple[str, ...] = ()
     module_dir: Path | None = None
     depfile: Path | None = None
+    # A .cu source of a CUDA program: its device code differentiated and embedded, the output is host bitcode.
+    cuda_program: bool = False
 
 
 def compile_bitcode(source: PathLike, output: PathLike, options: BitcodeOptions = BitcodeOptions()) -> Path:
@@ -61,12 +64,19 @@ def compile_bitcode(source: PathLike, output: PathLike, options: BitcodeOptions 
     depfile = options.depfile
     if depfile is not None:
         depfile.parent.mkdir(parents=True, exist_ok=True)
+    if options.cuda_program and language != "cuda":
+        raise UsageError(f"--cuda-program is for CUDA (.cu) sources, not {source}")
     with pipeline.atomic_output(output) as temp:
-        toolchain.compile_to_bitcode(
-            source, temp, opt_level=options.opt_level, debug=options.debug, flags=flags,
-            include_dirs=options.include_dirs, defines=options.defines, module_dir=options.module_dir,
-            language=language, show_warnings=True, depfile=depfile,
-        )
+        if options.cuda_program:
+            gpu_programs.cuda_program_bitcode(
+                source, temp, opt_level=options.opt_level, flags=flags, include_dirs=options.include_dirs,
+                defines=options.defines, show_warnings=True, depfile=depfile)
+        else:
+            toolchain.compile_to_bitcode(
+                source, temp, opt_level=options.opt_level, debug=options.debug, flags=flags,
+                include_dirs=options.include_dirs, defines=options.defines, module_dir=options.module_dir,
+                language=language, show_warnings=True, depfile=depfile,
+            )
     if depfile is not None:
         # The compilers saw the temporary file: name the real output.
         found = toolchain.read_depfile(depfile)
@@ -87,7 +97,9 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
     """Link ``bitcode`` into one module, differentiate its requests, optimize, emit a PIC object at ``output``.
 
     CUDA device bitcode (an ``nvptx64`` module) is emitted as PTX instead: ``output``
-    then ends in ``.ptx`` and ``options.cuda_arch`` picks the architecture.
+    then ends in ``.ptx`` and ``options.cuda_arch`` picks the architecture.  HIP device
+    bitcode (an ``amdgcn`` module) becomes an AMDGPU code object: ``output`` ends in
+    ``.hsaco``, for the architecture the bitcode was compiled for (its ``target-cpu``).
 
     Differentiating the linked module (not each file) lets ``__enzyme_*`` calls
     in one file (or language) differentiate functions defined in another.  The
@@ -98,8 +110,9 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
     if not bitcode:
         raise UsageError("enzyme build needs at least one bitcode file")
     output = Path(output)
-    if output.suffix not in (".o", ".ptx"):
-        raise UsageError(f"output {output} must end in .o (an object file) or .ptx (CUDA device code)")
+    if output.suffix not in (".o", ".ptx", ".hsaco"):
+        raise UsageError(f"output {output} must end in .o (an object file), .ptx (CUDA device code) or .hsaco "
+                         "(HIP device code)")
     units = []
     for path in map(Path, bitcode):
         if not path.is_file():
@@ -114,6 +127,9 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
             name=str(output))
     else:
         llvm.optimize(module, options.opt_level)
+    module = device_libraries.finish_device_module(module, options.opt_level, name=str(output))
+    if output.suffix == ".hsaco":
+        return gpu_programs.hip_code_object(module, _target_cpu(module) or "gfx90a", output)
     if output.suffix == ".ptx":
         ptx = llvm.emit_ptx(module, options.cuda_arch)
         with pipeline.atomic_output(output) as temp:
@@ -127,6 +143,12 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
         finally:
             optimized.unlink(missing_ok=True)
     return output
+
+
+def _target_cpu(module: llvm.ModuleRef) -> str | None:
+    """The ``target-cpu`` the frontend compiled for (``--offload-arch``), from the first function having one."""
+    found = re.search(r'"target-cpu"="([^"]+)"', llvm.to_text(module))
+    return found.group(1) if found else None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
     enzyme opt prog.bc -o out.ll [--no-preopt] [--no-postopt] [-O LEVEL]     (-o - prints the IR)
     enzyme opt prog.ll --print-types F | --print-activity F --activity dup,const [--ret-active]
     enzyme bitcode SRC -o out.bc [-O N] [-g] [-I DIR] [-D X=Y] [--depfile F] [--module-dir D] [--flag=F]
-    enzyme build a.bc b.bc -o out.o|out.ptx [-O N] [--no-preopt] [--cuda-arch sm_90]
+    enzyme build a.bc b.bc -o out.o|out.ptx|out.hsaco [-O N] [--no-preopt] [--cuda-arch sm_90]
     enzyme build-info [--language fortran ...]
     enzyme doctor
     enzyme --version | --cmake-dir
@@ -114,13 +114,17 @@ def _add_build_commands(commands: argparse._SubParsersAction) -> None:
     bitcode.add_argument("--module-dir", metavar="DIR", help="where Fortran .mod files are written and found")
     bitcode.add_argument("--flag", dest="flags", action="append", default=[], metavar="FLAG",
                          help="pass FLAG to the compiler (write --flag=-fno-math-errno)")
+    bitcode.add_argument("--cuda-program", action="store_true",
+                         help="a .cu source of a CUDA program: differentiate its device code, embed it, and "
+                              "write the host side's bitcode")
     _add_common_flags(bitcode, default=argparse.SUPPRESS)
     bitcode.set_defaults(run=_run_bitcode)
 
     build = commands.add_parser("build", help="link bitcode, differentiate, emit one object (CMake's step)")
     build.add_argument("inputs", nargs="+", metavar="BITCODE", help=".bc or .ll files")
     build.add_argument("-o", dest="output", required=True, metavar="OUT",
-                       help="output .o (position independent), or .ptx for CUDA device code")
+                       help="output .o (position independent), .ptx for CUDA device code, .hsaco for HIP "
+                            "device code")
     build.add_argument("-O", dest="opt_level", type=int, choices=_OPT_LEVELS, default=2,
                        help="optimization level after AD (default 2)")
     build.add_argument("--no-preopt", action="store_true", help="skip the O2 preparation before AD")
@@ -153,6 +157,7 @@ def _run_bitcode(args: argparse.Namespace) -> int:
         flags=tuple(args.flags),
         module_dir=Path(args.module_dir) if args.module_dir else None,
         depfile=Path(args.depfile) if args.depfile else None,
+        cuda_program=args.cuda_program,
     )
     build.compile_bitcode(args.source, args.output, options)
     return 0

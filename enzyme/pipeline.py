@@ -119,6 +119,18 @@ def compile_sources_with_dependencies(
     return module, toolchain.Depfile(tuple(files), environment)
 
 
+def _parse_output(text: str, *, name: str) -> llvm.ModuleRef:
+    """The differentiated module; in CUDA device code the derivative's math calls libdevice's functions
+    (linked when PTX is made), AMDGPU code gets its stack in address space 5 (see enzyme.device_libraries)."""
+    from enzyme import device_libraries
+
+    if device_libraries.is_nvptx_text(text):
+        text = device_libraries.retarget_math(text, device_libraries.libdevice_names())
+    elif device_libraries.is_amdgpu_text(text):
+        text = device_libraries.private_allocas(device_libraries.retarget_amdgpu_math(text, device_libraries.ocml_names()))
+    return llvm.parse(text, name=name)
+
+
 def _through_enzyme_ir(text: str) -> str:
     """Import into our IR model, run every differentiation request, print back."""
     from enzyme.driver import differentiate_module
@@ -167,7 +179,7 @@ def transform_module(
     with progress.phase(f"differentiated {name}"):
         produced = transform(llvm.to_text(module))
     try:
-        result = llvm.parse(produced, name=f"pyenzyme output for {name}")
+        result = _parse_output(produced, name=f"pyenzyme output for {name}")
         llvm.verify(result, name=f"pyenzyme output for {name}")
     except IRError as exc:
         # The input verified, so invalid output is our bug, not the user's.
@@ -182,7 +194,7 @@ def transform_module(
         # bitcast vectors) although the module it was given verified: optimize that module again without it.
         warnings.warn(f"{name}: LLVM's SLP vectorizer produced invalid IR ({str(exc)[:200]}); optimized "
                       "again without it", EnzymeWarning, stacklevel=2)
-    result = llvm.parse(produced, name=f"pyenzyme output for {name}")
+    result = _parse_output(produced, name=f"pyenzyme output for {name}")
     llvm.optimize(result, options.postopt_level, slp=False)
     try:
         llvm.verify(result, name=f"optimized pyenzyme output for {name}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPTS = ["ci/setup.sh", "ci/test.sh", ".ci/run"]
+SCRIPTS = ["ci/setup.sh", "ci/test.sh", "ci/gpu_check.sh", ".ci/run"]
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

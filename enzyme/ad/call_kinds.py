@@ -42,6 +42,7 @@ class CallKind(Enum):
     STRUCT_MATH = "struct math"    # modf/frexp/sincos-style intrinsics returning several results
     REDUCTION = "reduction"        # llvm.vector.reduce.* of floats
     COMPLEX = "complex"            # complex multiply/divide helpers (__muldc3, ...) and functions (cexp, cpow, carg...)
+    BARRIER = "barrier"            # a GPU thread-block barrier (__syncthreads): mirrored in the reverse sweep
     DEFINED = "defined"            # a function with a body: its derivative is generated
     UNKNOWN = "unknown"            # a declaration without any rule
 
@@ -49,6 +50,11 @@ class CallKind(Enum):
 #: The floating-point vector reductions (``llvm.vector.reduce.fadd.v4f64``...): vectors.py differentiates them.
 REDUCTIONS = frozenset({"vector.reduce.fadd", "vector.reduce.fmul", "vector.reduce.fmax", "vector.reduce.fmin",
                         "vector.reduce.fmaximum", "vector.reduce.fminimum"})
+
+
+#: Thread-block barriers of NVPTX (``__syncthreads``: ``llvm.nvvm.barrier.cta.sync.aligned.all``, ``barrier0``)
+#: and AMDGPU (``llvm.amdgcn.s.barrier``).
+GPU_BARRIERS = ("llvm.nvvm.barrier", "llvm.amdgcn.s.barrier")
 
 
 def is_float_reduction(name: str) -> bool:
@@ -90,6 +96,8 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
         return CallSite(CallKind.LIFETIME, name, callee)
     if name == TAPE_REUSE:
         return CallSite(CallKind.DROPPED, name, callee)
+    if name.startswith(GPU_BARRIERS):
+        return CallSite(CallKind.BARRIER, name, callee)
     rules = custom_rules(module)
     if rules.is_inactive(callee):
         return CallSite(CallKind.INACTIVE, name, callee)

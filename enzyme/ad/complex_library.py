@@ -27,6 +27,7 @@ from ..ir.types import I32, FloatType, PointerType, StructType, Type, VectorType
 from ..rules.complex_functions import RESULT_SLOTS, ComplexRule, Cx
 from ..rules.emit import Emitter
 from .common import describe, zero, zero_where_seeds_zero
+from .device import accumulate_into
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -233,4 +234,4 @@ def _add_operand_adjoint(st: ReverseState, b: Builder, abi: ComplexAbi, ops: lis
         shadow = st.available(st.shadow[ops[0]])
         for i, part in enumerate(dz):
             slot = abi.part_address(b, shadow, i)
-            b.store(b.fadd(b.load(abi.part, slot), part), slot)
+            accumulate_into(st.m, b, slot, part, None, lambda b, x, y: b.fadd(x, y))

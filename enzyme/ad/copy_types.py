@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType,
+from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType, Module,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from .common import underlying_global, zero
+from .device import accumulate_into
 from .copy_sites import CopyView, InfosOf, copy_view
 
 if TYPE_CHECKING:
@@ -280,9 +281,13 @@ def emit_leaf_adjoints(b: "Builder", ddst: Value, dsrc: Value, leaves: tuple[tup
         p = b.gep(I8, ddst, [const_int(I64, off)])
         taken.append((off, t, b.load(t, p)))
         b.store(zero(t), p)
+    module = b.function.module
     for off, t, a in taken:
         p = b.gep(I8, dsrc, [const_int(I64, off)])
-        b.store(b.fadd(b.load(t, p), a), p)
+        if isinstance(module, Module):
+            accumulate_into(module, b, p, a, None, lambda b, x, y: b.fadd(x, y))
+        else:
+            b.store(b.fadd(b.load(t, p), a), p)
 
 
 def emit_pointer_shadow_copies(b: "Builder", sdst: Value, ssrc: Value, offsets: tuple[int, ...]) -> None:

@@ -38,7 +38,7 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     kind, name, args = site.kind, site.name, inst.args
     active = any(st.tangent(a) is not None for a in args)
     active_somewhere = any(lane.get(a) is not None for lane in st.shadows for a in args)
-    if kind in (CallKind.LIFETIME, CallKind.INACTIVE):
+    if kind in (CallKind.LIFETIME, CallKind.INACTIVE, CallKind.BARRIER):
         return
     if kind is CallKind.DROPPED:
         if st.lane == 0:

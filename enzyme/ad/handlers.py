@@ -21,6 +21,8 @@ from ..ir import (AllocaInst, BinaryOperator, CastInst, CmpInst, ExtractElementI
                   GEPInst, InsertElementInst, InsertValueInst, Instruction, IntType, LoadInst, ReturnInst, SelectInst,
                   ShuffleVectorInst, StoreInst, UnaryOperator)
 from ..ir.builder import Builder
+from ..ir.instructions import AtomicRMWInst
+from .atomic_insts import forward_atomicrmw, reverse_atomicrmw
 from .arith_insts import (augment_cast, forward_arithmetic, forward_cast, reverse_arithmetic, reverse_cast,
                           unsupported)
 from .common import carries_float, describe
@@ -77,6 +79,7 @@ INSTRUCTIONS: dict[type, InstructionRules] = {
     InsertElementInst: InstructionRules(_per_lane(forward_insert), None, _per_lane(reverse_lane_instruction)),
     ShuffleVectorInst: InstructionRules(_per_lane(forward_insert), None, _per_lane(reverse_lane_instruction)),
     ReturnInst: InstructionRules(_once(forward_return), _once(augment_return), None),
+    AtomicRMWInst: InstructionRules(_per_lane(forward_atomicrmw), None, _per_lane(reverse_atomicrmw)),
 }
 
 

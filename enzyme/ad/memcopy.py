@@ -14,6 +14,7 @@ from ..ir import CallInst, CastInst, Function, GEPInst, LoadInst, Module, StoreI
 from ..ir.splice import add_helper_functions
 from ..ir.types import I8, I64, FloatType, PointerType
 from ..rules import MemoryFunction, Returns
+from .device import atomic_helper_text
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -65,7 +66,7 @@ def copy_adjoint_function(module: Module, t: Type, overlapping: bool) -> Functio
     decls = ("declare ptr @malloc(i64)\ndeclare void @free(ptr)\n"
              "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n"
              "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n")
-    add_helper_functions(module, decls + text)
+    add_helper_functions(module, decls + atomic_helper_text(module, text))
     helper = module.get_function(name)
     assert helper is not None
     return helper
@@ -130,7 +131,7 @@ def record_adjoint_function(module: Module, leaves: tuple[tuple[int, FloatType],
                 + "done:\n  ret void\n}\n")
     decls = ("declare ptr @malloc(i64)\ndeclare void @free(ptr)\n"
              "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n")
-    add_helper_functions(module, decls + text)
+    add_helper_functions(module, decls + atomic_helper_text(module, text))
     helper = module.get_function(name)
     assert helper is not None
     return helper

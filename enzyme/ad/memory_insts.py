@@ -26,6 +26,7 @@ from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
+from .device import accumulate_into
 from .reverse_state import ReverseState, fadd_deep
 
 
@@ -206,7 +207,7 @@ def reverse_load(st: ReverseState, b: Builder, inst: Instruction) -> None:
                                        "floating-point values; not supported in reverse mode yet")
         d = st.take_adjoint(b, inst)
         sp = st.available(st.shadow[inst.pointer])
-        b.store(fadd_deep(b, b.load(d.type, sp, align=inst.align), d), sp, inst.align)
+        accumulate_into(st.m, b, sp, d, inst.align, fadd_deep)
 
 
 def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:

@@ -298,7 +298,7 @@ class _ReverseGenerator(ReverseState):
             return inst.pointer in self.shadow or self.maybe_shadowed(inst.pointer)
         if isinstance(inst, CallInst):
             kind = self.call_site(inst).kind
-            if kind in (CallKind.INACTIVE, CallKind.LIFETIME, CallKind.DROPPED):
+            if kind in (CallKind.INACTIVE, CallKind.LIFETIME, CallKind.DROPPED, CallKind.BARRIER):
                 return False
             # It may read active memory (long double complex operands are byval pointers), or a callee may
             # change a global that has a shadow.

@@ -17,6 +17,7 @@ from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a
 from .complex_calls import reverse_adjoints, unpack
 from .complex_library import augment_complex_function, reverse_complex_function
 from .custom_calls import augment_custom_call, reverse_custom_call
+from .device import mirror_barrier
 from .indirect import reaches_shadowed_global
 from .memory_calls import augment_memory_call, reverse_memory_call
 from .modes import Activities, Activity
@@ -97,7 +98,11 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
     """The reverse of a call, for the current lane."""
     site = st.call_site(inst)
     kind = site.kind
-    if kind is CallKind.INDIRECT:
+    if kind is CallKind.BARRIER:
+        # Threads exchange adjoints through shared memory in the reverse order: the same barrier, once.
+        if st.lane == 0:
+            mirror_barrier(st.m, b, inst, [st.primal(a) for a in inst.args])
+    elif kind is CallKind.INDIRECT:
         acts = st.call_activities(inst) if st.lane == 0 else None
         if acts is not None:
             reverse_through(st, b, inst, st.indirect_pair(inst, acts), acts, [st.primal(inst.callee)])

@@ -28,10 +28,11 @@ from __future__ import annotations
 import os
 
 from ..analysis.layout import DataLayout
-from ..ir import Function, Module, StructType, Type, Value
+from ..ir import ArrayType, Function, Module, StructType, Type, Value
 from ..ir.builder import Builder, const_int
 from ..ir.splice import add_helper_functions
 from ..ir.types import I8, I64, PTR
+from .device import amdgpu, device_paths
 
 TAPE_PUSH = "__pyenzyme_tape_push"
 TAPE_REUSE = "__pyenzyme_tape_reuse"
@@ -58,17 +59,11 @@ entry:
 grow:
   %base0 = load ptr, ptr %tape, align 8
   %twice = shl i64 %cap, 1
-  %big = icmp ugt i64 %twice, 4096
-  %cap1 = select i1 %big, i64 %twice, i64 4096
+  %big = icmp ugt i64 %twice, {initial}
+  %cap1 = select i1 %big, i64 %twice, i64 {initial}
   %enough = icmp ugt i64 %cap1, %newtop
   %cap2 = select i1 %enough, i64 %cap1, i64 %newtop
-  %nb = call ptr @realloc(ptr %base0, i64 %cap2)
-  %failed = icmp eq ptr %nb, null
-  br i1 %failed, label %oom, label %grown
-oom:
-  call void @abort()
-  unreachable
-grown:
+{grow}
   store ptr %nb, ptr %tape, align 8
   store i64 %cap2, ptr %capp, align 8
   br label %store
@@ -151,15 +146,96 @@ entry:
 """
 
 
+# Host code grows the tape with realloc and aborts when memory runs out.
+_HOST_GROW = """  %nb = call ptr @realloc(ptr %base0, i64 %cap2)
+  %failed = icmp eq ptr %nb, null
+  br i1 %failed, label %oom, label %grown
+oom:
+  call void @abort()
+  unreachable
+grown:"""
+# Device code (device.py) has no realloc: a new block, the old contents copied, the old block freed; a trap
+# when the device heap (cudaLimitMallocHeapSize) is exhausted.
+_DEVICE_GROW = """  %nb = call ptr @malloc(i64 %cap2)
+  %failed = icmp eq ptr %nb, null
+  br i1 %failed, label %oom, label %grown
+oom:
+  call void @llvm.trap()
+  unreachable
+grown:
+  call void @llvm.memcpy.p0.p0.i64(ptr %nb, ptr %base0, i64 %top, i1 false)
+  %onstack = icmp eq i64 %cap, {stack}
+  %old = select i1 %onstack, ptr null, ptr %base0
+  call void @free(ptr %old)"""
+# AMDGPU code has no device malloc pyenzyme can call: a tape that outgrows its stack buffer stops the kernel.
+_AMDGPU_GROW = """  br label %oom
+oom:
+  call void @llvm.trap()
+  unreachable
+grown:
+  %nb = getelementptr i8, ptr %base0, i64 %cap2"""
+# ... and no spare block kept between calls: one module-wide slot would be shared by every thread.
+_DEVICE_PARK = """define internal void @__pyenzyme_tape_park(ptr %block, i64 %cap) alwaysinline {
+entry:
+  %onstack = icmp eq i64 %cap, {stack}
+  %heap = select i1 %onstack, ptr null, ptr %block
+  call void @__pyenzyme_free_nonnull(ptr %heap)
+  ret void
+}"""
+_FREE_NONNULL = """
+define internal void @__pyenzyme_free_nonnull(ptr %block) alwaysinline {
+entry:
+  %none = icmp eq ptr %block, null
+  br i1 %none, label %done, label %free
+free:
+  call void @free(ptr %block)
+  br label %done
+done:
+  ret void
+}
+"""
+_DEVICE_REUSE = """define internal void @__pyenzyme_tape_reuse(ptr %tape) {
+entry:
+  ret void
+}"""
+_DEVICE_DECLARATIONS = ("declare ptr @malloc(i64)\ndeclare void @free(ptr)\ndeclare void @llvm.trap()\n"
+                        "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n")
+_DEVICE_INITIAL_CAPACITY = 256  # bytes: thousands of threads share the device heap
+# A top-level derivative in device code starts its tape in a buffer of this many bytes on the thread's stack
+# (local memory) and moves to the heap only when it outgrows it.  Heap blocks are never this size (they start
+# at _DEVICE_INITIAL_CAPACITY), so the capacity tells which kind a tape's block is.
+DEVICE_STACK_TAPE = 192
+
+
+def _device_helpers(text: str) -> str:
+    """The helpers with the device park and reuse (see _DEVICE_PARK), release inlined: a tape nothing was
+    pushed on then leaves no call of free (AMDGPU code objects have none)."""
+    text = text.replace("define internal void @__pyenzyme_tape_release(ptr %tape) {",
+                        "define internal void @__pyenzyme_tape_release(ptr %tape) alwaysinline {")
+    # GPU targets do not know free(NULL) does nothing: test first, so an unused tape calls nothing.
+    text = text.replace("call void @free(", "call void @__pyenzyme_free_nonnull(") + _FREE_NONNULL
+    for name, replacement in (("__pyenzyme_tape_park", _DEVICE_PARK), ("__pyenzyme_tape_reuse", _DEVICE_REUSE)):
+        start = text.index(f"define internal void @{name}(")
+        end = text.index("\n}\n", start) + 2
+        text = text[:start] + replacement + text[end:]
+    return text.replace("{stack}", str(DEVICE_STACK_TAPE))
+
+
 def tape_functions(module: Module) -> tuple[Function, Function]:
     """The push and pop helpers, added to ``module`` on first use."""
     if module.get_function(TAPE_PUSH) is None:
         counting = os.environ.get("PYENZYME_TAPE_STATS") == "1"
         counter = "@__pyenzyme_tape_bytes = weak global i64 0\n" if counting else ""
-        add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\ndeclare void @free(ptr)\n"
-                             "@__pyenzyme_spare_tape = internal global ptr null\n" + counter
-                             + _HELPERS.replace("{count}", _COUNT_BYTES if counting else "")
-                             .replace("{limit}", str(_SPARE_LIMIT)))
+        helpers = _HELPERS.replace("{count}", _COUNT_BYTES if counting else "").replace("{limit}", str(_SPARE_LIMIT))
+        if device_paths(module):
+            grow = _AMDGPU_GROW if amdgpu(module) else _DEVICE_GROW
+            helpers = _device_helpers(helpers.replace("{grow}", grow)
+                                      .replace("{initial}", str(_DEVICE_INITIAL_CAPACITY)))
+            add_helper_functions(module, _DEVICE_DECLARATIONS + counter + helpers)
+        else:
+            add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\ndeclare void @free(ptr)\n"
+                                 "@__pyenzyme_spare_tape = internal global ptr null\n" + counter
+                                 + helpers.replace("{grow}", _HOST_GROW).replace("{initial}", "4096"))
     push = module.get_function(TAPE_PUSH)
     pop = module.get_function("__pyenzyme_tape_pop")
     assert push is not None and pop is not None
@@ -187,8 +263,14 @@ def release_tape(module: Module, b: Builder, tape: Value) -> None:
 
 
 def reuse_tape(module: Module, b: Builder, tape: Value) -> None:
-    """Start a fresh (zeroed) tape with the block the last released tape parked, if any."""
+    """Start a fresh (zeroed) tape with the block the last released tape parked, if any; in device code, with
+    a buffer on the thread's stack (``b`` must be in the entry block)."""
     tape_functions(module)
+    if device_paths(module):
+        buffer = b.alloca(ArrayType(DEVICE_STACK_TAPE, I8), align=16, name="tape.stack")
+        b.store(buffer, tape, 8)
+        b.store(const_int(I64, DEVICE_STACK_TAPE), b.gep(I8, tape, [16]), 8)
+        return
     reuse = module.get_function(TAPE_REUSE)
     assert reuse is not None
     b.call(reuse, [tape])

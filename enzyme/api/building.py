@@ -35,10 +35,11 @@ _DEVICE_CODE = {
     "cuda": ("CUDA", "nvptx64-nvidia-cuda", (
         "with CMake, enzyme_add_differentiable(<target> SOURCES {name}) writes differentiated PTX (see "
         "examples/cuda), or run `enzyme bitcode {name} -o k.bc && enzyme build k.bc -o k.ptx`; then load the "
-        "PTX with a CUDA runtime (e.g. cupy.RawModule)")),
+        "PTX from Python with cupy.RawModule or cuda-python (docs/gpu.md); a whole CUDA program builds with "
+        "enzyme-c++")),
     "hip": ("HIP", "amdgcn-amd-amdhsa", (
-        "run `enzyme compile {name} -o k.bc && enzyme opt k.bc -o k.ll`, then make a code object with llc-22 "
-        "-mtriple=amdgcn-amd-amdhsa -filetype=obj and ld.lld-22 -shared, and load it with the HIP runtime")),
+        "run `enzyme bitcode {name} -o k.bc && enzyme build k.bc -o k.hsaco` (or enzyme-c++ -c {name} -o k.hsaco) "
+        "and load the code object with the HIP runtime (hipModuleLoad)")),
 }
 
 

@@ -47,12 +47,10 @@ def differentiate_module(module: Module) -> int:
     ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
     existing = set(module.functions)
     for req in _inner_first(requests):
-        site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
         before = set(module.functions)
         call = replace_request(ctx, req.refreshed())
         step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)
-        _check_device_tape(module, req.function, site)
     inline_small_functions(f for f in module.functions if f not in existing)
     restore_runtime_calls(runtime_bodies)
     remove_proxies(module, proxies)
@@ -61,17 +59,6 @@ def differentiate_module(module: Module) -> int:
     drop_foreign_loop_locations(module)
     resolve_iterations(module)
     return batches + len(requests)
-
-
-def _check_device_tape(module: Module, fn: Function, site: str) -> None:
-    """GPU device code has no realloc, which the tape grows with: refuse rather than emit unlinkable code."""
-    push = module.get_function("__pyenzyme_tape_push")
-    if push is None or not is_gpu_module(module) or not push.uses:
-        return
-    raise DifferentiationError(
-        f"{site}: the reverse sweep of @{fn.name} needs a tape (values "
-        "kept across a loop or call), which GPU device code does not support yet; differentiate a loop-free "
-        "function, or use forward mode (__enzyme_fwddiff)")
 
 
 def _inner_first(requests: list[Request]) -> list[Request]:

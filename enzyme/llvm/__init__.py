@@ -10,7 +10,7 @@ from llvmlite.binding import ModuleRef
 
 from enzyme.llvm.argument_access import read_only_arguments
 from enzyme.llvm.jit import JIT, load_library, unresolved_symbols
-from enzyme.llvm.linking import link
+from enzyme.llvm.linking import device_library_functions, link, link_device_libraries, link_device_library
 from enzyme.llvm.modules import to_bitcode, to_text, verify
 from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, bundled_llvm_version, parse, parse_file
 from enzyme.llvm.passes import optimize, preopt, strip_debug
@@ -26,6 +26,9 @@ from enzyme.llvm.targets import (
 )
 
 __all__ = [
+    "link_device_libraries",
+    "device_library_functions",
+    "link_device_library",
     "JIT",
     "REQUIRED_LLVM_MAJOR",
     "bundled_llvm_version",

@@ -95,3 +95,57 @@ def _internalize_rust_panic_handlers(mod: llvm.ModuleRef) -> None:
     for function in mod.functions:
         if function.name.endswith(_RUST_PANIC_HANDLER_SUFFIX) and not function.is_declaration:
             function.linkage = llvm.Linkage.internal
+
+
+def link_device_library(text: str, name: str, library: bytes, library_name: str, *,
+                        internal_prefix: str) -> llvm.ModuleRef:
+    """``text`` linked with a vendor device library (libdevice), which is given the module's triple and data
+    layout (it is written for any NVPTX target); its functions named ``internal_prefix...`` become internal,
+    so the optimizer keeps only those called."""
+    owner = ContextOwner()
+    try:
+        module = parse_in_context(text, name=name, owner=owner)
+        # Vendor libraries keep an old bitcode format on purpose (libdevice: LLVM 3.8), which LLVM 22 reads.
+        lib = llvm.parse_bitcode(library, owner.context)
+        owner.adopt(lib)
+        lib.triple, lib.data_layout = module.triple, module.data_layout
+        llvm.link_modules(module, lib)
+    finally:
+        owner.free_if_unused()
+    for function in module.functions:
+        if function.name.startswith(internal_prefix) and not function.is_declaration:
+            function.linkage = llvm.Linkage.internal
+    return module
+
+
+def link_device_libraries(text: str, name: str, libraries: Sequence[tuple[str, bytes]], *,
+                          internal_prefixes: tuple[str, ...]) -> llvm.ModuleRef:
+    """``text`` linked with several vendor device libraries (see link_device_library)."""
+    owner = ContextOwner()
+    try:
+        module = parse_in_context(text, name=name, owner=owner)
+        for _library_name, data in libraries:
+            lib = llvm.parse_bitcode(data, owner.context)
+            owner.adopt(lib)
+            lib.triple, lib.data_layout = module.triple, module.data_layout
+            llvm.link_modules(module, lib)
+    finally:
+        owner.free_if_unused()
+    for function in module.functions:
+        if function.name.startswith(internal_prefixes) and not function.is_declaration:
+            function.linkage = llvm.Linkage.internal
+    for variable in module.global_variables:
+        if variable.name.startswith(internal_prefixes) and not variable.is_declaration:
+            variable.linkage = llvm.Linkage.internal
+    return module
+
+
+def device_library_functions(library: bytes, *, prefix: str) -> frozenset[str]:
+    """Names of the functions a vendor device library defines that start with ``prefix``."""
+    owner = ContextOwner()
+    try:
+        lib = llvm.parse_bitcode(library, owner.context)
+        owner.adopt(lib)
+        return frozenset(f.name for f in lib.functions if f.name.startswith(prefix) and not f.is_declaration)
+    finally:
+        owner.free_if_unused()

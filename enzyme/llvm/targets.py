@@ -9,6 +9,7 @@ import llvmlite.binding as llvm
 
 from enzyme import progress
 from enzyme.errors import EnzymeError, UsageError
+from enzyme.llvm.symbols import global_symbols
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 AMDGPU_TRIPLE = "amdgcn-amd-amdhsa"
@@ -98,6 +99,11 @@ def emit_ptx(mod: llvm.ModuleRef, arch: str = "sm_90") -> str:
     if not arch.startswith("sm_"):
         raise UsageError(f"bad CUDA architecture {arch!r}: expected something like 'sm_90'")
     machine = _gpu_target_machine(mod, NVPTX_TRIPLE, cpu=arch, features=_PTX_FEATURES, source="CUDA (.cu)")
+    _, undefined = global_symbols(mod)
+    missing = sorted(n for n in undefined if n.startswith("__nv_"))
+    if missing:
+        raise UsageError(f"module {mod.name!r} calls CUDA's libdevice ({', '.join(missing[:3])}) without it: "
+                         "link it first (enzyme.device_libraries.finish_device_module, which enzyme build does)")
     return machine.emit_assembly(mod.clone())
 
 

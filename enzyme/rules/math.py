@@ -259,6 +259,14 @@ LIBM_NAMES = frozenset((set(MATH) - INTRINSIC_ONLY) | (set(SPECIAL) - INTRINSIC_
 def canonical_name(name: str) -> str | None:
     """The table key for a callee: ``sinf`` / ``llvm.sin.v2f64`` -> ``sin``; None if not a math function."""
     name = like_target(name)
+    if name.startswith("__nv_"):  # CUDA's libdevice: __nv_sin, __nv_expf, __nv_fast_expf, __nv_powi
+        name = name[len("__nv_"):].removeprefix("fast_")
+        if name in ("powi", "powif"):
+            return "powi"
+    elif name.startswith("__ocml_") and name.endswith(("_f64", "_f32", "_f16")):  # ROCm: __ocml_sin_f64
+        name = name[len("__ocml_"):-len("_f64")].removeprefix("native_")
+        if name == "pown":
+            return "powi"
     base = intrinsic_base(name)
     if base is not None:
         return base if base in INTRINSICS else None

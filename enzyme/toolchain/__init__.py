@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from enzyme.toolchain.bitcode import compile_to_bitcode
 from enzyme.toolchain.cache import cache_dir
-from enzyme.toolchain.clang import compile_ir_object
+from enzyme.toolchain.clang import compile_amdgpu_object, compile_ir_object
 from enzyme.toolchain.compiler_driver import compile_native_object, run_driver
 from enzyme.toolchain.depfiles import Depfile, absolute, read_depfile, search_directories, write_depfile
 from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
 from enzyme.toolchain.languages import COMPILERS, LANGUAGES, language_of, missing_source_message, source_path
-from enzyme.toolchain.linker import link_executable, link_shared
+from enzyme.toolchain.linker import link_code_object, link_executable, link_shared
 from enzyme.toolchain.objcopy import add_section
 from enzyme.toolchain.runtimes import jit_libraries, link_libraries
 from enzyme.toolchain.tools import Tool, find_tool, tool_identity
@@ -27,6 +27,7 @@ __all__ = [
     "absolute",
     "add_section",
     "cache_dir",
+    "compile_amdgpu_object",
     "compile_ir_object",
     "compile_native_object",
     "compile_to_bitcode",
@@ -37,6 +38,7 @@ __all__ = [
     "language_of",
     "missing_source_message",
     "source_path",
+    "link_code_object",
     "link_executable",
     "link_libraries",
     "link_shared",

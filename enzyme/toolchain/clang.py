@@ -177,3 +177,15 @@ def compile_ir_object(bitcode: Path, output: Path, *, opt_level: int) -> Path:
         what=f"clang-{clang.llvm_major} could not generate code for {bitcode}",
     )
     return output
+
+
+def compile_amdgpu_object(bitcode: Path, output: Path, *, arch: str) -> Path:
+    """Code generation of optimized AMDGPU bitcode by clang-22, whose assembler also parses the inline
+    assembly of the HIP headers (llvmlite has no AMDGPU assembly parser)."""
+    clang = find_tool("clang")
+    run_tool(
+        [clang.path, "-c", "-x", "ir", "--target=amdgcn-amd-amdhsa", f"-mcpu={arch}", "-O3", "-nogpulib",
+         "-Xclang", "-disable-llvm-passes", str(bitcode), "-o", str(output)],
+        what=f"clang-{clang.llvm_major} could not generate AMDGPU code for {bitcode}",
+    )
+    return output

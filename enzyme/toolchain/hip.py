@@ -29,6 +29,9 @@ def compile_hip(request: CompileRequest) -> Path:
         *([] if user_chose_arch(request) else [f"--offload-arch={DEFAULT_HIP_ARCH}"]),
         "--rocm-path=/usr",
         f"--rocm-device-lib-path={device_libs}",
+        # Math stays calls of __ocml_* (differentiated with the libm rules); the device libraries are linked
+        # after differentiation (enzyme.device_libraries).
+        "-nogpulib",
         # Debian's ROCm 5.2 device libraries only work with code object v5.
         "-mcode-object-version=5",
         # The HIP 5.2 headers use this macro, which clang-22 no longer predefines.

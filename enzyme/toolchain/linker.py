@@ -43,3 +43,12 @@ def _link(inputs: list[str], output: PathLike, libraries: Sequence[str], *, what
         what=f"linking {what} {output} failed", error=LinkError,
     )
     return output
+
+
+def link_code_object(amdgpu_object: PathLike, output: PathLike) -> Path:
+    """An AMDGPU object linked into a code object (``.hsaco``: a shared ELF the HIP runtime loads)."""
+    lld = find_tool("ld.lld")
+    output = Path(output)
+    run_tool([lld.path, "-shared", str(amdgpu_object), "-o", str(output)],
+             what=f"linking the AMDGPU code object {output} failed", error=LinkError)
+    return output

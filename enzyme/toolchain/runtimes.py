@@ -9,11 +9,12 @@ import ctypes.util
 from collections.abc import Iterable
 
 from enzyme.errors import ToolNotFoundError, UsageError
-from enzyme.toolchain import flang, rustc
+from enzyme.toolchain import cuda, flang, rustc
 from enzyme.toolchain.languages import LANGUAGES
 
 _CXX_LIBRARIES = ("-lstdc++", "-lm")
-# Device code is linked and loaded by the GPU toolchain, not with host objects.
+# Device code is linked and loaded by the GPU toolchain, not with host objects (a CUDA program's host side
+# needs the CUDA runtime, below).
 _NO_HOST_RUNTIME = {"cuda", "hip", "ir"}
 
 
@@ -45,8 +46,10 @@ def link_libraries(languages: Iterable[str]) -> list[str]:
         runtime_dir = rustc.std_runtime_dir()
         archives.append(str(runtime_dir / rustc.STD_STATICLIB))
         flags += rustc.std_native_libs(runtime_dir)
-    if "cxx" in chosen:
+    if chosen & {"cxx", "cuda"}:  # a CUDA program's host side is C++
         flags += _CXX_LIBRARIES
+    if "cuda" in chosen:
+        flags += cuda.cuda_runtime_link_args()
     if chosen - _NO_HOST_RUNTIME:
         flags.append("-lm")  # libm for C too: math calls are the bread of differentiable code
     return archives + _unique(flags)

@@ -23,7 +23,6 @@ DRIVER_NAMES = {"cc": "enzyme-cc", "c++": "enzyme-c++", "flang": "enzyme-flang"}
 DRIVER_LANGUAGES = {"cc": "c", "c++": "cxx", "flang": "fortran"}
 ASSEMBLER = "assembler"
 _ASSEMBLER_SUFFIXES = (".s", ".S", ".sx", ".asm")
-_UNSUPPORTED_LANGUAGES = {"cuda": "CUDA", "hip": "HIP"}
 _MAX_RESPONSE_FILE_DEPTH = 16
 
 # Commands that only print, preprocess or stop before an object: the real compiler does them.
@@ -286,9 +285,10 @@ class _Reader:
             if item.language == "stdin":
                 raise UsageError("reading a source from stdin ('-') is only supported with -E; "
                                  "write it to a file")
-            if item.language in _UNSUPPORTED_LANGUAGES:
-                raise UsageError(f"{_UNSUPPORTED_LANGUAGES[item.language]} source {item.path} is not "
-                                 "supported by the compiler wrappers; use `enzyme compile` or the CMake package")
+            if item.language == "hip" and not self.compile_only:
+                raise UsageError(f"HIP source {item.path}: the compiler wrappers build HIP device code only, into "
+                                 "an AMDGPU code object (-c ... -o k.hsaco, loaded with hipModuleLoad); HIP host "
+                                 "programs are not supported")
 
 
 def expand_response_files(argv: Sequence[str], *, depth: int = 0) -> list[str]:

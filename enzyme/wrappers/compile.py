@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from enzyme import toolchain
+from enzyme import gpu_programs, toolchain
 from enzyme.errors import UsageError
 from enzyme.pipeline import atomic_output, remove_stale_outputs
 from enzyme.wrappers.args import ASSEMBLER, Invocation, LinkerInput, Source
@@ -48,7 +48,9 @@ def compile_object(invocation: Invocation, source: Source, output: Path, scratch
     scratch.mkdir(parents=True, exist_ok=True)
     try:
         with atomic_output(output) as temp:
-            if source.language == ASSEMBLER:
+            if source.language == "hip":
+                hip_code_object(invocation, source, temp, scratch, target=output)
+            elif source.language == ASSEMBLER:
                 toolchain.compile_native_object(
                     invocation.driver, source.path, temp,
                     flags=[*invocation.frontend_flags, *_x_flags(source),
@@ -71,6 +73,13 @@ def compile_bitcode(invocation: Invocation, source: Source, out: Path, *, target
     """
     check_source(invocation, source)
     flags = [*invocation.frontend_flags]
+    if source.language == "cuda":
+        # Device code differentiated and embedded; the host side is the unit's bitcode.
+        depfile = _device_depfile(invocation, source, target)
+        gpu_programs.cuda_program_bitcode(source.path, out, opt_level=invocation.opt_level, flags=flags,
+                                          show_warnings=True, depfile=depfile)
+        _name_target(depfile, target)
+        return out
     if source.language in _CLANG_LANGUAGES:
         flags += dependency_args(invocation, source, target=target)
     elif source.language == "fortran":
@@ -87,6 +96,30 @@ def compile_bitcode(invocation: Invocation, source: Source, out: Path, *, target
     if source.language == "fortran" and _wants_dependencies(invocation):
         _write_fortran_dependencies(invocation, source, target)
     return out
+
+
+def hip_code_object(invocation: Invocation, source: Source, out: Path, scratch: Path, *, target: Path) -> Path:
+    """``-c`` of a ``.hip`` file: its device code differentiated into an AMDGPU code object at ``out``."""
+    flags = list(invocation.frontend_flags)
+    arch = gpu_programs.hip_arch(flags)
+    bitcode = toolchain.compile_to_bitcode(
+        source.path, scratch / "device.bc", opt_level=invocation.opt_level, flags=flags, language="hip",
+        show_warnings=True, depfile=_device_depfile(invocation, source, target))
+    _name_target(_device_depfile(invocation, source, target), target)
+    module = gpu_programs.device_module([(str(bitcode), bitcode.read_bytes())], opt_level=invocation.opt_level,
+                                        name=f"{source.path} (device)")
+    return gpu_programs.hip_code_object(module, arch, out)
+
+
+def _device_depfile(invocation: Invocation, source: Source, target: Path) -> Path | None:
+    return dependency_file(invocation, source, target) if _wants_dependencies(invocation) else None
+
+
+def _name_target(depfile: Path | None, target: Path) -> None:
+    """The compile saw a scratch file: make ``target`` the rule's target."""
+    if depfile is not None:
+        found = toolchain.read_depfile(depfile)
+        toolchain.write_depfile(depfile, target, found.prerequisites, found.environment)
 
 
 def _x_flags(source: Source) -> list[str]:

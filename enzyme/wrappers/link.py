@@ -44,6 +44,10 @@ class _Archive:
     taken: set[int] = field(default_factory=set)
 
 
+# What the host side of a CUDA program calls at start-up to register its device code.
+_CUDA_REGISTRATION = "__cudaRegisterFatBinary"
+
+
 @dataclass
 class _LinkPlan:
     """What the inputs amount to: bitcode to link, and the real linker's other arguments in order."""
@@ -64,6 +68,8 @@ class _LinkPlan:
         assert obj.bitcode is not None
         self.units.append((obj.name, obj.bitcode))
         self.add_symbols(obj)
+        if _CUDA_REGISTRATION in obj.undefined:
+            self.languages.add("cuda")  # the host side of a .cu file (enzyme-c++ -c): link the CUDA runtime
 
 
 def link_program(invocation: Invocation, scratch: Path) -> Path:

@@ -1,8 +1,8 @@
 // Device code differentiated on the GPU side: each thread computes the derivative of a
 // __device__ function with __enzyme_autodiff.  Built to PTX by enzyme_add_differentiable();
-// running it needs a GPU and a host program that loads the PTX (not part of this example).
-// No markers: the double argument is active by default.  (Markers in device code are globals
-// in another address space, which pyenzyme does not recognise yet.)
+// running it needs a GPU and a host program that loads the PTX (or Python: docs/gpu.md); see
+// gradient_program.cu for a whole CUDA program.  No markers: the double argument is active by
+// default (<enzyme/enzyme.h> markers work in device code too).
 extern __device__ double __enzyme_autodiff(void *, ...);
 
 __device__ double energy(double x) { return 3.0 * x * x + x * x * x; }

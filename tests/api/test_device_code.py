@@ -35,7 +35,8 @@ def no_compiler(monkeypatch):
 @pytest.mark.parametrize(("suffix", "kind", "advice"), [
     (".cu", "CUDA", (r"enzyme_add_differentiable\(<target> SOURCES grad\.cu\) writes differentiated PTX \(see "
                      r"examples/cuda\), or run `enzyme bitcode grad\.cu -o k\.bc && enzyme build k\.bc -o k\.ptx`")),
-    (".hip", "HIP", r"run `enzyme compile grad\.hip -o k\.bc && enzyme opt k\.bc -o k\.ll`"),
+    (".cu", "CUDA", r"load the PTX from Python with cupy\.RawModule or cuda-python \(docs/gpu\.md\)"),
+    (".hip", "HIP", r"run `enzyme bitcode grad\.hip -o k\.bc && enzyme build k\.bc -o k\.hsaco`"),
 ])
 def test_gpu_sources_are_refused_at_compile_time(tmp_path, no_compiler, suffix, kind, advice):
     src = tmp_path / f"grad{suffix}"

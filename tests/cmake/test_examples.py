@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -115,7 +116,8 @@ def test_scikit_build_core_package_installs_and_differentiates(enzyme_venv: Path
 
 @pytest.mark.requires_tool("cuda")
 @pytest.mark.requires_tool("ptxas")
-def test_cuda_target_builds_ptx(tmp_path: Path) -> None:
+def test_cuda_targets_build_ptx_and_a_program(tmp_path: Path) -> None:
+    """A PTX target and a CUDA program (run: ok on a GPU, a clean CUDA error without one)."""
     from enzyme import _paths
     configure(EXAMPLES / "cuda", tmp_path, f"-DEnzyme_DIR={_paths.cmake_dir()}")
     build(tmp_path)
@@ -124,6 +126,34 @@ def test_cuda_target_builds_ptx(tmp_path: Path) -> None:
     assert ".entry energy_gradient" in text
     ptxas = shutil.which("ptxas") or "/usr/local/cuda-13.0/bin/ptxas"
     run([ptxas, "-arch=sm_90", ptx, "-o", tmp_path / "k.cubin"])
+    program = tmp_path / "gradient_program"
+    result = subprocess.run([program], capture_output=True, text=True, timeout=300, check=False)
+    if Path("/dev/nvidia0").exists() and shutil.which("nvidia-smi"):
+        assert result.returncode == 0 and result.stdout.startswith("ok:"), result.stdout + result.stderr
+    else:
+        assert result.returncode == 2 and result.stderr.startswith("CUDA error: "), (result.returncode, result.stderr)
+
+
+@pytest.mark.requires_tool("rocm-device-libs")
+@pytest.mark.requires_tool("hip")
+def test_hip_target_builds_a_code_object(tmp_path: Path) -> None:
+    from enzyme import _paths
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "k.hip").write_text(
+        "#include <hip/hip_runtime.h>\n#include <enzyme/enzyme.h>\n"
+        "__device__ double sq(double x) { return x * x * x; }\n"
+        "extern \"C\" __global__ void grad(const double *x, double *dx) {\n"
+        "  dx[threadIdx.x] = __enzyme_autodiff((void *)sq, enzyme_out, x[threadIdx.x]);\n}\n")
+    (source / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.20)\nproject(hip_gradient LANGUAGES NONE)\n"
+        "find_package(Enzyme CONFIG REQUIRED)\n"
+        "enzyme_add_differentiable(kernels SOURCES k.hip COMPILE_OPTIONS --offload-arch=gfx908)\n")
+    configure(source, tmp_path / "build", f"-DEnzyme_DIR={_paths.cmake_dir()}")
+    build(tmp_path / "build")
+    (code_object,) = (tmp_path / "build").rglob("kernels.hsaco")
+    header = run(["readelf", "-h", "-s", code_object]).stdout
+    assert "AMD GPU" in header and ", gfx908," in header and " grad" in header
 
 
 def test_cli_help_lists_the_build_commands() -> None:

@@ -40,7 +40,7 @@ pub extern "C" fn rust_vsum(n: usize) -> f64 {
 
 def test_link_libraries_per_language() -> None:
     assert toolchain.link_libraries(["c"]) == ["-lm"]
-    assert toolchain.link_libraries(["cuda"]) == []
+    assert toolchain.link_libraries(["hip"]) == []
     cxx = toolchain.link_libraries(["cxx"])
     assert "-lstdc++" in cxx and "-lm" in cxx
     fortran = toolchain.link_libraries(["fortran"])
@@ -107,3 +107,11 @@ def test_doctor_with_missing_and_wrong_tools(monkeypatch: pytest.MonkeyPatch, tm
     assert rows["clang"].fix == "apt-get install -y clang-22, or set ENZYME_CLANG=/path/to/clang"
     assert rows["flang"].status == "wrong-version" and rows["flang"].llvm_major == 17
     assert rows["ptxas"].status == "optional-missing"
+
+
+@pytest.mark.requires_tool("cuda")
+def test_cuda_programs_link_the_cuda_runtime() -> None:
+    """A CUDA program's host side launches kernels through libcudart (found at run time by rpath)."""
+    flags = toolchain.link_libraries(["cuda"])
+    assert "-lcudart" in flags and "-lstdc++" in flags
+    assert any(f.startswith("-Wl,-rpath,") and Path(f.split(",", 2)[2], "libcudart.so").exists() for f in flags)

@@ -88,7 +88,7 @@ def test_undef_is_not_a_linker_flag() -> None:
 
 @pytest.mark.parametrize("args, fragment", [
     (["-c", "-"], "stdin"),
-    (["-c", "k.hip"], "HIP source"),
+    (["k.hip"], "HIP host programs are not supported"),
     (["-x"], "argument to '-x' is missing"),
     (["-x", "pascal", "a.p"], "language 'pascal'"),
     (["-r", "a.o"], "-r (relocatable link)"),

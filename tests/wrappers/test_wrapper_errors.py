@@ -87,7 +87,7 @@ int main(void) { return (int)__enzyme_autodiff((void *)f, 2.0); }
     (["-c", "a.c", "b.c", "-o", "ab.o"], "cannot specify -o"),
     (["-r", "a.c", "-o", "a.o"], "-r (relocatable link) is not supported"),
     (["-x", "cobol", "a.c"], "language 'cobol'"),
-    (["-c", "k.cu"], "CUDA source k.cu is not supported"),
+    (["k.hip", "-o", "k"], "HIP host programs are not supported"),
     (["-c"], "no input files"),
     (["-O7x", "-c", "a.c"], "unknown optimization flag -O7x"),
     (["-c", "a.c", "-o"], "argument to '-o' is missing"),

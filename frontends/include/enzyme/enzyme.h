@@ -21,27 +21,42 @@
 #ifndef ENZYME_ENZYME_H
 #define ENZYME_ENZYME_H
 
+/* CUDA and HIP: the entry points are callable from host and device code, and the markers are
+   device variables in device compiles (address space 1 on the GPU) and host variables in host compiles, so
+   that both __global__/__device__ code and host code can pass them. */
+#if defined(__CUDA__) || defined(__HIP__) || defined(__CUDACC__) || defined(__HIPCC__)
+#define ENZYME_HOST_DEVICE __attribute__((host, device))
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ENZYME_MARKER __attribute__((device))
+#else
+#define ENZYME_MARKER
+#endif
+#else
+#define ENZYME_HOST_DEVICE
+#define ENZYME_MARKER
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Activity markers: only their addresses are compared, their values are never read. */
-extern int enzyme_dup;              /* next args: primal, shadow (N shadows after enzyme_width, N) */
-extern int enzyme_dupnoneed;        /* like enzyme_dup; the primal result is not needed */
-extern int enzyme_const;            /* next arg: constant, no derivative */
-extern int enzyme_out;              /* next arg: active scalar, its adjoint is returned */
-extern int enzyme_width;            /* next arg: constant width N of a batched call (not split mode) */
-extern int enzyme_dupv;             /* next args: byte stride, primal, one buffer whose N shadows are
+extern ENZYME_MARKER int enzyme_dup;              /* next args: primal, shadow (N shadows after enzyme_width, N) */
+extern ENZYME_MARKER int enzyme_dupnoneed;        /* like enzyme_dup; the primal result is not needed */
+extern ENZYME_MARKER int enzyme_const;            /* next arg: constant, no derivative */
+extern ENZYME_MARKER int enzyme_out;              /* next arg: active scalar, its adjoint is returned */
+extern ENZYME_MARKER int enzyme_width;            /* next arg: constant width N of a batched call (not split mode) */
+extern ENZYME_MARKER int enzyme_dupv;             /* next args: byte stride, primal, one buffer whose N shadows are
                                        stride bytes apart */
-extern int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
-extern int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse */
+extern ENZYME_MARKER int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
+extern ENZYME_MARKER int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse */
 /* Upstream markers pyenzyme recognises but refuses with an error (not supported yet). */
 /* What a call returns besides the derivatives, right after the function: enzyme_primal_return puts the
    result first ({result, {adjoints}} in reverse mode, {result, tangent} in forward mode), enzyme_noret leaves
    it out; enzyme_const_return (no seed / no tangent of the result), enzyme_active_return (reverse: seed 1),
    enzyme_dup_return (forward: its tangent). <enzyme/enzyme> (C++17) passes them for you. */
-extern int enzyme_primal_return, enzyme_noret, enzyme_const_return, enzyme_active_return, enzyme_dup_return;
-extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_nofree, enzyme_runtime_activity;
+extern ENZYME_MARKER int enzyme_primal_return, enzyme_noret, enzyme_const_return, enzyme_active_return, enzyme_dup_return;
+extern ENZYME_MARKER int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_nofree, enzyme_runtime_activity;
 
 /* Custom derivatives, registered by global arrays (names after the prefix are free):
  *   void *__enzyme_register_derivative_foo[2] = {(void *)foo, (void *)foo_fwd};
@@ -83,16 +98,16 @@ extern int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_nofree, enzyme
 /* Reverse mode: accumulates adjoints into shadows; returns the adjoint of an
    enzyme_out argument (a struct of them when declared with a struct return; with
    enzyme_width, N, each becomes N adjoints, one per direction). */
-double __enzyme_autodiff(void *fn, ...);
+ENZYME_HOST_DEVICE double __enzyme_autodiff(void *fn, ...);
 /* Forward mode: returns the tangent of the result (N tangents, as a struct of N
    doubles declared by the caller, with enzyme_width). */
-double __enzyme_fwddiff(void *fn, ...);
+ENZYME_HOST_DEVICE double __enzyme_fwddiff(void *fn, ...);
 /* Split reverse mode: the forward sweep returns a heap tape (declare a struct
    {void *tape; double primal;} return for a function with a result)... */
-void *__enzyme_augmentfwd(void *fn, ...);
+ENZYME_HOST_DEVICE void *__enzyme_augmentfwd(void *fn, ...);
 /* ...and the reverse sweep takes the same arguments, then d result (if the
    function returns a float), then the tape, which it frees. */
-double __enzyme_reverse(void *fn, ...);
+ENZYME_HOST_DEVICE double __enzyme_reverse(void *fn, ...);
 #endif
 
 #ifdef __cplusplus
