@@ -26,6 +26,7 @@ from .copy_types import function_contexts
 from .custom import custom_rules
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
+from .openmp import atomic_add, needs_atomic_adjoint
 from .reverse_state import ReverseState, fadd_deep
 
 
@@ -206,6 +207,9 @@ def reverse_load(st: ReverseState, b: Builder, inst: Instruction) -> None:
                                        "floating-point values; not supported in reverse mode yet")
         d = st.take_adjoint(b, inst)
         sp = st.available(st.shadow[inst.pointer])
+        if needs_atomic_adjoint(st.ctx, st.fn, inst.pointer):  # threads of a parallel region meet here
+            atomic_add(b, sp, d, inst, inst.align)
+            return
         b.store(fadd_deep(b, b.load(d.type, sp, align=inst.align), d), sp, inst.align)
 
 

@@ -1,0 +1,309 @@
+"""OpenMP parallel regions: the derivative of ``#pragma omp parallel`` runs in parallel too.
+
+clang outlines a parallel region into a function ``f(ptr gtid, ptr btid, captured...)`` and calls
+``__kmpc_fork_call(ident, n, f, captured...)``: every thread of the team runs ``f``.  Before
+differentiating, the driver (``driver/openmp_regions.py``) rewrites each fork as a direct call
+``f(@__pyenzyme_omp_parallel, ident, captured...)`` so that the analyses see an ordinary call; the
+marker global in the first argument tells the engine that the call is a fork, and whatever fork is
+still marked after differentiation is turned back into ``__kmpc_fork_call``.
+
+* Forward mode forks the tangent of ``f`` (the captured shadows are more captured arguments).
+* Reverse mode forks the augmented sweep of ``f`` and, in the reverse sweep, its reverse sweep, with
+  the same number of threads (``__kmpc_push_num_threads``).  Each thread gets a tape of its own: the
+  augmented fork's thread 0 allocates one per thread (the others wait at a barrier), thread ``t`` of
+  the reverse fork pops what thread ``t`` pushed, and the tapes are released after the reverse fork.
+* The reverse sweep of every function a parallel region runs adds adjoints into memory that is not
+  the thread's own (not an ``alloca`` of that function) with ``atomicrmw fadd``: several threads may
+  have read the same element (a stencil's neighbours), so their adjoints meet there.
+* Reductions (``__kmpc_reduce``) are rewritten by the driver into a critical section in which every
+  thread adds its partial; a critical section's reverse is a critical section, a barrier's reverse a
+  barrier.  Schedules whose chunks the runtime hands out at run time (``__kmpc_dispatch_*``: dynamic,
+  guided, runtime) are differentiated in forward mode and refused in reverse mode; every other OpenMP
+  runtime call (tasks, sections, ordered, single, ...) is refused, naming the call and its line.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import DifferentiationError
+from ..ir import AllocaInst, CallInst, CastInst, Function, FunctionType, GEPInst, Instruction, Module, Value
+from ..ir.builder import Builder, const_int
+from ..ir.instructions import AtomicRMWInst
+from ..ir.splice import add_helper_functions
+from ..ir.types import I32, I64, PTR, VOID, FloatType, VectorType
+from .common import ADContext, describe
+from .tape import tape_functions
+
+#: The first argument of a parallel region's outlined function called directly (see the module docstring).
+PARALLEL_MARKER = "__pyenzyme_omp_parallel"
+FORK = "__kmpc_fork_call"
+#: OpenMP runtime calls that carry no derivative and need nothing in the reverse sweep: thread ids,
+#: static schedules (each thread gets the same chunk in the augmented and the reverse fork), the team size.
+_PLAIN = frozenset({
+    "__kmpc_global_thread_num", "__kmpc_for_static_init_4", "__kmpc_for_static_init_4u", "__kmpc_for_static_init_8",
+    "__kmpc_for_static_init_8u", "__kmpc_for_static_fini", "__kmpc_push_num_threads", "__kmpc_serialized_parallel",
+    "__kmpc_end_serialized_parallel", "__kmpc_flush"})
+#: Chunks handed out at run time: fine in forward mode, refused in reverse mode.
+_DISPATCH = ("__kmpc_dispatch_init_", "__kmpc_dispatch_next_", "__kmpc_dispatch_fini_", "__kmpc_dispatch_deinit")
+#: A critical section's reverse is a critical section: the reverse of entering is leaving and back.
+_CRITICAL_REVERSE = {"__kmpc_critical": "__kmpc_end_critical", "__kmpc_critical_with_hint": "__kmpc_end_critical",
+                     "__kmpc_end_critical": "__kmpc_critical"}
+TAPE_BYTES = 48  # tape.TAPE_STRUCT
+
+
+def is_parallel_region(inst: CallInst) -> bool:
+    """Is ``inst`` a fork the driver rewrote into a direct call of the outlined function?"""
+    args = inst.args
+    return bool(args) and getattr(args[0], "name", None) == PARALLEL_MARKER and inst.called_function is not None
+
+
+def is_openmp_runtime(name: str) -> bool:
+    return name.startswith("__kmpc_")
+
+
+# -- which functions run inside parallel regions ---------------------------------------------------------------
+
+
+def parallel_functions(ctx: ADContext) -> frozenset[Function]:
+    """The outlined functions of the module's parallel regions and every function they call (directly)."""
+    key = ("openmp", "parallel functions")
+    got = ctx.memo.get(key)
+    if got is None:
+        work = [inst.called_function for f in ctx.module.functions for inst in f.instructions()
+                if isinstance(inst, CallInst) and is_parallel_region(inst)]
+        seen: set[Function] = set()
+        while work:
+            g = work.pop()
+            if g is None or g in seen or g.is_declaration:
+                continue
+            seen.add(g)
+            for inst in g.instructions():
+                if isinstance(inst, CallInst):
+                    work.append(inst.called_function)
+        got = ctx.memo[key] = frozenset(seen)
+    return got
+
+
+def thread_private(p: Value) -> bool:
+    """Is ``p`` into a stack object of the function itself (each thread has its own)?"""
+    while isinstance(p, (GEPInst, CastInst)):
+        p = p.operand(0)
+    return isinstance(p, AllocaInst)
+
+
+def needs_atomic_adjoint(ctx: ADContext, fn: Function, pointer: Value) -> bool:
+    """Must the reverse sweep of ``fn`` add adjoints into the shadow of ``pointer`` atomically?"""
+    return fn in parallel_functions(ctx) and not thread_private(pointer)
+
+
+def atomic_add(b: Builder, shadow: Value, d: Value, inst: Instruction, align: int | None) -> None:
+    """``*shadow += d`` with ``atomicrmw fadd`` (element by element for a vector)."""
+    t = d.type
+    if isinstance(t, FloatType):
+        b.insert(AtomicRMWInst("fadd", shadow, d, "monotonic", align))
+    elif isinstance(t, VectorType) and isinstance(t.element, FloatType):
+        for k in range(t.count):
+            slot = b.gep(t.element, shadow, [const_int(I64, k)])
+            b.insert(AtomicRMWInst("fadd", slot, b.extractelement(d, k), "monotonic", None))
+    else:
+        raise DifferentiationError(f"{describe(inst)}: reads a {t} from memory shared by the threads of an OpenMP "
+                                   "parallel region; its adjoint cannot be added atomically (load its fields one "
+                                   "by one)")
+
+
+def refuse_in_parallel(ctx: ADContext, fn: Function, inst: Instruction, what: str, pointer: Value) -> None:
+    """Refuse reverse code that would add adjoints into shared memory without atomics."""
+    if needs_atomic_adjoint(ctx, fn, pointer):
+        raise DifferentiationError(f"{describe(inst)}: {what} from memory shared by the threads of an OpenMP "
+                                   "parallel region; reverse mode cannot add its adjoint race-free yet")
+
+
+# -- OpenMP runtime calls inside a region ------------------------------------------------------------------------
+
+
+def _refusal(inst: CallInst, name: str, why: str) -> DifferentiationError:
+    return DifferentiationError(f"{describe(inst)}: OpenMP runtime call @{name} ({why}) is not differentiated")
+
+
+def check_runtime_call(inst: CallInst, name: str, reverse: bool) -> None:
+    """Refuse OpenMP runtime calls whose semantics the derivative would not honour."""
+    if name in _PLAIN or name in _CRITICAL_REVERSE or name == "__kmpc_barrier":
+        return
+    if name.startswith(_DISPATCH):
+        if reverse:
+            raise _refusal(inst, name, "a dynamic, guided or runtime schedule hands out chunks at run time; "
+                           "reverse mode needs schedule(static)")
+        return
+    if name == FORK:
+        raise _refusal(inst, name, "the outlined function has no body here")
+    what = {"__kmpc_omp_task": "tasks", "__kmpc_omp_task_alloc": "tasks", "__kmpc_omp_taskwait": "tasks",
+            "__kmpc_ordered": "ordered", "__kmpc_single": "single", "__kmpc_master": "master",
+            "__kmpc_masked": "masked", "__kmpc_reduce": "a reduction outside a parallel region",
+            "__kmpc_reduce_nowait": "a reduction outside a parallel region"}.get(name, "not supported")
+    if name.startswith("__kmpc_omp_task"):
+        what = "tasks"
+    raise _refusal(inst, name, what)
+
+
+def reverse_runtime_call(m: Module, b: Builder, inst: CallInst, name: str) -> None:
+    """The reverse of a barrier is a barrier; of entering a critical section, leaving it (and back)."""
+    if name != "__kmpc_barrier" and name not in _CRITICAL_REVERSE:
+        return
+    ident = inst.args[0]
+    gtid = b.call(m.declare_function("__kmpc_global_thread_num", FunctionType(I32, (PTR,))), [ident])
+    if name == "__kmpc_barrier":
+        b.call(m.declare_function(name, FunctionType(VOID, (PTR, I32))), [ident, gtid])
+        return
+    other = _CRITICAL_REVERSE[name]
+    b.call(m.declare_function(other, FunctionType(VOID, (PTR, I32, PTR))), [ident, gtid, inst.args[2]])
+
+
+# -- forks -----------------------------------------------------------------------------------------------------
+
+
+def fork(m: Module, b: Builder, ident: Value, microtask: Value, captured: list[Value]) -> CallInst:
+    """``__kmpc_fork_call(ident, n, microtask, captured...)``."""
+    fn = m.declare_function(FORK, FunctionType(VOID, (PTR, I32, PTR), vararg=True))
+    return b.call(fn, [ident, const_int(I32, len(captured)), microtask, *captured], function_type=fn.function_type)
+
+
+def _check_captured(inst: CallInst, d: Function) -> None:
+    for p in d.function_type.params[2:]:
+        if p != PTR and p != I64 and p != I32:
+            raise DifferentiationError(f"{describe(inst)}: an OpenMP parallel region captures a {p} by value; "
+                                       "its derivative cannot be passed to the threads")
+
+
+def forward_fork(m: Module, inst: CallInst) -> Callable[[Builder, Function, list[Value]], Value]:
+    """Emit the fork of a region's tangent ``d`` (called with the marker, ident, captured values and shadows)."""
+    def emit(b: Builder, d: Function, args: list[Value]) -> Value:
+        _check_captured(inst, d)
+        return fork(m, b, args[1], d, args[2:])
+    return emit
+
+
+def _wrapper(m: Module, sweep: Function, kind: str) -> Function:
+    """The microtask that runs one thread's ``sweep`` (augmented or reverse) on that thread's tape."""
+    name = f"{sweep.name}.omp_{kind}"
+    got = m.get_function(name)
+    if got is not None:
+        return got
+    tape_functions(m)
+    ptypes = sweep.function_type.params[2:-1]  # gtid, btid, captured..., tape
+    params = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
+    args = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
+    call = f"  call void @{sweep.name}(ptr %gtid, ptr %btid{args}, ptr %tape)\n"
+    decl = f"declare void @{sweep.name}({', '.join(str(t) for t in sweep.function_type.params)})\n"
+    common = ("declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()\ndeclare ptr @calloc(i64, i64)\n"
+              "declare void @__kmpc_barrier(ptr, i32)\ndeclare void @abort()\n" + decl)
+    if kind == "augmented":
+        body = f"""
+define internal void @{name}(ptr %gtid, ptr %btid, ptr %slot, ptr %ident{params}) {{
+entry:
+  %tid = call i32 @omp_get_thread_num()
+  %first = icmp eq i32 %tid, 0
+  br i1 %first, label %make, label %wait
+make:
+  %n = call i32 @omp_get_num_threads()
+  %n64 = sext i32 %n to i64
+  %tapes = call ptr @calloc(i64 %n64, i64 {TAPE_BYTES})
+  store ptr %tapes, ptr %slot, align 8
+  %np = getelementptr inbounds i8, ptr %slot, i64 8
+  store i32 %n, ptr %np, align 4
+  br label %wait
+wait:
+  %g = load i32, ptr %gtid, align 4
+  call void @__kmpc_barrier(ptr %ident, i32 %g)
+  %all = load ptr, ptr %slot, align 8
+  %t64 = sext i32 %tid to i64
+  %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %t64
+{call}  ret void
+}}
+"""
+    else:
+        body = f"""
+define internal void @{name}(ptr %gtid, ptr %btid, ptr %slot{params}) {{
+entry:
+  %tid = call i32 @omp_get_thread_num()
+  %n = call i32 @omp_get_num_threads()
+  %np = getelementptr inbounds i8, ptr %slot, i64 8
+  %want = load i32, ptr %np, align 4
+  %same = icmp eq i32 %n, %want
+  br i1 %same, label %run, label %fail
+fail:
+  call void @abort()
+  unreachable
+run:
+  %all = load ptr, ptr %slot, align 8
+  %t64 = sext i32 %tid to i64
+  %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %t64
+{call}  ret void
+}}
+"""
+    add_helper_functions(m, common + body)
+    got = m.get_function(name)
+    assert got is not None
+    return got
+
+
+_RELEASE = "__pyenzyme_omp_release_tapes"
+_RELEASE_IR = f"""
+declare void @__pyenzyme_tape_release(ptr)
+declare void @free(ptr)
+define internal void @{_RELEASE}(ptr %slot) {{
+entry:
+  %all = load ptr, ptr %slot, align 8
+  %np = getelementptr inbounds i8, ptr %slot, i64 8
+  %n = load i32, ptr %np, align 4
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %i64 = sext i32 %i to i64
+  %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %i64
+  call void @__pyenzyme_tape_release(ptr %tape)
+  %i.next = add nsw i32 %i, 1
+  %more = icmp slt i32 %i.next, %n
+  br i1 %more, label %loop, label %done
+done:
+  call void @free(ptr %all)
+  call void @free(ptr %slot)
+  ret void
+}}
+"""
+
+
+def augmented_fork(m: Module, inst: CallInst, push: Callable[[Builder, Value], None]
+                   ) -> Callable[[Builder, Function, list[Value]], Value]:
+    """Emit the fork of a region's augmented sweep; the record of its tapes goes on the caller's tape."""
+    def emit(b: Builder, aug: Function, args: list[Value]) -> Value:
+        _check_captured(inst, aug)
+        calloc = m.declare_function("calloc", FunctionType(PTR, (I64, I64)))
+        slot = b.call(calloc, [const_int(I64, 1), const_int(I64, 16)], name="omp.tapes")
+        push(b, slot)
+        ident, captured = args[1], args[2:-1]
+        return fork(m, b, ident, _wrapper(m, aug, "augmented"), [slot, ident, *captured])
+    return emit
+
+
+def reverse_fork(m: Module, inst: CallInst, pop: Callable[[Builder], Value]
+                 ) -> Callable[[Builder, Function, list[Value]], Value]:
+    """Emit the fork of a region's reverse sweep, on as many threads as the augmented fork had."""
+    def emit(b: Builder, rev: Function, args: list[Value]) -> Value:
+        if not rev.return_type.is_void:
+            raise DifferentiationError(f"{describe(inst)}: an OpenMP parallel region captures an active value by "
+                                       "value; reverse mode needs it captured by reference")
+        slot = pop(b)
+        ident, captured = args[1], args[2:-1]
+        n = b.load(I32, b.gep(PTR, slot, [const_int(I64, 1)]), align=4)
+        gtid = b.call(m.declare_function("__kmpc_global_thread_num", FunctionType(I32, (PTR,))), [ident])
+        b.call(m.declare_function("__kmpc_push_num_threads", FunctionType(VOID, (PTR, I32, I32))), [ident, gtid, n])
+        call = fork(m, b, ident, _wrapper(m, rev, "reverse"), [slot, *captured])
+        if m.get_function(_RELEASE) is None:
+            tape_functions(m)
+            add_helper_functions(m, _RELEASE_IR)
+        release = m.get_function(_RELEASE)
+        assert release is not None
+        b.call(release, [slot])
+        return call
+    return emit
