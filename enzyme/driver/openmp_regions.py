@@ -9,7 +9,8 @@ would never see).  :func:`raise_parallel_regions` turns the direct calls still m
 from __future__ import annotations
 
 from ..ad.openmp import FORK, PARALLEL_MARKER, fork, is_parallel_region
-from ..ir import BranchInst, CallInst, ConstantInt, ConstantKeyword, Function, FunctionType, Module, SwitchInst
+from ..ir import (AllocaInst, BranchInst, CallInst, ConstantInt, ConstantKeyword, Function, FunctionType, LoadInst, Module,
+                  StoreInst, SwitchInst, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.splice import add_helper_functions
 from ..ir.types import I32, PTR, VOID
@@ -29,7 +30,7 @@ def lower_parallel_regions(module: Module) -> int:
         add_helper_functions(module, f"@{PARALLEL_MARKER} = internal constant i32 0\n")
     marker = module.get(PARALLEL_MARKER)
     assert marker is not None
-    regions: set[Function] = set()
+    sites: dict[Function, list[CallInst]] = {}
     for inst in forks:
         outlined = inst.args[2]
         assert isinstance(outlined, Function)
@@ -40,10 +41,47 @@ def lower_parallel_regions(module: Module) -> int:
         call = b.call(outlined, [marker, inst.args[0], *captured])
         call.metadata = list(inst.metadata)
         inst.erase()
-        regions.add(outlined)
-    for outlined in regions:
+        sites.setdefault(outlined, []).append(call)
+    for outlined, calls in sites.items():
         _reductions_as_critical_sections(module, outlined)
+        _pointers_by_value(outlined, calls)
     return len(forks)
+
+
+def _pointers_by_value(outlined: Function, calls: list[CallInst]) -> None:
+    """A pointer variable the region only reads is captured by reference (``&a``, a slot in the caller's
+    frame); pass the pointer itself.  A slot holding a pointer to constant memory would need a shadow
+    (it holds pointers) and could only get a null one, which reverse mode refuses."""
+    for k, param in enumerate(outlined.args[2:], start=2):
+        uses = [u.user for u in param.uses]
+        if not uses or not all(isinstance(u, LoadInst) and u.type == PTR and not u.volatile and not u.atomic
+                               and u.pointer is param for u in uses):
+            continue
+        for call in calls:
+            call.set_operand(k, _value_in_slot(call, call.args[k]))
+        for load in uses:
+            assert isinstance(load, LoadInst)
+            load.replace_all_uses_with(param)
+            load.erase()
+
+
+def _value_in_slot(call: CallInst, slot: Value) -> Value:
+    """The pointer ``slot`` holds at ``call``: the value of its only store when that is all the slot is for
+    (the slot then goes), else a load before the call."""
+    if isinstance(slot, AllocaInst):
+        users = [u.user for u in slot.uses]
+        stores = [u for u in users if isinstance(u, StoreInst) and u.pointer is slot and u.value is not slot]
+        others = [u for u in users if u is not call and u not in stores and not (
+            isinstance(u, CallInst) and (u.callee_name or "").startswith("llvm.lifetime."))]
+        if len(stores) == 1 and not others and stores[0].parent is call.parent and \
+                call.parent.instructions.index(stores[0]) < call.parent.instructions.index(call) and \
+                sum(1 for u in slot.uses if u.user is call) == 1:
+            value = stores[0].value
+            for u in users:
+                if u is not call:
+                    u.erase()
+            return value
+    return Builder(InsertPoint.before_inst(call)).load(PTR, slot, align=8)
 
 
 def raise_parallel_regions(module: Module) -> None:

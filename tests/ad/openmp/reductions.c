@@ -1,0 +1,61 @@
+/* Dot products, norms and moments with `reduction(+:...)`, one and two reduction variables. */
+#include "omp_check.h"
+enum { N = 33 };
+
+double dot(const double *a, const double *b, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+double norm2(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; i++) s += x[i] * x[i];
+  return sqrt(s);
+}
+
+double variance(const double *x, int n) {
+  double sum = 0, sumsq = 0;
+#pragma omp parallel for reduction(+ : sum, sumsq)
+  for (int i = 0; i < n; i++) {
+    sum += x[i];
+    sumsq += x[i] * x[i];
+  }
+  double mean = sum / n;
+  return sumsq / n - mean * mean;
+}
+
+static double weights[N];
+static double dot_of(double *x) { return dot(x, weights, N); }
+static double norm_of(double *x) { return norm2(x, N); }
+static double variance_of(double *x) { return variance(x, N); }
+
+/* Reverse over all inputs, forward one input at a time, against central differences of `f`; the kernel's
+   arguments after x (and its shadow) are `rest`. */
+#define CHECK_ALL(name, f, kernel, ...) do {                                                       \
+    double fd[N], dx[N], g[N];                                                                     \
+    central_gradient(f, x, N, fd);                                                                 \
+    memset(dx, 0, sizeof dx);                                                                      \
+    __enzyme_autodiff((void *)kernel, enzyme_dup, x, dx, __VA_ARGS__);                             \
+    for (int i = 0; i < N; i++) check(name " reverse", i, dx[i], fd[i], 1e-6);                     \
+    for (int i = 0; i < N; i++) {                                                                  \
+      memset(dx, 0, sizeof dx);                                                                    \
+      dx[i] = 1;                                                                                   \
+      g[i] = __enzyme_fwddiff((void *)kernel, enzyme_dup, x, dx, __VA_ARGS__);                     \
+    }                                                                                              \
+    for (int i = 0; i < N; i++) check(name " forward", i, g[i], fd[i], 1e-6);                      \
+  } while (0)
+
+int main(void) {
+  double x[N];
+  for (int i = 0; i < N; i++) {
+    x[i] = cos(0.7 * i) + 0.1 * i;
+    weights[i] = 1.0 / (1 + i);
+  }
+  CHECK_ALL("dot", dot_of, dot, enzyme_const, weights, enzyme_const, N);
+  CHECK_ALL("norm", norm_of, norm2, enzyme_const, N);
+  CHECK_ALL("variance", variance_of, variance, enzyme_const, N);
+  return finish();
+}
