@@ -19,7 +19,7 @@ still marked after differentiation is turned back into ``__kmpc_fork_call``.
   thread adds its partial; a critical section's reverse is a critical section, a barrier's reverse a
   barrier.  Schedules whose chunks the runtime hands out at run time (``__kmpc_dispatch_*``: dynamic,
   guided, runtime) are differentiated in forward mode and refused in reverse mode; every other OpenMP
-  runtime call (tasks, sections, ordered, single, ...) is refused, naming the call and its line.
+  runtime call (tasks, ordered, copyprivate, teams, ...) is refused, naming the call and its line.
 """
 from __future__ import annotations
 
@@ -38,11 +38,13 @@ from .tape import tape_functions
 PARALLEL_MARKER = "__pyenzyme_omp_parallel"
 FORK = "__kmpc_fork_call"
 #: OpenMP runtime calls that carry no derivative and need nothing in the reverse sweep: thread ids,
-#: static schedules (each thread gets the same chunk in the augmented and the reverse fork), the team size.
+#: static schedules (each thread gets the same chunk in the augmented and the reverse fork), the team size,
+#: which thread runs a single or master block (its result is taped per thread: calls are never recomputed).
 _PLAIN = frozenset({
     "__kmpc_global_thread_num", "__kmpc_for_static_init_4", "__kmpc_for_static_init_4u", "__kmpc_for_static_init_8",
     "__kmpc_for_static_init_8u", "__kmpc_for_static_fini", "__kmpc_push_num_threads", "__kmpc_serialized_parallel",
-    "__kmpc_end_serialized_parallel", "__kmpc_flush"})
+    "__kmpc_end_serialized_parallel", "__kmpc_flush", "__kmpc_single", "__kmpc_end_single", "__kmpc_master",
+    "__kmpc_end_master", "__kmpc_masked", "__kmpc_end_masked"})
 #: Chunks handed out at run time: fine in forward mode, refused in reverse mode.
 _DISPATCH = ("__kmpc_dispatch_init_", "__kmpc_dispatch_next_", "__kmpc_dispatch_fini_", "__kmpc_dispatch_deinit")
 #: A critical section's reverse is a critical section: the reverse of entering is leaving and back.
@@ -121,8 +123,15 @@ def refuse_in_parallel(ctx: ADContext, fn: Function, inst: Instruction, what: st
 # -- OpenMP runtime calls inside a region ------------------------------------------------------------------------
 
 
-def _refusal(inst: CallInst, name: str, why: str) -> DifferentiationError:
-    return DifferentiationError(f"{describe(inst)}: OpenMP runtime call @{name} ({why}) is not differentiated")
+#: The constructs behind the runtime calls refused, for the message.
+_CONSTRUCTS = (("__kmpc_omp_task", "a task"), ("__kmpc_omp_taskwait", "taskwait"), ("__kmpc_taskloop", "taskloop"),
+               ("__kmpc_taskgroup", "taskgroup"), ("__kmpc_end_taskgroup", "taskgroup"), ("__kmpc_ordered", "ordered"),
+               ("__kmpc_end_ordered", "ordered"), ("__kmpc_copyprivate", "copyprivate"),
+               ("__kmpc_reduce", "a reduction outside a parallel region"), ("__kmpc_end_reduce", "a reduction"),
+               ("__kmpc_dist", "distribute"),
+               ("__kmpc_fork_teams", "teams"), ("__kmpc_push_proc_bind", "proc_bind"),
+               ("__kmpc_atomic", "an atomic update through the runtime"), ("__kmpc_threadprivate", "threadprivate"),
+               ("__kmpc_fork_call", "a parallel region whose outlined function has no body here"))
 
 
 def check_runtime_call(inst: CallInst, name: str, reverse: bool) -> None:
@@ -131,18 +140,13 @@ def check_runtime_call(inst: CallInst, name: str, reverse: bool) -> None:
         return
     if name.startswith(_DISPATCH):
         if reverse:
-            raise _refusal(inst, name, "a dynamic, guided or runtime schedule hands out chunks at run time; "
-                           "reverse mode needs schedule(static)")
+            raise DifferentiationError(
+                f"{describe(inst)}: OpenMP schedule(dynamic), schedule(guided) or schedule(runtime) (@{name}) is "
+                "not differentiated in reverse mode: the chunks each thread gets are decided at run time; use "
+                "schedule(static) (forward mode supports all schedules)")
         return
-    if name == FORK:
-        raise _refusal(inst, name, "the outlined function has no body here")
-    what = {"__kmpc_omp_task": "tasks", "__kmpc_omp_task_alloc": "tasks", "__kmpc_omp_taskwait": "tasks",
-            "__kmpc_ordered": "ordered", "__kmpc_single": "single", "__kmpc_master": "master",
-            "__kmpc_masked": "masked", "__kmpc_reduce": "a reduction outside a parallel region",
-            "__kmpc_reduce_nowait": "a reduction outside a parallel region"}.get(name, "not supported")
-    if name.startswith("__kmpc_omp_task"):
-        what = "tasks"
-    raise _refusal(inst, name, what)
+    construct = next((what for prefix, what in _CONSTRUCTS if name.startswith(prefix)), "this OpenMP construct")
+    raise DifferentiationError(f"{describe(inst)}: OpenMP {construct} (@{name}) is not differentiated")
 
 
 def reverse_runtime_call(m: Module, b: Builder, inst: CallInst, name: str) -> None:

@@ -1,7 +1,7 @@
 /* Explicit heat-equation steps with a nonlinear source, as a solver's inner loop is parallelized:
    `parallel for` per step (static schedule), buffers swapped between steps, then an energy. A second
    variant does both sweeps of a step in one parallel region: two `omp for` loops with the implicit
-   barrier between them. */
+   barrier between them, then a `single` block. */
 #include "omp_check.h"
 enum { N = 40, STEPS = 3 };
 
@@ -25,6 +25,8 @@ void two_sweeps(const double *x, double *flux, double *y, int n) {
     for (int i = 0; i < n - 1; i++) flux[i] = (x[i + 1] - x[i]) * (x[i + 1] + x[i]);
 #pragma omp for
     for (int i = 1; i < n - 1; i++) y[i] = flux[i] - flux[i - 1] + x[i] * flux[i];
+#pragma omp single
+    y[n - 1] = flux[n - 2] * x[0];
   }
 }
 
