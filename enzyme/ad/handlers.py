@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import DifferentiationError
-from ..ir import (AllocaInst, BinaryOperator, CastInst, CmpInst, ExtractElementInst, ExtractValueInst, FreezeInst,
+from ..ir import (AllocaInst, AtomicRMWInst, BinaryOperator, CastInst, CmpInst, ExtractElementInst, ExtractValueInst, FreezeInst,
                   GEPInst, InsertElementInst, InsertValueInst, Instruction, IntType, LoadInst, ReturnInst, SelectInst,
                   ShuffleVectorInst, StoreInst, UnaryOperator)
 from ..ir.builder import Builder
@@ -26,7 +26,8 @@ from .arith_insts import (augment_cast, forward_arithmetic, forward_cast, revers
 from .common import carries_float, describe
 from .forward_state import ForwardState
 from .memory_insts import (augment_address, augment_alloca, augment_load, augment_store, forward_address,
-                           forward_alloca, forward_load, forward_store, reverse_alloca, reverse_load, reverse_store)
+                           forward_alloca, forward_atomic_update, forward_load, forward_store, reverse_alloca,
+                           reverse_atomic_update, reverse_load, reverse_store)
 from .reverse_state import ReverseState
 from .value_insts import (augment_extractvalue, augment_insertvalue, augment_return, augment_select, forward_extract,
                           forward_insert, forward_return, forward_select, no_derivative, reverse_extractvalue,
@@ -77,6 +78,7 @@ INSTRUCTIONS: dict[type, InstructionRules] = {
     InsertElementInst: InstructionRules(_per_lane(forward_insert), None, _per_lane(reverse_lane_instruction)),
     ShuffleVectorInst: InstructionRules(_per_lane(forward_insert), None, _per_lane(reverse_lane_instruction)),
     ReturnInst: InstructionRules(_once(forward_return), _once(augment_return), None),
+    AtomicRMWInst: InstructionRules(_per_lane(forward_atomic_update), None, _per_lane(reverse_atomic_update)),
 }
 
 

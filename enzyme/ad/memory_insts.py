@@ -16,7 +16,7 @@ from ..analysis.layout import DataLayout
 from ..analysis.tbaa import access_tree
 from ..analysis.type_tree import INTEGER
 from ..errors import DifferentiationError
-from ..ir import AllocaInst, CastInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
+from ..ir import AllocaInst, AtomicRMWInst, CastInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, PointerType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
@@ -229,6 +229,41 @@ def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:
         st.add_adjoint(b, v, d)
     else:
         b.store(zero(v.type), sp, inst.align)
+
+
+def _float_update(inst: Instruction, active: bool) -> bool:
+    """Is the ``atomicrmw`` an ``fadd``/``fsub`` of an active value whose old value nobody uses (``#pragma omp
+    atomic``'s ``s += v``)?  Other active atomic updates are refused."""
+    assert isinstance(inst, AtomicRMWInst)
+    if not active:
+        return False
+    if inst.operation not in ("fadd", "fsub") or inst.has_uses:
+        raise DifferentiationError(f"{describe(inst)}: an atomic {inst.operation} of floating-point data "
+                                   f"{'whose old value is used ' if inst.has_uses else ''}is not differentiated; "
+                                   "only `s += v` and `s -= v` are")
+    return True
+
+
+def forward_atomic_update(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
+    """The tangent of ``*p += v`` (atomic) is ``*p' += v'`` (atomic)."""
+    assert isinstance(inst, AtomicRMWInst)
+    p, v = inst.operands
+    s = st.tangent(p)
+    if _float_update(inst, s is not None or st.tangent(v) is not None):
+        if s is None:
+            raise unshadowed_store_error(inst, p)
+        b.insert(AtomicRMWInst(inst.operation, s, st.t(v), "monotonic", inst.align))
+
+
+def reverse_atomic_update(st: ReverseState, b: Builder, inst: Instruction) -> None:
+    """``*p += v`` leaves the adjoint of ``*p`` as it is and adds it to ``v``'s."""
+    assert isinstance(inst, AtomicRMWInst)
+    p, v = inst.operands
+    if _float_update(inst, v in st.active or inst in st.active):
+        if p not in st.shadow:
+            raise unshadowed_store_error(inst, p)
+        d = b.load(v.type, st.available(st.shadow[p]), align=inst.align)
+        st.add_adjoint(b, v, d if inst.operation == "fadd" else b.fneg(d))
 
 
 def reverse_alloca(st: ReverseState, b: Builder, inst: Instruction) -> None:

@@ -1,4 +1,5 @@
-/* Dot products, norms and moments with `reduction(+:...)`, one and two reduction variables. */
+/* Dot products, norms and moments with `reduction(+:...)`, one and two reduction variables; the same
+   sums written by hand with `atomic` and with per-thread partials added in a `critical` section. */
 #include "omp_check.h"
 enum { N = 33 };
 
@@ -27,10 +28,36 @@ double variance(const double *x, int n) {
   return sumsq / n - mean * mean;
 }
 
+double cubes_atomic(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    double c = x[i] * x[i] * x[i];
+#pragma omp atomic
+    s += c;
+  }
+  return s;
+}
+
+double cubes_critical(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel
+  {
+    double partial = 0;
+#pragma omp for nowait
+    for (int i = 0; i < n; i++) partial += sin(x[i]) * x[i];
+#pragma omp critical
+    s += partial;
+  }
+  return s;
+}
+
 static double weights[N];
 static double dot_of(double *x) { return dot(x, weights, N); }
 static double norm_of(double *x) { return norm2(x, N); }
 static double variance_of(double *x) { return variance(x, N); }
+static double atomic_of(double *x) { return cubes_atomic(x, N); }
+static double critical_of(double *x) { return cubes_critical(x, N); }
 
 /* Reverse over all inputs, forward one input at a time, against central differences of `f`; the kernel's
    arguments after x (and its shadow) are `rest`. */
@@ -57,5 +84,7 @@ int main(void) {
   CHECK_ALL("dot", dot_of, dot, enzyme_const, weights, enzyme_const, N);
   CHECK_ALL("norm", norm_of, norm2, enzyme_const, N);
   CHECK_ALL("variance", variance_of, variance, enzyme_const, N);
+  CHECK_ALL("atomic", atomic_of, cubes_atomic, enzyme_const, N);
+  CHECK_ALL("critical", critical_of, cubes_critical, enzyme_const, N);
   return finish();
 }
