@@ -9,8 +9,8 @@ would never see).  :func:`raise_parallel_regions` turns the direct calls still m
 from __future__ import annotations
 
 from ..ad.openmp import FORK, PARALLEL_MARKER, fork, is_parallel_region
-from ..ir import (AllocaInst, BranchInst, CallInst, ConstantInt, ConstantKeyword, Function, FunctionType, LoadInst, Module,
-                  StoreInst, SwitchInst, Value)
+from ..ir import (AllocaInst, BranchInst, CallInst, ConstantInt, ConstantKeyword, Function, FunctionType, Instruction,
+                  LoadInst, Module, StoreInst, SwitchInst, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.splice import add_helper_functions
 from ..ir.types import I32, PTR, VOID
@@ -73,12 +73,13 @@ def _value_in_slot(call: CallInst, slot: Value) -> Value:
         stores = [u for u in users if isinstance(u, StoreInst) and u.pointer is slot and u.value is not slot]
         others = [u for u in users if u is not call and u not in stores and not (
             isinstance(u, CallInst) and (u.callee_name or "").startswith("llvm.lifetime."))]
-        if len(stores) == 1 and not others and stores[0].parent is call.parent and \
-                call.parent.instructions.index(stores[0]) < call.parent.instructions.index(call) and \
+        block = call.parent
+        if len(stores) == 1 and not others and block is not None and stores[0].parent is block and \
+                block.instructions.index(stores[0]) < block.instructions.index(call) and \
                 sum(1 for u in slot.uses if u.user is call) == 1:
             value = stores[0].value
             for u in users:
-                if u is not call:
+                if u is not call and isinstance(u, Instruction):
                     u.erase()
             return value
     return Builder(InsertPoint.before_inst(call)).load(PTR, slot, align=8)
@@ -128,8 +129,10 @@ def _fold_constant_switches(fn: Function) -> None:
         term = blk.terminator
         if not isinstance(term, SwitchInst) or not isinstance(term.operand(0), ConstantInt):
             continue
-        value = term.operand(0).value
-        dest = next((d for c, d in term.cases if getattr(c, "value", None) == value), term.operand(1))
+        value = term.operand(0)
+        assert isinstance(value, ConstantInt)
+        dest = next((d for c, d in term.cases if isinstance(c, ConstantInt) and c.value == value.value),
+                    term.operand(1))
         for succ in set(blk.successors):
             if succ is not dest:
                 for phi in succ.phis():
