@@ -192,14 +192,15 @@ def _wrapper(m: Module, sweep: Function, kind: str) -> Function:
     got = m.get_function(name)
     if got is not None:
         return got
-    tape_functions(m)
+    _helpers(m)
     ptypes = sweep.function_type.params[2:-1]  # gtid, btid, captured..., tape
     params = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
     args = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
     call = f"  call void @{sweep.name}(ptr %gtid, ptr %btid{args}, ptr %tape)\n"
     decl = f"declare void @{sweep.name}({', '.join(str(t) for t in sweep.function_type.params)})\n"
     common = ("declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()\ndeclare ptr @calloc(i64, i64)\n"
-              "declare void @__kmpc_barrier(ptr, i32)\ndeclare void @abort()\n" + decl)
+              "declare void @__kmpc_barrier(ptr, i32)\ndeclare void @abort()\n"
+              "declare void @__pyenzyme_omp_tape_reuse(ptr, i32)\n" + decl)
     if kind == "augmented":
         body = f"""
 define internal void @{name}(ptr %gtid, ptr %btid, ptr %slot, ptr %ident{params}) {{
@@ -221,6 +222,7 @@ wait:
   %all = load ptr, ptr %slot, align 8
   %t64 = sext i32 %tid to i64
   %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %t64
+  call void @__pyenzyme_omp_tape_reuse(ptr %tape, i32 %tid)
 {call}  ret void
 }}
 """
@@ -251,9 +253,53 @@ run:
 
 
 _RELEASE = "__pyenzyme_omp_release_tapes"
-_RELEASE_IR = f"""
+_SPARES = 64  # threads whose tape blocks are kept for the next parallel region (as tape.py keeps one)
+#: Per-thread tapes: thread t starts from the block thread t parked last time (no realloc growth, no fresh
+#: pages at every gradient), and the reverse fork's tapes are released into those slots.
+_HELPERS_IR = f"""
+@__pyenzyme_omp_spare_tapes = internal global [{_SPARES} x ptr] zeroinitializer
 declare void @__pyenzyme_tape_release(ptr)
 declare void @free(ptr)
+define internal void @__pyenzyme_omp_tape_reuse(ptr %tape, i32 %t) {{
+entry:
+  %ok = icmp ult i32 %t, {_SPARES}
+  br i1 %ok, label %take, label %done
+take:
+  %t64 = zext i32 %t to i64
+  %p = getelementptr inbounds [{_SPARES} x ptr], ptr @__pyenzyme_omp_spare_tapes, i64 0, i64 %t64
+  %spare = atomicrmw xchg ptr %p, ptr null acquire
+  %none = icmp eq ptr %spare, null
+  br i1 %none, label %done, label %use
+use:
+  %cap = load i64, ptr %spare, align 8
+  store ptr %spare, ptr %tape, align 8
+  %capp = getelementptr inbounds i8, ptr %tape, i64 16
+  store i64 %cap, ptr %capp, align 8
+  br label %done
+done:
+  ret void
+}}
+define internal void @__pyenzyme_omp_tape_park(ptr %block, i64 %cap, i32 %t) {{
+entry:
+  %some = icmp ne ptr %block, null
+  %ok = icmp ult i32 %t, {_SPARES}
+  %small = icmp ule i64 %cap, {1 << 28}
+  %both = and i1 %some, %ok
+  %keep = and i1 %both, %small
+  br i1 %keep, label %park, label %drop
+park:
+  store i64 %cap, ptr %block, align 8
+  %t64 = zext i32 %t to i64
+  %p = getelementptr inbounds [{_SPARES} x ptr], ptr @__pyenzyme_omp_spare_tapes, i64 0, i64 %t64
+  %swap = cmpxchg ptr %p, ptr null, ptr %block acq_rel monotonic
+  %parked = extractvalue {{ ptr, i1 }} %swap, 1
+  br i1 %parked, label %done, label %drop
+drop:
+  call void @free(ptr %block)
+  br label %done
+done:
+  ret void
+}}
 define internal void @{_RELEASE}(ptr %slot) {{
 entry:
   %all = load ptr, ptr %slot, align 8
@@ -265,7 +311,12 @@ loop:
   %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
   %i64 = sext i32 %i to i64
   %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %i64
+  %base = load ptr, ptr %tape, align 8
+  %capp = getelementptr inbounds i8, ptr %tape, i64 16
+  %cap = load i64, ptr %capp, align 8
+  store ptr null, ptr %tape, align 8
   call void @__pyenzyme_tape_release(ptr %tape)
+  call void @__pyenzyme_omp_tape_park(ptr %base, i64 %cap, i32 %i)
   %i.next = add nsw i32 %i, 1
   %more = icmp slt i32 %i.next, %n
   br i1 %more, label %loop, label %done
@@ -275,6 +326,16 @@ done:
   ret void
 }}
 """
+
+
+def _helpers(m: Module) -> Function:
+    """The module's per-thread tape helpers (added once); returns the release of a region's tapes."""
+    if m.get_function(_RELEASE) is None:
+        tape_functions(m)
+        add_helper_functions(m, _HELPERS_IR)
+    release = m.get_function(_RELEASE)
+    assert release is not None
+    return release
 
 
 def augmented_fork(m: Module, inst: CallInst, push: Callable[[Builder, Value], None]
@@ -303,11 +364,6 @@ def reverse_fork(m: Module, inst: CallInst, pop: Callable[[Builder], Value]
         gtid = b.call(m.declare_function("__kmpc_global_thread_num", FunctionType(I32, (PTR,))), [ident])
         b.call(m.declare_function("__kmpc_push_num_threads", FunctionType(VOID, (PTR, I32, I32))), [ident, gtid, n])
         call = fork(m, b, ident, _wrapper(m, rev, "reverse"), [slot, *captured])
-        if m.get_function(_RELEASE) is None:
-            tape_functions(m)
-            add_helper_functions(m, _RELEASE_IR)
-        release = m.get_function(_RELEASE)
-        assert release is not None
-        b.call(release, [slot])
+        b.call(_helpers(m), [slot])
         return call
     return emit

@@ -74,9 +74,12 @@ def _value_in_slot(call: CallInst, slot: Value) -> Value:
         others = [u for u in users if u is not call and u not in stores and not (
             isinstance(u, CallInst) and (u.callee_name or "").startswith("llvm.lifetime."))]
         block = call.parent
-        if len(stores) == 1 and not others and block is not None and stores[0].parent is block and \
-                block.instructions.index(stores[0]) < block.instructions.index(call) and \
-                sum(1 for u in slot.uses if u.user is call) == 1:
+        entry = block.parent.entry if block is not None and block.parent is not None else None
+        # The only store runs before the call: earlier in its block, or in the entry block (which dominates all).
+        before = bool(stores) and block is not None and (
+            (stores[0].parent is block and block.instructions.index(stores[0]) < block.instructions.index(call))
+            or (stores[0].parent is entry and block is not entry))
+        if len(stores) == 1 and not others and before and sum(1 for u in slot.uses if u.user is call) == 1:
             value = stores[0].value
             for u in users:
                 if u is not call and isinstance(u, Instruction):
