@@ -208,7 +208,7 @@ def reverse_load(st: ReverseState, b: Builder, inst: Instruction) -> None:
         d = st.take_adjoint(b, inst)
         sp = st.available(st.shadow[inst.pointer])
         if needs_atomic_adjoint(st.ctx, st.fn, inst.pointer):  # threads of a parallel region meet here
-            atomic_add(b, sp, d, inst, inst.align)
+            atomic_add(st.m, b, sp, d, inst)
             return
         b.store(fadd_deep(b, b.load(d.type, sp, align=inst.align), d), sp, inst.align)
 

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from ..errors import DifferentiationError
 from ..ir import AllocaInst, CallInst, CastInst, Function, FunctionType, GEPInst, Instruction, Module, Value
 from ..ir.builder import Builder, const_int
-from ..ir.instructions import AtomicRMWInst
 from ..ir.splice import add_helper_functions
 from ..ir.types import I32, I64, PTR, VOID, FloatType, VectorType
 from .common import ADContext, describe
@@ -98,15 +97,53 @@ def needs_atomic_adjoint(ctx: ADContext, fn: Function, pointer: Value) -> bool:
     return fn in parallel_functions(ctx) and not thread_private(pointer)
 
 
-def atomic_add(b: Builder, shadow: Value, d: Value, inst: Instruction, align: int | None) -> None:
-    """``*shadow += d`` with ``atomicrmw fadd`` (element by element for a vector)."""
+#: 1 while this thread runs a region's reverse sweep in no active parallel region (a team of one thread, not
+#: nested in a larger team): adjoints of shared memory are then added without atomics.
+_PRIVATE_FLAG = "__pyenzyme_omp_adjoints_private"
+_FLAG_IR = f"@{_PRIVATE_FLAG} = internal thread_local global i8 0\n"
+
+
+def _add_helper(m: Module, t: FloatType) -> Function:
+    """``*p += d``: atomically unless this thread's adjoints are private (see ``_PRIVATE_FLAG``)."""
+    name = f"__pyenzyme_omp_add.{t}"
+    got = m.get_function(name)
+    if got is not None:
+        return got
+    if m.get(_PRIVATE_FLAG) is None:
+        add_helper_functions(m, _FLAG_IR)
+    add_helper_functions(m, f"""
+@{_PRIVATE_FLAG} = external thread_local global i8
+declare ptr @llvm.threadlocal.address.p0(ptr)
+define internal void @{name}(ptr %p, {t} %d) alwaysinline {{
+entry:
+  %flag = call ptr @llvm.threadlocal.address.p0(ptr @{_PRIVATE_FLAG})
+  %private = load i8, ptr %flag, align 1
+  %plain = icmp ne i8 %private, 0
+  br i1 %plain, label %add, label %atomic
+add:
+  %old = load {t}, ptr %p, align {t.bits // 8}
+  %new = fadd {t} %old, %d
+  store {t} %new, ptr %p, align {t.bits // 8}
+  ret void
+atomic:
+  %prev = atomicrmw fadd ptr %p, {t} %d monotonic, align {t.bits // 8}
+  ret void
+}}
+""")
+    got = m.get_function(name)
+    assert got is not None
+    return got
+
+
+def atomic_add(m: Module, b: Builder, shadow: Value, d: Value, inst: Instruction) -> None:
+    """``*shadow += d``, atomically where other threads may add there too (element by element for a vector)."""
     t = d.type
     if isinstance(t, FloatType):
-        b.insert(AtomicRMWInst("fadd", shadow, d, "monotonic", align))
+        b.call(_add_helper(m, t), [shadow, d])
     elif isinstance(t, VectorType) and isinstance(t.element, FloatType):
+        add = _add_helper(m, t.element)
         for k in range(t.count):
-            slot = b.gep(t.element, shadow, [const_int(I64, k)])
-            b.insert(AtomicRMWInst("fadd", slot, b.extractelement(d, k), "monotonic", None))
+            b.call(add, [b.gep(t.element, shadow, [const_int(I64, k)]), b.extractelement(d, k)])
     else:
         raise DifferentiationError(f"{describe(inst)}: reads a {t} from memory shared by the threads of an OpenMP "
                                    "parallel region; its adjoint cannot be added atomically (load its fields one "
@@ -193,6 +230,8 @@ def _wrapper(m: Module, sweep: Function, kind: str) -> Function:
     if got is not None:
         return got
     _helpers(m)
+    if m.get(_PRIVATE_FLAG) is None:
+        add_helper_functions(m, _FLAG_IR)
     ptypes = sweep.function_type.params[2:-1]  # gtid, btid, captured..., tape
     params = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
     args = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
@@ -200,7 +239,9 @@ def _wrapper(m: Module, sweep: Function, kind: str) -> Function:
     decl = f"declare void @{sweep.name}({', '.join(str(t) for t in sweep.function_type.params)})\n"
     common = ("declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()\ndeclare ptr @calloc(i64, i64)\n"
               "declare void @__kmpc_barrier(ptr, i32)\ndeclare void @abort()\n"
-              "declare void @__pyenzyme_omp_tape_reuse(ptr, i32)\n" + decl)
+              "declare void @__pyenzyme_omp_tape_reuse(ptr, i32)\ndeclare i32 @omp_in_parallel()\n"
+              "declare ptr @llvm.threadlocal.address.p0(ptr)\n"
+              f"@{_PRIVATE_FLAG} = external thread_local global i8\n" + decl)
     if kind == "augmented":
         body = f"""
 define internal void @{name}(ptr %gtid, ptr %btid, ptr %slot, ptr %ident{params}) {{
@@ -243,7 +284,14 @@ run:
   %all = load ptr, ptr %slot, align 8
   %t64 = sext i32 %tid to i64
   %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %t64
-{call}  ret void
+  %flag = call ptr @llvm.threadlocal.address.p0(ptr @{_PRIVATE_FLAG})
+  %was = load i8, ptr %flag, align 1
+  %active = call i32 @omp_in_parallel()
+  %alone = icmp eq i32 %active, 0
+  %private = zext i1 %alone to i8
+  store i8 %private, ptr %flag, align 1
+{call}  store i8 %was, ptr %flag, align 1
+  ret void
 }}
 """
     add_helper_functions(m, common + body)
