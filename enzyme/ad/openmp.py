@@ -31,6 +31,7 @@ from ..ir.builder import Builder, const_int
 from ..ir.splice import add_helper_functions
 from ..ir.types import I32, I64, PTR, VOID, FloatType, VectorType
 from .common import ADContext, describe
+from .openmp_sections import check_summing_section
 from .tape import tape_functions
 
 #: The first argument of a parallel region's outlined function called directly (see the module docstring).
@@ -173,7 +174,11 @@ _CONSTRUCTS = (("__kmpc_omp_task", "a task"), ("__kmpc_omp_taskwait", "taskwait"
 
 def check_runtime_call(inst: CallInst, name: str, reverse: bool) -> None:
     """Refuse OpenMP runtime calls whose semantics the derivative would not honour."""
-    if name in _PLAIN or name in _CRITICAL_REVERSE or name == "__kmpc_barrier":
+    if name in _CRITICAL_REVERSE:
+        if reverse:
+            check_summing_section(inst)
+        return
+    if name in _PLAIN or name == "__kmpc_barrier":
         return
     if name.startswith(_DISPATCH):
         if reverse:
@@ -405,7 +410,7 @@ def reverse_fork(m: Module, inst: CallInst, pop: Callable[[Builder], Value]
     def emit(b: Builder, rev: Function, args: list[Value]) -> Value:
         if not rev.return_type.is_void:
             raise DifferentiationError(f"{describe(inst)}: an OpenMP parallel region captures an active value by "
-                                       "value; reverse mode needs it captured by reference")
+                                       "value (firstprivate); reverse mode needs it shared (captured by reference)")
         slot = pop(b)
         ident, captured = args[1], args[2:-1]
         n = b.load(I32, b.gep(PTR, slot, [const_int(I64, 1)]), align=4)

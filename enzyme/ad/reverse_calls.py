@@ -155,7 +155,7 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
 def _refuse_active_capture(st: ReverseState, inst: CallInst, acts: Activities) -> None:
     if any(act is Activity.ACTIVE for act in acts):
         raise DifferentiationError(f"{describe(inst)}: an OpenMP parallel region captures an active value by "
-                                   "value; reverse mode needs it captured by reference")
+                                   "value (firstprivate); reverse mode needs it shared (captured by reference)")
 
 
 Emit = Callable[[Builder, Function, list[Value]], Value]

@@ -42,50 +42,105 @@ def lower_parallel_regions(module: Module) -> int:
         call.metadata = list(inst.metadata)
         inst.erase()
         sites.setdefault(outlined, []).append(call)
-    for outlined, calls in sites.items():
-        _reductions_as_critical_sections(module, outlined)
-        _pointers_by_value(outlined, calls)
+    done: set[Function] = set()
+    for outlined in sites:
+        work = [outlined]  # the region and what it calls (its -g body .omp_outlined_debug__ holds the reduction)
+        while work:
+            fn = work.pop()
+            if fn not in done and not fn.is_declaration:
+                done.add(fn)
+                _reductions_as_critical_sections(module, fn)
+                work += [i.callee for i in fn.instructions() if isinstance(i, CallInst) and isinstance(i.callee, Function)]
+        _pointers_by_value(outlined)
     return len(forks)
 
 
-def _pointers_by_value(outlined: Function, calls: list[CallInst]) -> None:
+def _pointers_by_value(outlined: Function) -> None:
     """A pointer variable the region only reads is captured by reference (``&a``, a slot in the caller's
     frame); pass the pointer itself.  A slot holding a pointer to constant memory would need a shadow
-    (it holds pointers) and could only get a null one, which reverse mode refuses."""
+    (it holds pointers) and could only get a null one, which reverse mode refuses.  Every call of the
+    region changes with it (forks, and the direct call of an ``if`` clause's serialized branch), so the
+    region must be used by calls only."""
+    calls = [u.user for u in outlined.uses]
+    if not all(isinstance(c, CallInst) and c.callee is outlined and outlined not in c.args for c in calls):
+        return
     for k, param in enumerate(outlined.args[2:], start=2):
-        uses = [u.user for u in param.uses]
-        if not uses or not all(isinstance(u, LoadInst) and u.type == PTR and not u.volatile and not u.atomic
-                               and u.pointer is param for u in uses):
+        if not _only_read(outlined, k, set()):
             continue
-        for call in calls:
-            call.set_operand(k, _value_in_slot(call, call.args[k]))
-        for load in uses:
-            assert isinstance(load, LoadInst)
-            load.replace_all_uses_with(param)
-            load.erase()
+        for slot in dict.fromkeys(c.args[k] for c in calls if isinstance(c, CallInst)):
+            sites = [c for c in calls if isinstance(c, CallInst) and c.args[k] is slot]
+            value = _only_value(slot, sites)
+            for call in sites:
+                call.set_operand(k, value if value is not None else
+                                 Builder(InsertPoint.before_inst(call)).load(PTR, slot, align=8))
+        _read_directly(outlined, k)
 
 
-def _value_in_slot(call: CallInst, slot: Value) -> Value:
-    """The pointer ``slot`` holds at ``call``: the value of its only store when that is all the slot is for
-    (the slot then goes), else a load before the call."""
-    if isinstance(slot, AllocaInst):
-        users = [u.user for u in slot.uses]
-        stores = [u for u in users if isinstance(u, StoreInst) and u.pointer is slot and u.value is not slot]
-        others = [u for u in users if u is not call and u not in stores and not (
-            isinstance(u, CallInst) and (u.callee_name or "").startswith("llvm.lifetime."))]
+def _forwarded_to(inst: Instruction, param: Value) -> tuple[Function, int] | None:
+    """``inst`` passes ``param`` once to an internal function called from nowhere else (clang's
+    ``.omp_outlined_debug__`` body of a region compiled with -g): that function and the position."""
+    if not isinstance(inst, CallInst) or not isinstance(inst.callee, Function) or inst.callee.is_declaration:
+        return None
+    g = inst.callee
+    positions = [i for i, a in enumerate(inst.args) if a is param]
+    if len(positions) != 1 or len(g.uses) != 1 or not g.prefix.strip().startswith(("internal", "private")):
+        return None
+    return g, positions[0]
+
+
+def _only_read(fn: Function, k: int, seen: set[Function]) -> bool:
+    """Is parameter ``k`` of ``fn`` only loaded from as a pointer (in ``fn`` or a body it forwards it to)?"""
+    if fn in seen:
+        return False
+    seen.add(fn)
+    param = fn.args[k]
+    uses = [u.user for u in param.uses if isinstance(u.user, Instruction)]  # debug records may stay
+    for u in uses:
+        if isinstance(u, LoadInst) and u.type == PTR and not u.volatile and not u.atomic and u.pointer is param:
+            continue
+        forwarded = _forwarded_to(u, param)
+        if forwarded is None or not _only_read(*forwarded, seen):
+            return False
+    return bool(uses)
+
+
+def _read_directly(fn: Function, k: int) -> None:
+    """Parameter ``k`` of ``fn`` is now the pointer itself, not its slot (see :func:`_only_read`)."""
+    param = fn.args[k]
+    for u in [u.user for u in param.uses if isinstance(u.user, Instruction)]:
+        if isinstance(u, LoadInst):
+            u.replace_all_uses_with(param)
+            u.erase()
+        else:
+            forwarded = _forwarded_to(u, param)
+            assert forwarded is not None
+            _read_directly(*forwarded)
+
+
+def _only_value(slot: Value, calls: list[CallInst]) -> Value | None:
+    """The value ``slot`` holds at each of ``calls`` when it is a stack slot written once, before them all,
+    and used for nothing else (the slot then goes); else None."""
+    if not isinstance(slot, AllocaInst):
+        return None
+    users = [u.user for u in slot.uses]
+    stores = [u for u in users if isinstance(u, StoreInst) and u.pointer is slot and u.value is not slot]
+    others = [u for u in users if u not in calls and u not in stores and isinstance(u, Instruction) and not (
+        isinstance(u, CallInst) and (u.callee_name or "").startswith("llvm.lifetime."))]  # debug records may stay
+    if len(stores) != 1 or others or any(sum(1 for a in c.args if a is slot) != 1 for c in calls):
+        return None
+    store = stores[0]
+    entry = store.parent.parent.entry if store.parent is not None and store.parent.parent is not None else None
+    for call in calls:
+        # The store runs first: earlier in the call's block, or in the entry block (which dominates all).
         block = call.parent
-        entry = block.parent.entry if block is not None and block.parent is not None else None
-        # The only store runs before the call: earlier in its block, or in the entry block (which dominates all).
-        before = bool(stores) and block is not None and (
-            (stores[0].parent is block and block.instructions.index(stores[0]) < block.instructions.index(call))
-            or (stores[0].parent is entry and block is not entry))
-        if len(stores) == 1 and not others and before and sum(1 for u in slot.uses if u.user is call) == 1:
-            value = stores[0].value
-            for u in users:
-                if u is not call and isinstance(u, Instruction):
-                    u.erase()
-            return value
-    return Builder(InsertPoint.before_inst(call)).load(PTR, slot, align=8)
+        if block is None or not ((store.parent is block and block.instructions.index(store) <
+                                  block.instructions.index(call)) or (store.parent is entry and block is not entry)):
+            return None
+    value = store.value
+    for u in users:
+        if u not in calls and isinstance(u, Instruction):
+            u.erase()
+    return value
 
 
 def raise_parallel_regions(module: Module) -> None:

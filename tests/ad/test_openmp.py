@@ -21,8 +21,8 @@ PROGRAMS = Path(__file__).parent / "openmp"
 OPENMP = ("-fopenmp",)
 
 # Every program at -O0 and -O2, the stencil at -O3 too: a build is the expensive part (~10 s).
-CASES = [(name, level) for name in ("stencil", "reductions", "libm_loop", "helper_calls", "dynamic_schedule")
-         for level in (0, 2)] + [("stencil", 3)]
+CASES = [(name, level) for name in ("stencil", "reductions", "libm_loop", "helper_calls", "dynamic_schedule",
+                                    "clauses") for level in (0, 2)] + [("stencil", 3)]
 
 
 def _transformed(source: Path | str, opt_level: int, tmp_path: Path, extra: tuple[str, ...] = ()) -> object:
@@ -82,11 +82,26 @@ void tangent(double *x, double *dx, double *y, double *dy, int n) {
 """
 
 
+_MAX_REDUCTION = """\
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+double peak(const double *x, int n) {
+  double m = -1e300;
+#pragma omp parallel for reduction(max : m)
+  for (int i = 0; i < n; i++) m = m > x[i] * x[i] ? m : x[i] * x[i];
+  return m;
+}
+void grad(double *x, double *dx, int n) { __enzyme_autodiff((void *)peak, enzyme_dup, x, dx, enzyme_const, n); }
+"""
+
+
 @pytest.mark.parametrize(("source", "expected"), [
     (_DYNAMIC_REVERSE, r"kernel\.c:5:.*OpenMP schedule\(dynamic\).*\(@__kmpc_dispatch_init_4\) is not differentiated "
                        r"in reverse mode"),
     (_TASKS, r"kernel\.c:6:.*OpenMP a task \(@__kmpc_omp_task_alloc\) is not differentiated"),
-], ids=["dynamic schedule in reverse mode", "task"])
+    (_MAX_REDUCTION, r"kernel\.c:\d+:.*OpenMP critical section \(or reduction other than \+\) stores a value that is "
+                     r"not a sum"),
+], ids=["dynamic schedule in reverse mode", "task", "max reduction in reverse mode"])
 def test_openmp_refusals(source: str, expected: str, tmp_path: Path) -> None:
     with pytest.raises(DifferentiationError, match=expected) as info:
         _transformed(source, 0, tmp_path, ("-g",))

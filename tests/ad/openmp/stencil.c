@@ -53,8 +53,7 @@ int main(void) {
   memcpy(u, x, sizeof u);
   memset(du, 0, sizeof du);
   memset(dv, 0, sizeof dv);
-  double seed = __enzyme_autodiff((void *)heat, enzyme_dup, u, du, enzyme_dup, v, dv, enzyme_const, N, enzyme_const, 0.2);
-  (void)seed;
+  __enzyme_autodiff((void *)heat, enzyme_dup, u, du, enzyme_dup, v, dv, enzyme_const, N, enzyme_const, 0.2);
   for (int i = 0; i < N; i++) check("heat reverse", i, du[i], fd[i], 1e-6);
   for (int i = 0; i < N; i++) {
     memcpy(u, x, sizeof u);
