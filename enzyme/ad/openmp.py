@@ -7,7 +7,8 @@ differentiating, the driver (``driver/openmp_regions.py``) rewrites each fork as
 marker global in the first argument tells the engine that the call is a fork, and whatever fork is
 still marked after differentiation is turned back into ``__kmpc_fork_call``.
 
-* Forward mode forks the tangent of ``f`` (the captured shadows are more captured arguments).
+* Forward mode forks the tangent of ``f`` (the captured shadows are more captured arguments; the call is
+  marked as the region's was, and becomes a fork with the others).
 * Reverse mode forks the augmented sweep of ``f`` and, in the reverse sweep, its reverse sweep, with
   the same number of threads (``__kmpc_push_num_threads``).  Each thread gets a tape of its own: the
   augmented fork's thread 0 allocates one per thread (the others wait at a barrier), thread ``t`` of
@@ -169,7 +170,9 @@ _CONSTRUCTS = (("__kmpc_omp_task", "a task"), ("__kmpc_omp_taskwait", "taskwait"
                ("__kmpc_dist", "distribute"),
                ("__kmpc_fork_teams", "teams"), ("__kmpc_push_proc_bind", "proc_bind"),
                ("__kmpc_atomic", "an atomic update through the runtime"), ("__kmpc_threadprivate", "threadprivate"),
-               ("__kmpc_fork_call", "a parallel region whose outlined function has no body here"))
+               ("__kmpc_fork_call", "region inside a derivative's reverse sweep (differentiating reverse mode of a "
+                "parallel region again, e.g. a Hessian: use forward mode for the inner derivative) or a region "
+                "without a body"))
 
 
 def check_runtime_call(inst: CallInst, name: str, reverse: bool) -> None:
@@ -221,10 +224,12 @@ def _check_captured(inst: CallInst, d: Function) -> None:
 
 
 def forward_fork(m: Module, inst: CallInst) -> Callable[[Builder, Function, list[Value]], Value]:
-    """Emit the fork of a region's tangent ``d`` (called with the marker, ident, captured values and shadows)."""
+    """Call a region's tangent ``d`` with the marker, ident, captured values and shadows: a marked call like the
+    region's own, which the driver turns into a fork at the end (and which a second differentiation of this
+    derivative sees as a region too)."""
     def emit(b: Builder, d: Function, args: list[Value]) -> Value:
         _check_captured(inst, d)
-        return fork(m, b, args[1], d, args[2:])
+        return b.call(d, args)
     return emit
 
 

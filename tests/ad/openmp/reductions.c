@@ -1,5 +1,6 @@
 /* Dot products, norms and moments with `reduction(+:...)`, one and two reduction variables; the same
-   sums written by hand with `atomic` and with per-thread partials added in a `critical` section. */
+   sums written by hand with `atomic` and with per-thread partials added in a `critical` section, and a
+   second derivative (forward over forward). */
 #include "omp_check.h"
 enum { N = 33 };
 
@@ -52,6 +53,11 @@ double cubes_critical(const double *x, int n) {
   return s;
 }
 
+/* Forward over forward: the second directional derivative of cubes_critical along v and w. */
+double tangent_of_critical(const double *x, const double *v, int n) {
+  return __enzyme_fwddiff((void *)cubes_critical, enzyme_dup, x, v, enzyme_const, n);
+}
+
 static double weights[N];
 static double dot_of(double *x) { return dot(x, weights, N); }
 static double norm_of(double *x) { return norm2(x, N); }
@@ -86,5 +92,14 @@ int main(void) {
   CHECK_ALL("variance", variance_of, variance, enzyme_const, N);
   CHECK_ALL("atomic", atomic_of, cubes_atomic, enzyme_const, N);
   CHECK_ALL("critical", critical_of, cubes_critical, enzyme_const, N);
+  double v[N], w[N], second = 0;
+  for (int i = 0; i < N; i++) {
+    v[i] = 1.0 / (1 + i);
+    w[i] = (i % 3) - 1.0;
+    second += v[i] * w[i] * (2 * cos(x[i]) - x[i] * sin(x[i]));
+  }
+  check("forward over forward", 0,
+        __enzyme_fwddiff((void *)tangent_of_critical, enzyme_dup, x, w, enzyme_const, v, enzyme_const, N), second,
+        1e-10);
   return finish();
 }
