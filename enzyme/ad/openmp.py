@@ -60,8 +60,17 @@ def is_parallel_region(inst: CallInst) -> bool:
     return bool(args) and getattr(args[0], "name", None) == PARALLEL_MARKER and inst.called_function is not None
 
 
+#: The lock API: fine in forward mode; reverse mode would run the adjoint updates of the locked code without
+#: the lock (critical sections it reverses, locks it does not).
+_LOCKS = ("omp_set_lock", "omp_unset_lock", "omp_test_lock", "omp_set_nest_lock", "omp_unset_nest_lock",
+          "omp_test_nest_lock")
+
+
+_LOCK_LIFETIME = ("omp_init_lock", "omp_destroy_lock", "omp_init_nest_lock", "omp_destroy_nest_lock")
+
+
 def is_openmp_runtime(name: str) -> bool:
-    return name.startswith("__kmpc_")
+    return name.startswith("__kmpc_") or name in _LOCKS or name in _LOCK_LIFETIME
 
 
 # -- which functions run inside parallel regions ---------------------------------------------------------------
@@ -181,7 +190,14 @@ def check_runtime_call(inst: CallInst, name: str, reverse: bool) -> None:
         if reverse:
             check_summing_section(inst)
         return
-    if name in _PLAIN or name == "__kmpc_barrier":
+    if name in _PLAIN or name == "__kmpc_barrier" or name in _LOCK_LIFETIME:
+        return
+    if name in _LOCKS:
+        if reverse:
+            raise DifferentiationError(
+                f"{describe(inst)}: OpenMP locks (@{name}) are not differentiated in reverse mode: the reverse "
+                "sweep would update adjoints without the lock; use `#pragma omp critical` or `atomic` (forward mode "
+                "supports locks)")
         return
     if name.startswith(_DISPATCH):
         if reverse:
