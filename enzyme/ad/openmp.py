@@ -77,13 +77,15 @@ def is_openmp_runtime(name: str) -> bool:
 
 
 def parallel_functions(ctx: ADContext) -> frozenset[Function]:
-    """The outlined functions of the module's parallel regions and every function they call (directly)."""
+    """The outlined functions of the module's parallel regions and every function they call (through a
+    pointer: every function whose address is taken)."""
     key = ("openmp", "parallel functions")
     got = ctx.memo.get(key)
     if got is None:
         work = [inst.called_function for f in ctx.module.functions for inst in f.instructions()
                 if isinstance(inst, CallInst) and is_parallel_region(inst)]
         seen: set[Function] = set()
+        indirect = False
         while work:
             g = work.pop()
             if g is None or g in seen or g.is_declaration:
@@ -92,6 +94,11 @@ def parallel_functions(ctx: ADContext) -> frozenset[Function]:
             for inst in g.instructions():
                 if isinstance(inst, CallInst):
                     work.append(inst.called_function)
+                    indirect |= inst.called_function is None
+            if indirect and not work:
+                indirect = False
+                work = [f for f in ctx.module.functions if f not in seen and any(
+                    not (isinstance(u.user, CallInst) and u.user.callee is f) for u in f.uses)]
         got = ctx.memo[key] = frozenset(seen)
     return got
 
@@ -112,6 +119,9 @@ def needs_atomic_adjoint(ctx: ADContext, fn: Function, pointer: Value) -> bool:
 #: nested in a larger team): adjoints of shared memory are then added without atomics.
 _PRIVATE_FLAG = "__pyenzyme_omp_adjoints_private"
 _FLAG_IR = f"@{_PRIVATE_FLAG} = internal thread_local global i8 0\n"
+
+
+_ATOMIC_FLOATS = ("half", "bfloat", "float", "double")  # atomicrmw fadd takes these (not x86_fp80, fp128)
 
 
 def _add_helper(m: Module, t: FloatType) -> Function:
@@ -149,16 +159,16 @@ atomic:
 def atomic_add(m: Module, b: Builder, shadow: Value, d: Value, inst: Instruction) -> None:
     """``*shadow += d``, atomically where other threads may add there too (element by element for a vector)."""
     t = d.type
-    if isinstance(t, FloatType):
+    if isinstance(t, FloatType) and t.kind in _ATOMIC_FLOATS:
         b.call(_add_helper(m, t), [shadow, d])
-    elif isinstance(t, VectorType) and isinstance(t.element, FloatType):
+    elif isinstance(t, VectorType) and isinstance(t.element, FloatType) and t.element.kind in _ATOMIC_FLOATS:
         add = _add_helper(m, t.element)
         for k in range(t.count):
             b.call(add, [b.gep(t.element, shadow, [const_int(I64, k)]), b.extractelement(d, k)])
     else:
         raise DifferentiationError(f"{describe(inst)}: reads a {t} from memory shared by the threads of an OpenMP "
-                                   "parallel region; its adjoint cannot be added atomically (load its fields one "
-                                   "by one)")
+                                   "parallel region; its adjoint cannot be added atomically (atomics take half, "
+                                   "float and double values and vectors of them)")
 
 
 def refuse_in_parallel(ctx: ADContext, fn: Function, inst: Instruction, what: str, pointer: Value) -> None:

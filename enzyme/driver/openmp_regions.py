@@ -50,7 +50,8 @@ def lower_parallel_regions(module: Module) -> int:
             if fn not in done and not fn.is_declaration:
                 done.add(fn)
                 _reductions_as_critical_sections(module, fn)
-                work += [i.callee for i in fn.instructions() if isinstance(i, CallInst) and isinstance(i.callee, Function)]
+                work += [i.callee for i in fn.instructions()
+                         if isinstance(i, CallInst) and isinstance(i.callee, Function)]
         _pointers_by_value(outlined)
     return len(forks)
 
