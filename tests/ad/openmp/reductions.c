@@ -1,6 +1,6 @@
-/* Dot products, norms and moments with `reduction(+:...)`, one and two reduction variables; the same
-   sums written by hand with `atomic` and with per-thread partials added in a `critical` section, and a
-   second derivative (forward over forward). */
+/* Dot products, norms and moments with `reduction(+:...)`, one and two reduction variables and an array
+   section; the same sums written by hand with `atomic` and with per-thread partials added in a `critical`
+   section, and a second derivative (forward over forward). */
 #include "omp_check.h"
 enum { N = 33 };
 
@@ -53,6 +53,16 @@ double cubes_critical(const double *x, int n) {
   return s;
 }
 
+/* An array reduction: per-bin sums of squares, then a weighted energy of the bins. */
+double binned(const double *x, int n) {
+  double bins[4] = {0};
+#pragma omp parallel for reduction(+ : bins[:4])
+  for (int i = 0; i < n; i++) bins[i % 4] += x[i] * x[i];
+  double s = 0;
+  for (int b = 0; b < 4; b++) s += bins[b] * (b + 1) * bins[b];
+  return s;
+}
+
 /* Forward over forward: the second directional derivative of cubes_critical along v and w. */
 double tangent_of_critical(const double *x, const double *v, int n) {
   return __enzyme_fwddiff((void *)cubes_critical, enzyme_dup, x, v, enzyme_const, n);
@@ -64,6 +74,7 @@ static double norm_of(double *x) { return norm2(x, N); }
 static double variance_of(double *x) { return variance(x, N); }
 static double atomic_of(double *x) { return cubes_atomic(x, N); }
 static double critical_of(double *x) { return cubes_critical(x, N); }
+static double binned_of(double *x) { return binned(x, N); }
 
 /* Reverse over all inputs, forward one input at a time, against central differences of `f`; the kernel's
    arguments after x (and its shadow) are `rest`. */
@@ -92,6 +103,7 @@ int main(void) {
   CHECK_ALL("variance", variance_of, variance, enzyme_const, N);
   CHECK_ALL("atomic", atomic_of, cubes_atomic, enzyme_const, N);
   CHECK_ALL("critical", critical_of, cubes_critical, enzyme_const, N);
+  CHECK_ALL("array reduction", binned_of, binned, enzyme_const, N);
   double v[N], w[N], second = 0;
   for (int i = 0; i < N; i++) {
     v[i] = 1.0 / (1 + i);
