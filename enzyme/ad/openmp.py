@@ -265,6 +265,12 @@ def _wrapper(m: Module, sweep: Function, kind: str) -> Function:
     got = m.get_function(name)
     if got is not None:
         return got
+    # Nothing else reaches the tape's header while the sweep runs (a thread's tape is its own): LLVM may keep
+    # its top in a register instead of storing it back at every push or pop (the shadows it writes between
+    # them could otherwise alias it).
+    tape = sweep.args[-1]
+    if "noalias" not in tape.attrs.split():
+        tape.attrs = f"noalias {tape.attrs}".strip()
     _helpers(m)
     if m.get(_PRIVATE_FLAG) is None:
         add_helper_functions(m, _FLAG_IR)
