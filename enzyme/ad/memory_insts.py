@@ -26,7 +26,8 @@ from .copy_types import function_contexts
 from .custom import custom_rules
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
-from .openmp import atomic_add, needs_atomic_adjoint
+from .openmp import needs_atomic_adjoint
+from .openmp_runtime import atomic_add
 from .reverse_state import ReverseState, fadd_deep
 
 

@@ -21,6 +21,9 @@ still marked after differentiation is turned back into ``__kmpc_fork_call``.
   barrier.  Schedules whose chunks the runtime hands out at run time (``__kmpc_dispatch_*``: dynamic,
   guided, runtime) are differentiated in forward mode and refused in reverse mode; every other OpenMP
   runtime call (tasks, ordered, copyprivate, teams, ...) is refused, naming the call and its line.
+
+The IR the forks run on (microtasks, per-thread tapes, the adjoint additions) is in openmp_runtime.py;
+which critical sections reverse mode accepts, in openmp_sections.py.
 """
 from __future__ import annotations
 
@@ -29,11 +32,10 @@ from collections.abc import Callable
 from ..errors import DifferentiationError
 from ..ir import AllocaInst, CallInst, CastInst, Function, FunctionType, GEPInst, Instruction, Module, Value
 from ..ir.builder import Builder, const_int
-from ..ir.splice import add_helper_functions
-from ..ir.types import I32, I64, PTR, VOID, FloatType, VectorType
+from ..ir.types import I32, I64, PTR, VOID
 from .common import ADContext, describe
+from .openmp_runtime import microtask, release_function
 from .openmp_sections import check_summing_section
-from .tape import tape_functions
 
 #: The first argument of a parallel region's outlined function called directly (see the module docstring).
 PARALLEL_MARKER = "__pyenzyme_omp_parallel"
@@ -51,7 +53,6 @@ _DISPATCH = ("__kmpc_dispatch_init_", "__kmpc_dispatch_next_", "__kmpc_dispatch_
 #: A critical section's reverse is a critical section: the reverse of entering is leaving and back.
 _CRITICAL_REVERSE = {"__kmpc_critical": "__kmpc_end_critical", "__kmpc_critical_with_hint": "__kmpc_end_critical",
                      "__kmpc_end_critical": "__kmpc_critical"}
-TAPE_BYTES = 48  # tape.TAPE_STRUCT
 
 
 def is_parallel_region(inst: CallInst) -> bool:
@@ -113,62 +114,6 @@ def thread_private(p: Value) -> bool:
 def needs_atomic_adjoint(ctx: ADContext, fn: Function, pointer: Value) -> bool:
     """Must the reverse sweep of ``fn`` add adjoints into the shadow of ``pointer`` atomically?"""
     return fn in parallel_functions(ctx) and not thread_private(pointer)
-
-
-#: 1 while this thread runs a region's reverse sweep in no active parallel region (a team of one thread, not
-#: nested in a larger team): adjoints of shared memory are then added without atomics.
-_PRIVATE_FLAG = "__pyenzyme_omp_adjoints_private"
-_FLAG_IR = f"@{_PRIVATE_FLAG} = internal thread_local global i8 0\n"
-
-
-_ATOMIC_FLOATS = ("half", "bfloat", "float", "double")  # atomicrmw fadd takes these (not x86_fp80, fp128)
-
-
-def _add_helper(m: Module, t: FloatType) -> Function:
-    """``*p += d``: atomically unless this thread's adjoints are private (see ``_PRIVATE_FLAG``)."""
-    name = f"__pyenzyme_omp_add.{t}"
-    got = m.get_function(name)
-    if got is not None:
-        return got
-    if m.get(_PRIVATE_FLAG) is None:
-        add_helper_functions(m, _FLAG_IR)
-    add_helper_functions(m, f"""
-@{_PRIVATE_FLAG} = external thread_local global i8
-declare ptr @llvm.threadlocal.address.p0(ptr)
-define internal void @{name}(ptr %p, {t} %d) alwaysinline {{
-entry:
-  %flag = call ptr @llvm.threadlocal.address.p0(ptr @{_PRIVATE_FLAG})
-  %private = load i8, ptr %flag, align 1
-  %plain = icmp ne i8 %private, 0
-  br i1 %plain, label %add, label %atomic
-add:
-  %old = load {t}, ptr %p, align {t.bits // 8}
-  %new = fadd {t} %old, %d
-  store {t} %new, ptr %p, align {t.bits // 8}
-  ret void
-atomic:
-  %prev = atomicrmw fadd ptr %p, {t} %d monotonic, align {t.bits // 8}
-  ret void
-}}
-""")
-    got = m.get_function(name)
-    assert got is not None
-    return got
-
-
-def atomic_add(m: Module, b: Builder, shadow: Value, d: Value, inst: Instruction) -> None:
-    """``*shadow += d``, atomically where other threads may add there too (element by element for a vector)."""
-    t = d.type
-    if isinstance(t, FloatType) and t.kind in _ATOMIC_FLOATS:
-        b.call(_add_helper(m, t), [shadow, d])
-    elif isinstance(t, VectorType) and isinstance(t.element, FloatType) and t.element.kind in _ATOMIC_FLOATS:
-        add = _add_helper(m, t.element)
-        for k in range(t.count):
-            b.call(add, [b.gep(t.element, shadow, [const_int(I64, k)]), b.extractelement(d, k)])
-    else:
-        raise DifferentiationError(f"{describe(inst)}: reads a {t} from memory shared by the threads of an OpenMP "
-                                   "parallel region; its adjoint cannot be added atomically (atomics take half, "
-                                   "float and double values and vectors of them)")
 
 
 def refuse_in_parallel(ctx: ADContext, fn: Function, inst: Instruction, what: str, pointer: Value) -> None:
@@ -259,175 +204,6 @@ def forward_fork(m: Module, inst: CallInst) -> Callable[[Builder, Function, list
     return emit
 
 
-def _wrapper(m: Module, sweep: Function, kind: str) -> Function:
-    """The microtask that runs one thread's ``sweep`` (augmented or reverse) on that thread's tape."""
-    name = f"{sweep.name}.omp_{kind}"
-    got = m.get_function(name)
-    if got is not None:
-        return got
-    # Nothing else reaches the tape's header while the sweep runs (a thread's tape is its own): LLVM may keep
-    # its top in a register instead of storing it back at every push or pop (the shadows it writes between
-    # them could otherwise alias it).
-    tape = sweep.args[-1]
-    if "noalias" not in tape.attrs.split():
-        tape.attrs = f"noalias {tape.attrs}".strip()
-    _helpers(m)
-    if m.get(_PRIVATE_FLAG) is None:
-        add_helper_functions(m, _FLAG_IR)
-    ptypes = sweep.function_type.params[2:-1]  # gtid, btid, captured..., tape
-    params = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
-    args = "".join(f", {t} %a{i}" for i, t in enumerate(ptypes))
-    call = f"  call void @{sweep.name}(ptr %gtid, ptr %btid{args}, ptr %tape)\n"
-    decl = f"declare void @{sweep.name}({', '.join(str(t) for t in sweep.function_type.params)})\n"
-    common = ("declare i32 @omp_get_thread_num()\ndeclare i32 @omp_get_num_threads()\ndeclare ptr @calloc(i64, i64)\n"
-              "declare void @__kmpc_barrier(ptr, i32)\ndeclare void @abort()\n"
-              "declare void @__pyenzyme_omp_tape_reuse(ptr, i32)\ndeclare i32 @omp_in_parallel()\n"
-              "declare ptr @llvm.threadlocal.address.p0(ptr)\n"
-              f"@{_PRIVATE_FLAG} = external thread_local global i8\n" + decl)
-    if kind == "augmented":
-        body = f"""
-define internal void @{name}(ptr %gtid, ptr %btid, ptr %slot, ptr %ident{params}) {{
-entry:
-  %tid = call i32 @omp_get_thread_num()
-  %first = icmp eq i32 %tid, 0
-  br i1 %first, label %make, label %wait
-make:
-  %n = call i32 @omp_get_num_threads()
-  %n64 = sext i32 %n to i64
-  %tapes = call ptr @calloc(i64 %n64, i64 {TAPE_BYTES})
-  store ptr %tapes, ptr %slot, align 8
-  %np = getelementptr inbounds i8, ptr %slot, i64 8
-  store i32 %n, ptr %np, align 4
-  br label %wait
-wait:
-  %g = load i32, ptr %gtid, align 4
-  call void @__kmpc_barrier(ptr %ident, i32 %g)
-  %all = load ptr, ptr %slot, align 8
-  %t64 = sext i32 %tid to i64
-  %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %t64
-  call void @__pyenzyme_omp_tape_reuse(ptr %tape, i32 %tid)
-{call}  ret void
-}}
-"""
-    else:
-        body = f"""
-define internal void @{name}(ptr %gtid, ptr %btid, ptr %slot{params}) {{
-entry:
-  %tid = call i32 @omp_get_thread_num()
-  %n = call i32 @omp_get_num_threads()
-  %np = getelementptr inbounds i8, ptr %slot, i64 8
-  %want = load i32, ptr %np, align 4
-  %same = icmp eq i32 %n, %want
-  br i1 %same, label %run, label %fail
-fail:
-  call void @abort()
-  unreachable
-run:
-  %all = load ptr, ptr %slot, align 8
-  %t64 = sext i32 %tid to i64
-  %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %t64
-  %flag = call ptr @llvm.threadlocal.address.p0(ptr @{_PRIVATE_FLAG})
-  %was = load i8, ptr %flag, align 1
-  %active = call i32 @omp_in_parallel()
-  %alone = icmp eq i32 %active, 0
-  %private = zext i1 %alone to i8
-  store i8 %private, ptr %flag, align 1
-{call}  store i8 %was, ptr %flag, align 1
-  ret void
-}}
-"""
-    add_helper_functions(m, common + body)
-    got = m.get_function(name)
-    assert got is not None
-    return got
-
-
-_RELEASE = "__pyenzyme_omp_release_tapes"
-_SPARES = 64  # threads whose tape blocks are kept for the next parallel region (as tape.py keeps one)
-#: Per-thread tapes: thread t starts from the block thread t parked last time (no realloc growth, no fresh
-#: pages at every gradient), and the reverse fork's tapes are released into those slots.
-_HELPERS_IR = f"""
-@__pyenzyme_omp_spare_tapes = internal global [{_SPARES} x ptr] zeroinitializer
-declare void @__pyenzyme_tape_release(ptr)
-declare void @free(ptr)
-define internal void @__pyenzyme_omp_tape_reuse(ptr %tape, i32 %t) {{
-entry:
-  %ok = icmp ult i32 %t, {_SPARES}
-  br i1 %ok, label %take, label %done
-take:
-  %t64 = zext i32 %t to i64
-  %p = getelementptr inbounds [{_SPARES} x ptr], ptr @__pyenzyme_omp_spare_tapes, i64 0, i64 %t64
-  %spare = atomicrmw xchg ptr %p, ptr null acquire
-  %none = icmp eq ptr %spare, null
-  br i1 %none, label %done, label %use
-use:
-  %cap = load i64, ptr %spare, align 8
-  store ptr %spare, ptr %tape, align 8
-  %capp = getelementptr inbounds i8, ptr %tape, i64 16
-  store i64 %cap, ptr %capp, align 8
-  br label %done
-done:
-  ret void
-}}
-define internal void @__pyenzyme_omp_tape_park(ptr %block, i64 %cap, i32 %t) {{
-entry:
-  %some = icmp ne ptr %block, null
-  %ok = icmp ult i32 %t, {_SPARES}
-  %small = icmp ule i64 %cap, {1 << 28}
-  %both = and i1 %some, %ok
-  %keep = and i1 %both, %small
-  br i1 %keep, label %park, label %drop
-park:
-  store i64 %cap, ptr %block, align 8
-  %t64 = zext i32 %t to i64
-  %p = getelementptr inbounds [{_SPARES} x ptr], ptr @__pyenzyme_omp_spare_tapes, i64 0, i64 %t64
-  %swap = cmpxchg ptr %p, ptr null, ptr %block acq_rel monotonic
-  %parked = extractvalue {{ ptr, i1 }} %swap, 1
-  br i1 %parked, label %done, label %drop
-drop:
-  call void @free(ptr %block)
-  br label %done
-done:
-  ret void
-}}
-define internal void @{_RELEASE}(ptr %slot) {{
-entry:
-  %all = load ptr, ptr %slot, align 8
-  %np = getelementptr inbounds i8, ptr %slot, i64 8
-  %n = load i32, ptr %np, align 4
-  %any = icmp sgt i32 %n, 0
-  br i1 %any, label %loop, label %done
-loop:
-  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
-  %i64 = sext i32 %i to i64
-  %tape = getelementptr inbounds [{TAPE_BYTES} x i8], ptr %all, i64 %i64
-  %base = load ptr, ptr %tape, align 8
-  %capp = getelementptr inbounds i8, ptr %tape, i64 16
-  %cap = load i64, ptr %capp, align 8
-  store ptr null, ptr %tape, align 8
-  call void @__pyenzyme_tape_release(ptr %tape)
-  call void @__pyenzyme_omp_tape_park(ptr %base, i64 %cap, i32 %i)
-  %i.next = add nsw i32 %i, 1
-  %more = icmp slt i32 %i.next, %n
-  br i1 %more, label %loop, label %done
-done:
-  call void @free(ptr %all)
-  call void @free(ptr %slot)
-  ret void
-}}
-"""
-
-
-def _helpers(m: Module) -> Function:
-    """The module's per-thread tape helpers (added once); returns the release of a region's tapes."""
-    if m.get_function(_RELEASE) is None:
-        tape_functions(m)
-        add_helper_functions(m, _HELPERS_IR)
-    release = m.get_function(_RELEASE)
-    assert release is not None
-    return release
-
-
 def augmented_fork(m: Module, inst: CallInst, push: Callable[[Builder, Value], None]
                    ) -> Callable[[Builder, Function, list[Value]], Value]:
     """Emit the fork of a region's augmented sweep; the record of its tapes goes on the caller's tape."""
@@ -437,7 +213,7 @@ def augmented_fork(m: Module, inst: CallInst, push: Callable[[Builder, Value], N
         slot = b.call(calloc, [const_int(I64, 1), const_int(I64, 16)], name="omp.tapes")
         push(b, slot)
         ident, captured = args[1], args[2:-1]
-        return fork(m, b, ident, _wrapper(m, aug, "augmented"), [slot, ident, *captured])
+        return fork(m, b, ident, microtask(m, aug, "augmented"), [slot, ident, *captured])
     return emit
 
 
@@ -453,7 +229,7 @@ def reverse_fork(m: Module, inst: CallInst, pop: Callable[[Builder], Value]
         n = b.load(I32, b.gep(PTR, slot, [const_int(I64, 1)]), align=4)
         gtid = b.call(m.declare_function("__kmpc_global_thread_num", FunctionType(I32, (PTR,))), [ident])
         b.call(m.declare_function("__kmpc_push_num_threads", FunctionType(VOID, (PTR, I32, I32))), [ident, gtid, n])
-        call = fork(m, b, ident, _wrapper(m, rev, "reverse"), [slot, *captured])
-        b.call(_helpers(m), [slot])
+        call = fork(m, b, ident, microtask(m, rev, "reverse"), [slot, *captured])
+        b.call(release_function(m), [slot])
         return call
     return emit
