@@ -11,7 +11,8 @@ a section whose floating-point stores are all sums into the location they read, 
 from __future__ import annotations
 
 from ..errors import DifferentiationError
-from ..ir import BinaryOperator, Block, CallInst, Instruction, LoadInst, StoreInst
+from ..ir import (AllocaInst, BinaryOperator, Block, CallInst, CastInst, GEPInst, Instruction, LoadInst, PhiInst,
+                  SelectInst, StoreInst, Value)
 from ..ir.types import FloatType, VectorType
 from .common import describe, is_inactive_function
 
@@ -41,13 +42,56 @@ def _section(enter: CallInst) -> list[Instruction]:
     return out
 
 
-def _is_sum_into(store: StoreInst, inside: set[Instruction]) -> bool:
-    """``store (load p) + v -> p`` (or ``v + load p``, ``load p - v``) with the load in the section."""
+def _bases(p: Value) -> set[Value]:
+    """The objects ``p`` may point into, through address arithmetic, phis and selects."""
+    out: set[Value] = set()
+    work, seen = [p], set()
+    while work:
+        q = work.pop()
+        if q in seen:
+            continue
+        seen.add(q)
+        if isinstance(q, (GEPInst, CastInst)):
+            work.append(q.operand(0))
+        elif isinstance(q, PhiInst):
+            work.extend(v for v, _ in q.incoming)
+        elif isinstance(q, SelectInst):
+            work.extend(q.operands[1:])
+        else:
+            out.add(q)
+    return out
+
+
+def _reads_inside(v: Value, inside: set[Instruction], written: set[Value]) -> bool:
+    """Does ``v`` depend on a load, in the section, of an object the section writes (``written``: their bases)?"""
+    work, seen = [v], set()
+    while work:
+        x = work.pop()
+        if not isinstance(x, Instruction) or x not in inside or x in seen:
+            continue
+        seen.add(x)
+        if isinstance(x, LoadInst):
+            # Only the function's own stack objects are known apart from what the section writes: arguments
+            # and globals may point into the same memory.
+            if any(base in written or not isinstance(base, AllocaInst) for base in _bases(x.pointer)):
+                return True
+            continue
+        work.extend(x.operands)
+    return False
+
+
+def _is_sum_into(store: StoreInst, inside: set[Instruction], written: set[Value]) -> bool:
+    """``store (load p) + v -> p`` (or ``v + load p``, ``load p - v``) with the load in the section and ``v``
+    computed from nothing the section loads (``s = s + 0.5 * s`` scales ``s``: not a sum)."""
     v = store.value
     if not isinstance(v, BinaryOperator) or v.opcode not in ("fadd", "fsub"):
         return False
-    operands = v.operands if v.opcode == "fadd" else v.operands[:1]
-    return any(isinstance(o, LoadInst) and o in inside and o.pointer is store.pointer for o in operands)
+    a, b = v.operands
+    for old, added in ((a, b), (b, a)) if v.opcode == "fadd" else ((a, b),):
+        if isinstance(old, LoadInst) and old in inside and old.pointer is store.pointer \
+                and not _reads_inside(added, inside, written):
+            return True
+    return False
 
 
 def check_summing_section(enter: CallInst) -> None:
@@ -56,10 +100,11 @@ def check_summing_section(enter: CallInst) -> None:
         return
     body = _section(enter)
     inside = set(body)
+    written = {base for i in body if isinstance(i, StoreInst) for base in _bases(i.pointer)}
     for inst in body:
         what = None
         if isinstance(inst, StoreInst) and isinstance(inst.value.type, (FloatType, VectorType)) \
-                and not _is_sum_into(inst, inside):
+                and not _is_sum_into(inst, inside, written):
             what = "stores a value that is not a sum into the location it read"
         elif isinstance(inst, CallInst) and inst.called_function is not None \
                 and not inst.called_function.is_declaration and not is_inactive_function(inst.callee_name or ""):

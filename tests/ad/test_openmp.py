@@ -102,13 +102,34 @@ void grad(double *x, double *dx, int n) { __enzyme_autodiff((void *)peak, enzyme
 """
 
 
+_SCALING_CRITICAL = """\
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+double grow(const double *x, int n) {
+  double s = 1;
+#pragma omp parallel
+  {
+    double local = 0;
+#pragma omp for
+    for (int i = 0; i < n; i++) local += x[i];
+#pragma omp critical
+    s = s + 0.5 * s * local;
+  }
+  return s;
+}
+void grad(double *x, double *dx, int n) { __enzyme_autodiff((void *)grow, enzyme_dup, x, dx, enzyme_const, n); }
+"""
+
+
 @pytest.mark.parametrize(("source", "expected"), [
     (_DYNAMIC_REVERSE, r"kernel\.c:5:.*OpenMP schedule\(dynamic\).*\(@__kmpc_dispatch_init_4\) is not differentiated "
                        r"in reverse mode"),
     (_TASKS, r"kernel\.c:6:.*OpenMP a task \(@__kmpc_omp_task_alloc\) is not differentiated"),
     (_MAX_REDUCTION, r"kernel\.c:\d+:.*OpenMP critical section \(or reduction other than \+\) stores a value that is "
                      r"not a sum"),
-], ids=["dynamic schedule in reverse mode", "task", "max reduction in reverse mode"])
+    (_SCALING_CRITICAL, r"kernel\.c:11:.*OpenMP critical section \(or reduction other than \+\) stores a value "
+                        r"that is not a sum"),
+], ids=["dynamic schedule in reverse mode", "task", "max reduction in reverse mode", "scaling critical section"])
 def test_openmp_refusals(source: str, expected: str, tmp_path: Path) -> None:
     with pytest.raises(DifferentiationError, match=expected) as info:
         _transformed(source, 0, tmp_path, ("-g",))
