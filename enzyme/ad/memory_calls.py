@@ -195,7 +195,7 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
         zero_fill(st.m, b, sd, nbytes)
         return
     assert layout is not None  # checked in the augmented sweep
-    refuse_in_parallel(st.ctx, st.fn, inst, "copies floating-point data", src)
+    refuse_in_parallel(st.ctx, st.fn, inst, "copies floating-point data out of", src)
     ss = st.available(st.shadow[src])
     if layout.stride is not None:
         b.call(record_adjoint_function(st.m, layout.leaves, layout.stride, overlapping), [sd, ss, nbytes])

@@ -119,8 +119,8 @@ def needs_atomic_adjoint(ctx: ADContext, fn: Function, pointer: Value) -> bool:
 def refuse_in_parallel(ctx: ADContext, fn: Function, inst: Instruction, what: str, pointer: Value) -> None:
     """Refuse reverse code that would add adjoints into shared memory without atomics."""
     if needs_atomic_adjoint(ctx, fn, pointer):
-        raise DifferentiationError(f"{describe(inst)}: {what} from memory shared by the threads of an OpenMP "
-                                   "parallel region; reverse mode cannot add its adjoint race-free yet")
+        raise DifferentiationError(f"{describe(inst)}: {what} memory shared by the threads of an OpenMP parallel "
+                                   "region; reverse mode cannot add its adjoints race-free there yet")
 
 
 # -- OpenMP runtime calls inside a region ------------------------------------------------------------------------

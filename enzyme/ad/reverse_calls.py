@@ -61,6 +61,10 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.CUSTOM:
         if _involved(st, inst):
             st.refuse_batch(inst, f"the registered gradient of @{name}")
+            for a in inst.args:
+                if a in st.shadow:  # the rule adds into the shadow as it likes: not atomically
+                    openmp.refuse_in_parallel(st.ctx, st.fn, inst, f"passes to the registered gradient of @{name}",
+                                              a)
         augment_custom_call(st, inst, ni, b)
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
