@@ -9,13 +9,15 @@ cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 # Everything must come from one LLVM major (22): bitcode is not forward compatible.
-REQUIRED_APT=(clang-22 flang-22 llvm-22 lld-22 libclang-22-dev ninja-build make)
+REQUIRED_APT=(clang-22 flang-22 llvm-22 lld-22 libclang-22-dev libomp-22-dev ninja-build make)
 REQUIRED_TOOLS=(clang-22 clang++-22 flang-22 ld.lld-22 llc-22 llvm-link-22 ninja make)
 # MPI programs (tests/ad/test_mpi.py, benchmarks/bench_mpi.py) build with OpenMPI's mpicc and run under mpirun.
 REQUIRED_APT+=(libopenmpi-dev openmpi-bin)
 REQUIRED_TOOLS+=(mpicc mpirun)
 # pyenzyme's clang plugin (Enzyme's source attributes, built on first use) needs clang's headers.
 CLANG_HEADER=/usr/lib/llvm-22/include/clang/Sema/ParsedAttr.h
+# OpenMP programs (-fopenmp) need clang-22's OpenMP runtime and its omp.h.
+OPENMP_RUNTIME=/usr/lib/llvm-22/lib/libomp.so
 # HIP device tests (compile only) need the ROCm device libraries and HIP headers;
 # Debian's are small (~20 MB download) but the suite skips those tests without them.
 OPTIONAL_APT=(rocm-device-libs libamdhip64-dev)
@@ -36,6 +38,7 @@ for tool in "${REQUIRED_TOOLS[@]}"; do
     command -v "$tool" >/dev/null || missing_tools+=("$tool")
 done
 [ -f "$CLANG_HEADER" ] || missing_tools+=("libclang-22-dev")
+[ -f "$OPENMP_RUNTIME" ] || missing_tools+=("libomp-22-dev")
 need_optional=0
 [ -d "$ROCM_BITCODE_DIR" ] && [ -f "$HIP_HEADER" ] || need_optional=1
 need_pip=0
@@ -58,6 +61,7 @@ for tool in "${REQUIRED_TOOLS[@]}"; do
     command -v "$tool" >/dev/null || { log "error: $tool is still missing after apt-get install"; exit 1; }
 done
 [ -f "$CLANG_HEADER" ] || { log "error: $CLANG_HEADER is still missing after apt-get install libclang-22-dev"; exit 1; }
+[ -f "$OPENMP_RUNTIME" ] || { log "error: $OPENMP_RUNTIME is still missing after apt-get install libomp-22-dev"; exit 1; }
 
 # rustc cannot come from Debian (its rustc uses an older LLVM): it must be a rustup
 # toolchain on LLVM 22 (rustc 1.95 or newer in the 22 series).

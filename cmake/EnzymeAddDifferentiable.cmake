@@ -21,7 +21,9 @@
 #                    find_package(Python COMPONENTS Development.Module) ran before, else a plain
 #                    add_library(MODULE).
 #   LINK_LIBRARIES   linked PRIVATE; their usage requirements (include dirs, definitions) reach
-#                    the bitcode compiles too.
+#                    the bitcode compiles too.  OpenMP::OpenMP_C (CXX, Fortran) of find_package(OpenMP)
+#                    also compiles the sources with -fopenmp (configure with clang as the C compiler,
+#                    so that the target links LLVM's libomp, whose __kmpc_* calls clang emits).
 #   COMPILE_OPTIONS  flags for the C/C++/CUDA/HIP/Fortran compiles (not rustc); kept in the
 #                    target property ENZYME_COMPILE_OPTIONS, which may be extended later.
 #   OPT_LEVEL        -O level of the frontends and of the optimization after AD (default 2).
@@ -239,6 +241,13 @@ function(enzyme_add_differentiable target)
   if(NOT DEFINED arg_OPT_LEVEL)
     set(arg_OPT_LEVEL 2)
   endif()
+  # find_package(OpenMP)'s targets give -fopenmp behind $<COMPILE_LANGUAGE:...>, which the bitcode commands
+  # cannot evaluate: linking one of them turns -fopenmp on for the bitcode compiles.
+  foreach(library IN LISTS arg_LINK_LIBRARIES)
+    if(library MATCHES "^OpenMP::OpenMP_(C|CXX|Fortran)$" AND NOT "-fopenmp" IN_LIST arg_COMPILE_OPTIONS)
+      list(APPEND arg_COMPILE_OPTIONS -fopenmp)
+    endif()
+  endforeach()
   if(NOT arg_OPT_LEVEL MATCHES "^[0-3]$")
     _enzyme_fail("OPT_LEVEL of target '${target}' must be 0, 1, 2 or 3, not '${arg_OPT_LEVEL}'")
   endif()

@@ -18,6 +18,8 @@ from ..ir.instructions import AtomicRMWInst
 from .common import carries_float, describe, zero
 from .device import accumulate_into
 from .forward_state import ForwardState
+from .openmp import needs_atomic_adjoint
+from .openmp_runtime import atomic_add
 from .reverse_state import ReverseState, fadd_deep
 
 _ADDITIVE = ("fadd", "fsub")
@@ -62,4 +64,8 @@ def reverse_atomicrmw(st: ReverseState, b: Builder, inst: Instruction) -> None:
         d = b.load(v.type, sp, align=inst.align)
         st.add_adjoint(b, v, b.fneg(d) if inst.operation == "fsub" else d)
     if inst in st.active:  # the old value was used: its adjoint belongs to *p before the addition
-        accumulate_into(st.m, b, sp, st.take_adjoint(b, inst), inst.align, fadd_deep)
+        d = st.take_adjoint(b, inst)
+        if needs_atomic_adjoint(st.ctx, st.fn, p):  # other threads of an OpenMP region add there too
+            atomic_add(st.m, b, sp, d, inst)
+        else:
+            accumulate_into(st.m, b, sp, d, inst.align, fadd_deep)  # atomic in GPU device code

@@ -27,6 +27,7 @@ from .complex_calls import is_complex_call
 from .custom import custom_rules
 from .tape import TAPE_REUSE
 from .modes import Mode
+from .openmp import is_openmp_runtime, is_parallel_region
 
 
 class CallKind(Enum):
@@ -34,6 +35,8 @@ class CallKind(Enum):
     INLINE_ASM = "inline asm"      # opaque machine code
     LIFETIME = "lifetime"          # llvm.lifetime.* markers of stack objects
     DROPPED = "dropped"            # the tape taking a spare block (tape.py): derivatives start their tapes empty
+    PARALLEL = "parallel"          # an OpenMP parallel region (a fork the driver made a direct call; openmp.py)
+    OPENMP = "openmp"              # an OpenMP runtime call (__kmpc_*) inside a region: openmp.py
     INACTIVE = "inactive"          # never carries a derivative (built-in table or the user's declaration)
     CUSTOM = "custom"              # a derivative the user registered for this mode
     MPI = "mpi"                    # an MPI call with a derivative (rules.mpi, helpers in runtime_bodies/mpi.c)
@@ -94,6 +97,10 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
         return CallSite(kind, None, None)
     if name.startswith("llvm.lifetime."):
         return CallSite(CallKind.LIFETIME, name, callee)
+    if is_parallel_region(inst):
+        return CallSite(CallKind.PARALLEL, name, callee)
+    if is_openmp_runtime(name):
+        return CallSite(CallKind.OPENMP, name, callee)
     if name == TAPE_REUSE:
         return CallSite(CallKind.DROPPED, name, callee)
     if name.startswith(GPU_BARRIERS):

@@ -24,6 +24,7 @@ from .forward_state import ForwardState
 from .indirect import forward_dispatcher, reaches_shadowed_global
 from .memory_calls import forward_memory_call
 from .modes import Activities, Activity
+from . import openmp
 from .mpi_calls import forward_mpi_call, mpi_spec
 from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic
 from .vectors import forward_reduction
@@ -89,14 +90,24 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
         assert site.callee is not None
         callee = site.callee
         _call_derivative(st, inst, ni, b, lambda acts: st.derivative_of(callee, acts), [])
+    elif kind is CallKind.PARALLEL:
+        assert site.callee is not None
+        region = site.callee
+        _call_derivative(st, inst, ni, b, lambda acts: st.derivative_of(region, acts), [],
+                         emit=openmp.forward_fork(st.ctx.module, inst))
+    elif kind is CallKind.OPENMP:
+        assert name is not None
+        openmp.check_runtime_call(inst, name, reverse=False)
     elif active or carries_float(inst.type):
         assert name is not None
         raise no_rule_error(inst, name)
 
 
 def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
-                     derivative: Callable[[Activities], Function], lead: list[Value]) -> None:
-    """Call the callee's derivative (``lead``: dispatch args), once for all lanes, in place of the call."""
+                     derivative: Callable[[Activities], Function], lead: list[Value],
+                     emit: Callable[[Builder, Function, list[Value]], Value] | None = None) -> None:
+    """Call the callee's derivative (``lead``: dispatch args), once for all lanes, in place of the call
+    (``emit`` makes the call differently: an OpenMP fork)."""
     if st.lane != 0:
         return
     acts = []
@@ -119,7 +130,7 @@ def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
             and not reaches_shadowed_global(st.ctx, inst):
         return
     d = derivative(tuple(acts))
-    call = b.call(d, [*lead, *call_args])
+    call = b.call(d, [*lead, *call_args]) if emit is None else emit(b, d, [*lead, *call_args])
     if d.return_type != inst.type:  # {primal, tangent}
         if isinstance(inst.type, IntType):
             st.mark_bits(inst)  # a bits_of(double) helper

@@ -21,6 +21,7 @@ from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_
                          function_contexts, may_copy_pointers)
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
+from .openmp import refuse_in_parallel
 from .memcopy import copied_element_type, copy_adjoint_function, record_adjoint_function, record_returned_shadow
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .forward_state import ForwardState
@@ -203,6 +204,7 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
         zero_fill(st.m, b, sd, nbytes)
         return
     assert layout is not None  # checked in the augmented sweep
+    refuse_in_parallel(st.ctx, st.fn, inst, "copies floating-point data out of", src)
     ss = st.available(st.shadow[src])
     if layout.stride is not None:
         b.call(record_adjoint_function(st.m, layout.leaves, layout.stride, overlapping), [sd, ss, nbytes])

@@ -27,6 +27,8 @@ from .custom import custom_rules
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
 from .device import accumulate_into
+from .openmp import needs_atomic_adjoint
+from .openmp_runtime import atomic_add
 from .reverse_state import ReverseState, fadd_deep
 
 
@@ -207,7 +209,10 @@ def reverse_load(st: ReverseState, b: Builder, inst: Instruction) -> None:
                                        "floating-point values; not supported in reverse mode yet")
         d = st.take_adjoint(b, inst)
         sp = st.available(st.shadow[inst.pointer])
-        accumulate_into(st.m, b, sp, d, inst.align, fadd_deep)
+        if needs_atomic_adjoint(st.ctx, st.fn, inst.pointer):  # threads of a parallel region meet here
+            atomic_add(st.m, b, sp, d, inst)
+            return
+        accumulate_into(st.m, b, sp, d, inst.align, fadd_deep)  # atomic in GPU device code
 
 
 def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:

@@ -298,11 +298,11 @@ class _ReverseGenerator(ReverseState):
             return inst.pointer in self.shadow or self.maybe_shadowed(inst.pointer)
         if isinstance(inst, CallInst):
             kind = self.call_site(inst).kind
-            if kind in (CallKind.INACTIVE, CallKind.LIFETIME, CallKind.DROPPED, CallKind.BARRIER):
+            if kind in (CallKind.INACTIVE, CallKind.LIFETIME, CallKind.DROPPED, CallKind.BARRIER, CallKind.OPENMP):
                 return False
             # It may read active memory (long double complex operands are byval pointers), or a callee may
             # change a global that has a shadow.
-            if kind in (CallKind.CUSTOM, CallKind.DEFINED, CallKind.INDIRECT, CallKind.COMPLEX):
+            if kind in (CallKind.CUSTOM, CallKind.DEFINED, CallKind.PARALLEL, CallKind.INDIRECT, CallKind.COMPLEX):
                 return any(a in self.active or self.maybe_shadowed(a) for a in inst.args) \
                     or reaches_shadowed_global(self.ctx, inst)
             return any(a in self.active for a in inst.args)

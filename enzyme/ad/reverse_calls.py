@@ -7,9 +7,13 @@ all batch lanes; the other kinds run per lane.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import DifferentiationError
-from ..ir import CallInst, Instruction, Value
+from ..ir import CallInst, Function, Instruction, Value
+from ..ir.types import PTR
 from ..ir.builder import Builder
+from . import openmp
 from .allocators import is_allocator_call
 from .call_kinds import CallKind
 from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, is_null_pointer, no_rule_error,
@@ -59,6 +63,10 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.CUSTOM:
         if _involved(st, inst):
             st.refuse_batch(inst, f"the registered gradient of @{name}")
+            for a in inst.args:
+                if a in st.shadow:  # the rule adds into the shadow as it likes: not atomically
+                    openmp.refuse_in_parallel(st.ctx, st.fn, inst, f"passes to the registered gradient of @{name}",
+                                              a)
         augment_custom_call(st, inst, ni, b)
     elif kind is CallKind.MPI:  # always: the other ranks may send or expect adjoints
         augment_mpi_call(st, inst, ni, mpi_spec(inst))
@@ -72,6 +80,16 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
             augment_through(st, inst, ni, b, st.sweeps_of(site.callee, acts), acts, [])
     elif kind is CallKind.COMPLEX and site.complex is not None:
         augment_complex_function(st, inst, ni, b, site.complex)
+    elif kind is CallKind.PARALLEL:
+        assert site.callee is not None
+        acts = st.call_activities(inst)
+        if acts is not None and st.lane == 0:
+            _refuse_active_capture(st, inst, acts)
+            augment_through(st, inst, ni, b, st.sweeps_of(site.callee, acts), acts, [],
+                            emit=openmp.augmented_fork(st.m, inst, st.push))
+    elif kind is CallKind.OPENMP:
+        assert name is not None
+        openmp.check_runtime_call(inst, name, reverse=True)
     elif kind is CallKind.UNKNOWN:
         assert name is not None
         _refuse_unknown(st, inst, name)
@@ -135,18 +153,39 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
         acts = st.call_activities(inst) if st.lane == 0 else None  # the callee's sweep takes all lanes
         if acts is not None:
             reverse_through(st, b, inst, st.sweeps_of(site.callee, acts), acts, [])
+    elif kind is CallKind.PARALLEL:
+        assert site.callee is not None
+        acts = st.call_activities(inst) if st.lane == 0 else None
+        if acts is not None:
+            reverse_through(st, b, inst, st.sweeps_of(site.callee, acts), acts, [],
+                            emit=openmp.reverse_fork(st.m, inst, lambda bb: st.pop(bb, PTR)))
+    elif kind is CallKind.OPENMP:
+        if st.lane == 0:
+            assert site.name is not None
+            openmp.reverse_runtime_call(st.m, b, inst, site.name)
     # INLINE_ASM, LIFETIME, DROPPED, INACTIVE, UNKNOWN: refused in the augmented sweep where they matter.
 
 
+def _refuse_active_capture(st: ReverseState, inst: CallInst, acts: Activities) -> None:
+    if any(act is Activity.ACTIVE for act in acts):
+        raise DifferentiationError(f"{describe(inst)}: an OpenMP parallel region captures an active value by "
+                                   "value (firstprivate); reverse mode needs it shared (captured by reference)")
+
+
+Emit = Callable[[Builder, Function, list[Value]], Value]
+
+
 def augment_through(st: ReverseState, inst: CallInst, ni: CallInst, b: Builder, pair: SweepPair,
-                    acts: Activities, lead: list[Value]) -> None:
-    """Replace the clone ``ni`` of a call by a call of the callee's augmented sweep (``lead``: dispatch args)."""
+                    acts: Activities, lead: list[Value], emit: Emit | None = None) -> None:
+    """Replace the clone ``ni`` of a call by a call of the callee's augmented sweep (``lead``: dispatch args;
+    ``emit`` makes the call differently: an OpenMP fork)."""
     args: list[Value] = []
     for a, na, act in zip(inst.args, ni.args, acts):
         args.append(na)
         if act is Activity.DUP:
             args += [a if is_null_pointer(a) else lane[a] for lane in st.shadows]
-    call = b.call(pair.augmented, [*lead, *args, st.aug_tape])
+    call = b.call(pair.augmented, [*lead, *args, st.aug_tape]) if emit is None else \
+        emit(b, pair.augmented, [*lead, *args, st.aug_tape])
     primal: Value = call
     if pair.returns_shadow:
         primal = b.extractvalue(call, [0])
@@ -161,8 +200,9 @@ def augment_through(st: ReverseState, inst: CallInst, ni: CallInst, b: Builder, 
 
 
 def reverse_through(st: ReverseState, b: Builder, inst: CallInst, pair: SweepPair, acts: Activities,
-                    lead: list[Value]) -> None:
-    """Call the callee's reverse sweep and add the returned adjoints (``lead``: dispatch args)."""
+                    lead: list[Value], emit: Emit | None = None) -> None:
+    """Call the callee's reverse sweep and add the returned adjoints (``lead``: dispatch args; ``emit``: as in
+    :func:`augment_through`)."""
     args: list[Value] = []
     for a, act in zip(inst.args, acts):
         args.append(st.primal(a))
@@ -171,7 +211,8 @@ def reverse_through(st: ReverseState, b: Builder, inst: CallInst, pair: SweepPai
     if pair.returns_adjoint:
         assert pair.dret_type is not None
         args += [st.take_adjoint(b, inst) if inst in st.active else zero(pair.dret_type) for _ in st.lanes()]
-    res = b.call(pair.reverse, [*lead, *args, st.rev_tape])
+    res = b.call(pair.reverse, [*lead, *args, st.rev_tape]) if emit is None else \
+        emit(b, pair.reverse, [*lead, *args, st.rev_tape])
     k = 0
     for a, act in zip(inst.args, acts):
         if act is Activity.ACTIVE:

@@ -64,7 +64,8 @@ def compile(
     Sources are compiled with line tables (a refusal names the source line);
     ``debug=True`` gives full debug information.
 
-    ``libraries`` are existing libraries the code calls into: shared or
+    ``flags`` with ``-fopenmp`` compile OpenMP code and load clang's OpenMP
+    runtime (libomp) for it.  ``libraries`` are existing libraries the code calls into: shared or
     static library paths, or names as the linker takes them (``"m"``,
     ``"-lfoo"``, searched in ``library_dirs`` and then the system's path).
     A symbol no library defines is reported here (a warning naming it and
@@ -92,6 +93,8 @@ def compile(
     options = pipeline.CompileOptions(opt_level=opt_level, debug=debug, line_tables=True,
                                       include_dirs=tuple(map(Path, include_dirs)), defines=tuple(defines),
                                       flags=tuple(flags))
+    if toolchain.uses_openmp(flags):  # -fopenmp code calls LLVM's OpenMP runtime
+        libraries = [*libraries, toolchain.openmp_runtime()]
     user_libraries = linking.resolve_libraries(libraries, library_dirs)
     bitcode = building.linked_bitcode(items, options)
     name = ", ".join(str(p.name) for p in paths) or "<IR text>"

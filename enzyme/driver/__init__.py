@@ -12,6 +12,7 @@ from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
 from .context_shadows import check_shadow_forms, replace_shadow_api
 from .iteration_counts import resolve_iterations, step_iterations
+from .openmp_regions import lower_parallel_regions, raise_parallel_regions
 from .loop_metadata import drop_foreign_loop_locations
 from .proxies import install_proxies, remove_proxies
 from .replace import replace_request, replace_size_queries, replace_virtual_reverse
@@ -39,6 +40,7 @@ def differentiate_module(module: Module) -> int:
         resolve_iterations(module)
         return batches
     custom_rules(module)  # validate registrations and annotations before generating anything
+    lower_parallel_regions(module)  # OpenMP forks as calls of their regions while derivatives are made
     runtime_bodies = install_runtime_bodies(module)
     # Decided before any derivative is made: the generated functions are shared between requests.
     automatic_shadows = shadow_active_globals(module, requests)
@@ -53,6 +55,7 @@ def differentiate_module(module: Module) -> int:
         zero_shadows_around(module, call, req.mode, automatic_shadows)
     inline_small_functions(f for f in module.functions if f not in existing)
     restore_runtime_calls(runtime_bodies)
+    raise_parallel_regions(module)
     remove_proxies(module, proxies)
     # Only now: every request may have used them.  Without the globals, LLVM can drop unused rules.
     remove_registrations(module)

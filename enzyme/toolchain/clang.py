@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from enzyme import _paths, llvm
-from enzyme.errors import CompileError
+from enzyme.errors import CompileError, ToolNotFoundError
 from enzyme.toolchain.clang_plugin import PluginStatus, clang_plugin
 from enzyme.toolchain.request import CompileRequest
 from enzyme.toolchain.tools import Tool, find_tool, run_tool
@@ -189,3 +189,14 @@ def compile_amdgpu_object(bitcode: Path, output: Path, *, arch: str) -> Path:
         what=f"clang-{clang.llvm_major} could not generate AMDGPU code for {bitcode}",
     )
     return output
+
+
+def openmp_runtime() -> str:
+    """clang's OpenMP runtime (LLVM's libomp), which the ``__kmpc_*`` calls of ``-fopenmp`` code need."""
+    clang = find_tool("clang")
+    result = run_tool([clang.path, "-print-file-name=libomp.so"], what=f"{clang.path} -print-file-name=libomp.so")
+    path = Path(result.stdout.strip())
+    if not path.is_absolute() or not path.exists():
+        raise ToolNotFoundError(f"OpenMP runtime libomp.so of {clang.path} not found; install it: "
+                                "apt-get install -y libomp-22-dev (ci/setup.sh does)")
+    return str(path)

@@ -55,6 +55,11 @@ def link_libraries(languages: Iterable[str]) -> list[str]:
     return archives + _unique(flags)
 
 
+def uses_openmp(flags: Iterable[str]) -> bool:
+    """Do compiler ``flags`` turn OpenMP on (``-fopenmp``, ``-fopenmp=libomp``)?"""
+    return any(f == "-fopenmp" or f.startswith("-fopenmp=") for f in flags)
+
+
 def jit_libraries(languages: Iterable[str]) -> list[str]:
     """Shared libraries to load before JIT-compiling code of ``languages``."""
     chosen = _check(languages)

@@ -2,6 +2,8 @@
 and agreement of its suffix table with enzyme.toolchain."""
 from __future__ import annotations
 
+import math
+import os
 import re
 import shutil
 from pathlib import Path
@@ -119,3 +121,47 @@ def test_suffix_table_agrees_with_the_toolchain() -> None:
         assert languages.language_of(f"x{suffix}") == language, suffix
     for suffix in [*languages._SUFFIXES, *languages._EXACT_SUFFIXES]:
         assert suffix in pairs, f"{suffix} missing from the CMake table"
+
+
+OPENMP_PROJECT = """\
+cmake_minimum_required(VERSION 3.20)
+project(consumer LANGUAGES C)
+add_subdirectory(third_party/pyenzyme)
+find_package(OpenMP REQUIRED COMPONENTS C)
+enzyme_add_differentiable(app EXECUTABLE SOURCES app.c LINK_LIBRARIES OpenMP::OpenMP_C m)
+"""
+
+OPENMP_APP_C = """\
+#include <enzyme/enzyme.h>
+#include <math.h>
+#include <stdio.h>
+double energy(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; i++) s += sin(x[i]) * x[i];
+  return s;
+}
+int main(void) {
+  double x[6] = {0.1, 0.4, 0.9, 1.3, 2.0, 2.2}, dx[6] = {0};
+  __enzyme_autodiff((void *)energy, enzyme_dup, x, dx, enzyme_const, 6);
+  for (int i = 0; i < 6; i++) printf("grad[%d] = %.17g\\n", i, dx[i]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.xdist_group("cmake-subdirectory")
+def test_openmp_targets(tmp_path: Path) -> None:
+    """find_package(OpenMP)'s OpenMP::OpenMP_C compiles the sources with -fopenmp and links libomp."""
+    root = tmp_path / "consumer"
+    root.mkdir()
+    _stage_pyenzyme(root)
+    (root / "CMakeLists.txt").write_text(OPENMP_PROJECT)
+    (root / "app.c").write_text(OPENMP_APP_C)
+    clang = shutil.which("clang-22")
+    assert clang is not None
+    configure(root, tmp_path / "build", f"-DCMAKE_C_COMPILER={clang}")
+    build(tmp_path / "build")
+    x = [0.1, 0.4, 0.9, 1.3, 2.0, 2.2]
+    output = run([tmp_path / "build" / "app"], env={**os.environ, "OMP_NUM_THREADS": "2"}).stdout
+    assert gradient(output) == pytest.approx([math.sin(v) + v * math.cos(v) for v in x], rel=1e-12)

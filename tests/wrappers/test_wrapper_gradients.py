@@ -319,3 +319,27 @@ def test_installed_console_scripts(wrappers: Wrappers) -> None:
         found = shutil.which(script)
         assert found, f"{script} is not on PATH; run `pip install -e .` (ci/setup.sh does)"
         assert banner in wrappers.run(found, "--version").stdout
+
+
+# The same sum as a parallel loop with a reduction: -fopenmp when compiling and when linking (libomp).
+F_OPENMP_C = """\
+#include <math.h>
+double f(const double *x, int n) {
+    double s = 0;
+#pragma omp parallel for reduction(+ : s)
+    for (int i = 0; i < n; i++) s += x[i] * x[i] + sin(x[i]);
+    return s;
+}
+"""
+
+
+def test_openmp_compiled_separately(wrappers: Wrappers) -> None:
+    w = wrappers
+    w.write("f.c", F_OPENMP_C)
+    w.write("main.c", MAIN_C)
+    w.run("enzyme-cc", "-O2", "-fopenmp", "-c", "main.c", "-o", "main.o")
+    w.run("enzyme-cc", "-O2", "-fopenmp", "-c", "f.c")
+    w.run("enzyme-cc", "-fopenmp", "main.o", "f.o", "-o", "prog", "-lm")
+    for threads in ("1", "2"):
+        w.env["OMP_NUM_THREADS"] = threads
+        assert w.run(w.cwd / "prog").stdout.count("dx[") == 4
