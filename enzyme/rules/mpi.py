@@ -47,6 +47,8 @@ MPI_CALLS: dict[str, MpiCall] = {
     "MPI_Allreduce": MpiCall(buffers=((0, 3), (1, 3)), op=4, written=(1,)),
     "MPI_Reduce": MpiCall(buffers=((0, 3), (1, 3)), op=4, written=(1,)),
     "MPI_Bcast": MpiCall(buffers=((0, 2),), written=(0,)),
+    "MPI_Alltoall": MpiCall(buffers=((0, 2), (3, 5)), written=(3,)),
+    "MPI_Alltoallv": MpiCall(buffers=((0, 3), (4, 7)), written=(4,)),
 }
 
 _OTHER_COMPLETION = ("completes, tests or cancels requests, and the derivative of a request follows MPI_Wait and "

@@ -581,3 +581,122 @@ HELPER void __pyenzyme_mpi_MPI_Bcast_rev(void *buf, void *dbuf, int count, MPI_D
   else zero(dbuf, count, size);
   free(mine), free(sum);
 }
+
+/* All-to-all: block j of each rank's send buffer becomes block (sender's rank) of rank j's receive buffer, a
+ * permutation of data between ranks.  Forward: the tangents take the same permutation.  Reverse: the adjoints of
+ * the receive buffers travel back by the inverse permutation (an all-to-all with the roles of send and receive
+ * swapped), are added into the send buffers' adjoints, and the receive buffers' adjoints are zeroed.  With
+ * MPI_IN_PLACE the receive buffer is both. */
+static int comm_size(MPI_Comm comm) {
+  int n;
+  MPI_Comm_size(comm, &n);
+  return n;
+}
+
+/* Elements a v-collective's buffer spans (largest displacement + count). */
+static int extent(const int *counts, const int *displs, int n) {
+  int e = 0;
+  for (int i = 0; i < n; i++)
+    if (counts[i] > 0 && displs[i] + counts[i] > e) e = displs[i] + counts[i];
+  return e;
+}
+
+static void check_same_kind(int ssize, int rsize, const char *call) {
+  if (ssize != rsize)
+    refuse(call, "different send and receive datatypes (one carries derivatives, the other does not)");
+}
+
+HELPER int __pyenzyme_mpi_MPI_Alltoall_fwd(const void *sbuf, const void *dsbuf, int scount, MPI_Datatype stype,
+                                           void *rbuf, void *drbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  int in_place = sbuf == MPI_IN_PLACE;
+  int rsize = float_size(rtype, "MPI_Alltoall");
+  if (!in_place) check_same_kind(float_size(stype, "MPI_Alltoall"), rsize, "MPI_Alltoall");
+  check(MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm), "MPI_Alltoall");
+  if (!rsize) return MPI_SUCCESS;
+  int n = comm_size(comm);
+  void *ts = !in_place && !dsbuf ? scratch(scount * n, rsize) : NULL;
+  void *tr = !drbuf ? scratch(rcount * n, rsize) : NULL;
+  check(MPI_Alltoall(in_place ? MPI_IN_PLACE : dsbuf ? dsbuf : ts, scount, stype, drbuf ? drbuf : tr, rcount, rtype,
+                     comm), "MPI_Alltoall");
+  free(ts), free(tr);
+  return MPI_SUCCESS;
+}
+
+HELPER void *__pyenzyme_mpi_MPI_Alltoall_aug(const void *sbuf, const void *dsbuf, int scount, MPI_Datatype stype,
+                                             void *rbuf, void *drbuf, int rcount, MPI_Datatype rtype,
+                                             MPI_Comm comm) {
+  (void)dsbuf, (void)drbuf;
+  int rsize = float_size(rtype, "MPI_Alltoall");
+  if (sbuf != MPI_IN_PLACE) check_same_kind(float_size(stype, "MPI_Alltoall"), rsize, "MPI_Alltoall");
+  check(MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm), "MPI_Alltoall");
+  return NULL;
+}
+
+HELPER void __pyenzyme_mpi_MPI_Alltoall_rev(const void *sbuf, void *dsbuf, int scount, MPI_Datatype stype,
+                                            void *rbuf, void *drbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                                            void *tape) {
+  (void)rbuf, (void)tape;
+  int size = float_size(rtype, "MPI_Alltoall");
+  if (!size) return;
+  int n = comm_size(comm), in_place = sbuf == MPI_IN_PLACE;
+  if (in_place) scount = rcount, stype = rtype;
+  void *out = scratch(rcount * n, size), *back = scratch(scount * n, size);
+  if (drbuf) memcpy(out, drbuf, (size_t)rcount * (size_t)n * (size_t)size);
+  check(MPI_Alltoall(out, rcount, rtype, back, scount, stype, comm), "MPI_Alltoall");
+  zero(drbuf, rcount * n, size);  /* before adding: in place, the receive buffer is the send buffer */
+  void *target = in_place ? drbuf : dsbuf;
+  if (target) add_into(target, back, scount * n, size);
+  free(out), free(back);
+}
+
+HELPER int __pyenzyme_mpi_MPI_Alltoallv_fwd(const void *sbuf, const void *dsbuf, const int *scounts,
+                                            const int *sdispls, MPI_Datatype stype, void *rbuf, void *drbuf,
+                                            const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                                            MPI_Comm comm) {
+  int in_place = sbuf == MPI_IN_PLACE;
+  int rsize = float_size(rtype, "MPI_Alltoallv");
+  if (!in_place) check_same_kind(float_size(stype, "MPI_Alltoallv"), rsize, "MPI_Alltoallv");
+  check(MPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm), "MPI_Alltoallv");
+  if (!rsize) return MPI_SUCCESS;
+  int n = comm_size(comm);
+  void *ts = !in_place && !dsbuf ? scratch(extent(scounts, sdispls, n), rsize) : NULL;
+  void *tr = !drbuf ? scratch(extent(rcounts, rdispls, n), rsize) : NULL;
+  check(MPI_Alltoallv(in_place ? MPI_IN_PLACE : dsbuf ? dsbuf : ts, scounts, sdispls, stype, drbuf ? drbuf : tr,
+                      rcounts, rdispls, rtype, comm), "MPI_Alltoallv");
+  free(ts), free(tr);
+  return MPI_SUCCESS;
+}
+
+HELPER void *__pyenzyme_mpi_MPI_Alltoallv_aug(const void *sbuf, const void *dsbuf, const int *scounts,
+                                              const int *sdispls, MPI_Datatype stype, void *rbuf, void *drbuf,
+                                              const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                                              MPI_Comm comm) {
+  (void)dsbuf, (void)drbuf;
+  int rsize = float_size(rtype, "MPI_Alltoallv");
+  if (sbuf != MPI_IN_PLACE) check_same_kind(float_size(stype, "MPI_Alltoallv"), rsize, "MPI_Alltoallv");
+  check(MPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm), "MPI_Alltoallv");
+  return NULL;
+}
+
+/* The counts and displacements are read again in the reverse sweep: the program must not have changed them
+ * (as for any integer operand the reverse sweep uses). */
+HELPER void __pyenzyme_mpi_MPI_Alltoallv_rev(const void *sbuf, void *dsbuf, const int *scounts, const int *sdispls,
+                                             MPI_Datatype stype, void *rbuf, void *drbuf, const int *rcounts,
+                                             const int *rdispls, MPI_Datatype rtype, MPI_Comm comm, void *tape) {
+  (void)rbuf, (void)tape;
+  int size = float_size(rtype, "MPI_Alltoallv");
+  if (!size) return;
+  int n = comm_size(comm), in_place = sbuf == MPI_IN_PLACE;
+  if (in_place) scounts = rcounts, sdispls = rdispls, stype = rtype;
+  int rext = extent(rcounts, rdispls, n), sext = extent(scounts, sdispls, n);
+  void *out = scratch(rext, size), *back = scratch(sext, size);
+  if (drbuf) memcpy(out, drbuf, (size_t)rext * (size_t)size);
+  check(MPI_Alltoallv(out, rcounts, rdispls, rtype, back, scounts, sdispls, stype, comm), "MPI_Alltoallv");
+  /* zero only the received blocks, then add back only the sent blocks (gaps between blocks keep their adjoint) */
+  for (int i = 0; drbuf && i < n; i++) zero((char *)drbuf + (size_t)rdispls[i] * (size_t)size, rcounts[i], size);
+  void *target = in_place ? drbuf : dsbuf;
+  for (int i = 0; target && i < n; i++)
+    add_into((char *)target + (size_t)sdispls[i] * (size_t)size, (char *)back + (size_t)sdispls[i] * (size_t)size,
+             scounts[i], size);
+  free(out), free(back);
+}

@@ -1,7 +1,8 @@
 """MPI programs differentiated with the compiler wrappers and run under mpirun (tests/ad/mpi/).
 
 Each program (a distributed norm with MPI_Allreduce, halo-exchange stencils with blocking and non-blocking
-point-to-point, a Bcast/Reduce pattern, the rarer collectives: MPI_IN_PLACE, MPI_FLOAT, MPI_MIN/MAX, MPI_Wait)
+point-to-point, a Bcast/Reduce pattern, the rarer collectives: MPI_IN_PLACE, MPI_FLOAT, MPI_MIN/MAX, MPI_Wait,
+MPI_Alltoall and MPI_Alltoallv)
 checks itself: tests/ad/mpi/harness.h compares the reverse gradient and a
 forward directional derivative with central finite differences of the whole distributed primal, on every rank,
 and exits non-zero on a mismatch.  Built once per optimization level (with ``OMPI_CC=enzyme-cc mpicc`` at -O2,
@@ -75,7 +76,7 @@ def _mpirun(exe: Path, ranks: int, env: dict[str, str], *args: str) -> subproces
 
 @pytest.mark.parametrize("level", ["-O0", "-O2"])
 @pytest.mark.parametrize("program", ["allreduce_norm", "halo_blocking", "halo_nonblocking", "bcast_reduce",
-                                     "collectives"])
+                                     "collectives", "alltoall"])
 def test_mpi_program_matches_finite_differences(mpi_build, program: str, level: str) -> None:
     exe = mpi_build(program, level)
     assert isinstance(exe, Path), f"build failed:\n{exe.stdout}\n{exe.stderr}"
