@@ -80,14 +80,24 @@ def _reads_inside(v: Value, inside: set[Instruction], written: set[Value]) -> bo
     return False
 
 
+def _through_precision(v: Value) -> Value:
+    """``v`` without the float-to-float conversions around it (``float s; double t; s += t`` is
+    ``fptrunc(fpext(s) + t)``): they change the precision of a sum, not what is summed."""
+    while isinstance(v, CastInst) and v.opcode in ("fpext", "fptrunc"):
+        v = v.operand(0)
+    return v
+
+
 def _is_sum_into(store: StoreInst, inside: set[Instruction], written: set[Value]) -> bool:
     """``store (load p) + v -> p`` (or ``v + load p``, ``load p - v``) with the load in the section and ``v``
-    computed from nothing the section loads (``s = s + 0.5 * s`` scales ``s``: not a sum)."""
-    v = store.value
+    computed from nothing the section loads (``s = s + 0.5 * s`` scales ``s``: not a sum).  The sum and the load
+    may be converted between float and double on the way."""
+    v = _through_precision(store.value)
     if not isinstance(v, BinaryOperator) or v.opcode not in ("fadd", "fsub"):
         return False
     a, b = v.operands
     for old, added in ((a, b), (b, a)) if v.opcode == "fadd" else ((a, b),):
+        old = _through_precision(old)
         if isinstance(old, LoadInst) and old in inside and old.pointer is store.pointer \
                 and not _reads_inside(added, inside, written):
             return True

@@ -1,6 +1,6 @@
 /* Dot products, norms and moments with `reduction(+:...)`, one and two reduction variables and an array
    section; the same sums written by hand with `atomic` and with per-thread partials added in a `critical`
-   section, and a second derivative (forward over forward). */
+   section, the same into a float accumulator, and a second derivative (forward over forward). */
 #include "omp_check.h"
 enum { N = 33 };
 
@@ -47,6 +47,21 @@ double cubes_critical(const double *x, int n) {
     double partial = 0;
 #pragma omp for nowait
     for (int i = 0; i < n; i++) partial += sin(x[i]) * x[i];
+#pragma omp critical
+    s += partial;
+  }
+  return s;
+}
+
+/* Per-thread double partials added into a float in a critical section: `s += partial` converts s to double and
+   the sum back to float around the addition (still a sum, which reverse mode may run in any thread order). */
+double mixed_critical(const double *x, int n) {
+  float s = 0;
+#pragma omp parallel
+  {
+    double partial = 0;
+#pragma omp for
+    for (int i = 0; i < n; i++) partial += 0.5 * x[i] * x[i] + cos(x[i]);
 #pragma omp critical
     s += partial;
   }
@@ -104,6 +119,18 @@ int main(void) {
   CHECK_ALL("atomic", atomic_of, cubes_atomic, enzyme_const, N);
   CHECK_ALL("critical", critical_of, cubes_critical, enzyme_const, N);
   CHECK_ALL("array reduction", binned_of, binned, enzyme_const, N);
+  {  /* float result: against the formula d/dx_i = x_i - sin(x_i) (the float sum is too coarse for differences) */
+    double dx[N];
+    memset(dx, 0, sizeof dx);
+    __enzyme_autodiff((void *)mixed_critical, enzyme_dup, x, dx, enzyme_const, N);
+    for (int i = 0; i < N; i++) check("mixed-precision critical reverse", i, dx[i], x[i] - sin(x[i]), 1e-12);
+    for (int i = 0; i < N; i++) {
+      memset(dx, 0, sizeof dx);
+      dx[i] = 1;
+      check("mixed-precision critical forward", i,
+            __enzyme_fwddiff((void *)mixed_critical, enzyme_dup, x, dx, enzyme_const, N), x[i] - sin(x[i]), 1e-6);
+    }
+  }
   double v[N], w[N], second = 0;
   for (int i = 0; i < N; i++) {
     v[i] = 1.0 / (1 + i);
