@@ -19,6 +19,7 @@ from .replace import replace_request, replace_size_queries, replace_virtual_reve
 from .requests import Request, find_requests, where
 from .runtime_calls import install_runtime_bodies, restore_runtime_calls
 from .shadowed_globals import expose_shadowed_globals
+from .type_hints import remove_type_hints
 
 __all__ = ["Request", "differentiate_module", "find_requests"]
 
@@ -31,6 +32,7 @@ def differentiate_module(module: Module) -> int:
     UsageError for malformed calls) rather than emit a derivative it cannot
     justify.
     """
+    remove_type_hints(module)
     shadow_forms = replace_shadow_api(module)
     batches = (replace_batches(module) + replace_size_queries(module) + shadow_forms.calls
                + replace_virtual_reverse(module))

@@ -8,12 +8,14 @@ would never see).  :func:`raise_parallel_regions` turns the direct calls still m
 """
 from __future__ import annotations
 
+import struct
+
 from ..ad.openmp import FORK, PARALLEL_MARKER, fork, is_parallel_region
-from ..ir import (AllocaInst, BranchInst, CallInst, ConstantInt, ConstantKeyword, Function, FunctionType, Instruction,
-                  LoadInst, Module, StoreInst, SwitchInst, Value)
+from ..ir import (AllocaInst, BranchInst, CallInst, CastInst, ConstantFP, ConstantInt, ConstantKeyword, Function, FunctionType,
+                  Instruction, LoadInst, Module, StoreInst, SwitchInst, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.splice import add_helper_functions
-from ..ir.types import I32, PTR, VOID
+from ..ir.types import I32, PTR, VOID, FloatType, IntType, Type
 
 _REDUCE = {"__kmpc_reduce_nowait": False, "__kmpc_reduce": True}  # name -> ends with a barrier
 _END_REDUCE = ("__kmpc_end_reduce_nowait", "__kmpc_end_reduce")
@@ -53,7 +55,99 @@ def lower_parallel_regions(module: Module) -> int:
                 work += [i.callee for i in fn.instructions()
                          if isinstance(i, CallInst) and isinstance(i.callee, Function)]
         _pointers_by_value(outlined)
+        _floats_by_reference(outlined)
     return len(forks)
+
+
+def _float_behind(v: Value) -> Value | None:
+    """The floating-point value a caller passes as integer bits (clang's by-value capture of a ``firstprivate``
+    double or float): ``bitcast double %x to i64``, or at -O0 ``load i64`` of a slot only ``%x`` is stored in."""
+    if isinstance(v, CastInst) and v.opcode == "zext":  # a float in the low half of an i64
+        v = v.operand(0)
+    if isinstance(v, CastInst) and v.opcode == "bitcast" and isinstance(v.operand(0).type, FloatType):
+        return v.operand(0)
+    if isinstance(v, LoadInst) and isinstance(v.pointer, AllocaInst):
+        stores = [u.user for u in v.pointer.uses if isinstance(u.user, StoreInst)]
+        others = [u.user for u in v.pointer.uses if not isinstance(u.user, (StoreInst, LoadInst))]
+        if len(stores) == 1 and not others and stores[0].pointer is v.pointer \
+                and isinstance(stores[0].value.type, FloatType) and stores[0].parent is v.parent:
+            return stores[0].value
+    return None
+
+
+def _floats_by_reference(outlined: Function) -> None:
+    """A floating-point variable captured by value (``firstprivate``) reaches the region as integer bits, which
+    carry no derivative; pass the address of a caller's slot holding it instead, from which every thread
+    initializes its private copy.  Its derivative is then the sum over the threads of their copies' initial
+    derivatives, as for any shared value the threads read.  Applied only when every call passes the bits of a
+    value of the same type and the region only reinterprets the parameter (``bitcast``) or stores it to memory."""
+    calls = [u.user for u in outlined.uses]
+    if not calls or not all(isinstance(c, CallInst) and c.callee is outlined and outlined not in c.args
+                            for c in calls):
+        return
+    for k, param in enumerate(outlined.args[2:], start=2):
+        if not isinstance(param.type, IntType) or param.type.bits not in (32, 64):
+            continue
+        floats = [_float_behind(c.args[k]) for c in calls if isinstance(c, CallInst)]
+        kinds = {f.type for f in floats if f is not None}
+        if len(kinds) != 1:
+            continue
+        ftype: Type = kinds.pop()
+        if getattr(ftype, "bits", 0) > param.type.bits:
+            continue
+        # a constant's bits (clang folded `bitcast double 1.5 to i64` where the region was inlined)
+        floats = [f if f is not None else _constant_float(c.args[k], ftype)
+                  for f, c in zip(floats, calls) if isinstance(c, CallInst)]
+        if None in floats:
+            continue
+        uses = [u.user for u in param.uses if isinstance(u.user, Instruction)]
+        if not uses or not all(_reads_float_bits(u, param, ftype) for u in uses):
+            continue
+        for call, value in zip(calls, floats):
+            assert isinstance(call, CallInst) and value is not None
+            caller = call.function
+            assert caller is not None
+            slot = Builder(InsertPoint.before_inst(caller.entry.instructions[0])).alloca(ftype, name="omp.shared")
+            Builder(InsertPoint.before_inst(call)).store(value, slot)
+            call.set_operand(k, slot)
+        param.type = PTR
+        outlined.function_type = FunctionType(outlined.function_type.ret,
+                                              tuple(a.type for a in outlined.args), outlined.function_type.vararg)
+        for u in uses:
+            b = Builder(InsertPoint.before_inst(u))
+            if isinstance(u, StoreInst):
+                b.store(b.load(ftype, param), u.pointer)
+            elif u.type == ftype:
+                u.replace_all_uses_with(b.load(ftype, param))
+            else:  # trunc to the float's width, then bitcasts
+                for c in [x.user for x in u.uses]:
+                    assert isinstance(c, Instruction)
+                    c.replace_all_uses_with(Builder(InsertPoint.before_inst(c)).load(ftype, param))
+                    c.erase()
+            u.erase()
+
+
+def _constant_float(v: Value, ftype: Type) -> Value | None:
+    """The ``ftype`` constant whose bits the integer constant ``v`` holds (in its low bits), or None."""
+    if not isinstance(v, ConstantInt) or not isinstance(ftype, FloatType) or ftype.kind not in ("double", "float"):
+        return None
+    bits = v.value & ((1 << ftype.bits) - 1)
+    fmt = ("<Q", "<d") if ftype.kind == "double" else ("<I", "<f")
+    return ConstantFP.of(ftype, struct.unpack(fmt[1], struct.pack(fmt[0], bits))[0])
+
+
+def _reads_float_bits(u: Instruction, param: Value, ftype: Type) -> bool:
+    """Does ``u`` only turn the integer ``param`` back into the ``ftype`` value (``bitcast``, ``trunc`` then
+    ``bitcast``) or store it to memory (read back as ``ftype`` there)?"""
+    if isinstance(u, StoreInst):
+        return u.value is param and u.pointer is not param and getattr(ftype, "bits", 0) == getattr(
+            param.type, "bits", -1)
+    if isinstance(u, CastInst) and u.opcode == "bitcast":
+        return u.type == ftype
+    if isinstance(u, CastInst) and u.opcode == "trunc" and getattr(u.type, "bits", 0) == getattr(ftype, "bits", -1):
+        return all(isinstance(c.user, CastInst) and c.user.opcode == "bitcast" and c.user.type == ftype
+                   for c in u.uses)
+    return False
 
 
 def _pointers_by_value(outlined: Function) -> None:

@@ -1,5 +1,6 @@
 /* Clauses around parallel loops: per-thread partial sums indexed by omp_get_thread_num() with a chunked
-   static schedule and a `single` block; `if`, `num_threads` and `firstprivate`; `collapse(2)`; max and
+   static schedule and a `single` block; `if`, `num_threads` and `firstprivate` (also of active scalars the
+   threads change); `collapse(2)`; max and
    product reductions (forward mode only: reverse mode refuses them, tests/ad/test_openmp.py). */
 #include "omp_check.h"
 enum { N = 23 };
@@ -46,6 +47,20 @@ double peak_and_growth(const double *x, int n) {
   return m + p;
 }
 
+/* Active firstprivate scalars (a double and a float) that each thread changes after its first iteration: the
+   derivative with respect to them sums over the threads' private copies, so it depends on the schedule (the
+   finite differences see the same schedule). */
+double decaying(const double *x, int n, double c, float g) {
+  double s = 0;
+#pragma omp parallel for firstprivate(c, g) reduction(+ : s) schedule(static)
+  for (int i = 0; i < n; i++) {
+    s += c * x[i] + g * x[i] * x[i];
+    c = 0.5 * c;
+    g = 0.25f * g;
+  }
+  return s;
+}
+
 static double ybuf[N];
 static double partials_of(double *x) { return partials(x, N); }
 static double scaled_of(double *x) { return scaled(x, ybuf, N, 1.7); }
@@ -86,6 +101,32 @@ int main(void) {
     dx[i] = 1;
     check("collapsed forward", i, __enzyme_fwddiff((void *)collapsed, enzyme_dup, x, dx, enzyme_const, N), fd[i],
           1e-6);
+  }
+
+  {  /* decaying: d/dc and d/dg (linear in both: the differences are exact with a step of 0.5) */
+    const double c = 1.3;
+    const float g = 0.75f;
+    double fd_c = (decaying(x, N, c + 0.5, g) - decaying(x, N, c - 0.5, g)) / 1.0;
+    double fd_g = (decaying(x, N, c, g + 0.5f) - decaying(x, N, c, g - 0.5f)) / 1.0;
+    typedef struct { double dc; float dg; } Grad;
+    Grad (*grad)(void *, ...) = (Grad (*)(void *, ...))__enzyme_autodiff;
+    Grad r = grad((void *)decaying, enzyme_const, x, enzyme_const, N, enzyme_out, c, enzyme_out, g);
+    check("firstprivate reverse dc", 0, r.dc, fd_c, 1e-12);
+    check("firstprivate reverse dg", 0, r.dg, fd_g, 1e-6);
+    check("firstprivate forward dc", 0,
+          __enzyme_fwddiff((void *)decaying, enzyme_const, x, enzyme_const, N, enzyme_dup, c, 1.0, enzyme_const, g),
+          fd_c, 1e-12);
+    memset(dx, 0, sizeof dx);
+    __enzyme_autodiff((void *)decaying, enzyme_dup, x, dx, enzyme_const, N, enzyme_const, c, enzyme_const, g);
+    for (int i = 0; i < N; i++) {
+      double x0 = x[i], h = 1e-6;
+      x[i] = x0 + h;
+      double up = decaying(x, N, c, g);
+      x[i] = x0 - h;
+      double down = decaying(x, N, c, g);
+      x[i] = x0;
+      check("firstprivate reverse dx", i, dx[i], (up - down) / (2 * h), 1e-6);
+    }
   }
 
   central_gradient(peak_of, x, N, fd);
