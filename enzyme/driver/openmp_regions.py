@@ -140,8 +140,16 @@ def _reads_float_bits(u: Instruction, param: Value, ftype: Type) -> bool:
     """Does ``u`` only turn the integer ``param`` back into the ``ftype`` value (``bitcast``, ``trunc`` then
     ``bitcast``) or store it to memory (read back as ``ftype`` there)?"""
     if isinstance(u, StoreInst):
-        return u.value is param and u.pointer is not param and getattr(ftype, "bits", 0) == getattr(
-            param.type, "bits", -1)
+        if u.value is not param or u.pointer is param:
+            return False
+        if getattr(ftype, "bits", 0) == getattr(param.type, "bits", -1):
+            return True
+        # a float stored as i64 into a local slot (-O0) that is only read back, or written, as a float
+        slot = u.pointer
+        return isinstance(slot, AllocaInst) and all(
+            x.user is u or (isinstance(x.user, LoadInst) and x.user.type == ftype)
+            or (isinstance(x.user, StoreInst) and x.user.pointer is slot and x.user.value.type == ftype)
+            for x in slot.uses)
     if isinstance(u, CastInst) and u.opcode == "bitcast":
         return u.type == ftype
     if isinstance(u, CastInst) and u.opcode == "trunc" and getattr(u.type, "bits", 0) == getattr(ftype, "bits", -1):

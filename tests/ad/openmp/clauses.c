@@ -49,7 +49,10 @@ double peak_and_growth(const double *x, int n) {
 
 /* Active firstprivate scalars (a double and a float) that each thread changes after its first iteration: the
    derivative with respect to them sums over the threads' private copies, so it depends on the schedule (the
-   finite differences see the same schedule). */
+   finite differences see the same schedule).  __enzyme_double/__enzyme_float are upstream Enzyme's type hints
+   (no run-time effect; pyenzyme removes them, from the primal too, which could not link otherwise). */
+void __enzyme_double(void *);
+void __enzyme_float(void *);
 double decaying(const double *x, int n, double c, float g) {
   double s = 0;
 #pragma omp parallel for firstprivate(c, g) reduction(+ : s) schedule(static)
@@ -57,6 +60,8 @@ double decaying(const double *x, int n, double c, float g) {
     s += c * x[i] + g * x[i] * x[i];
     c = 0.5 * c;
     g = 0.25f * g;
+    __enzyme_double(&c);
+    __enzyme_float(&g);
   }
   return s;
 }
