@@ -4,7 +4,9 @@ The helpers do the primal communication and the derivative one (forward: the tan
 reverse: the adjoint communication runs backwards), so the engine only passes operands along
 (``enzyme.rules.mpi`` says which are buffers):
 
-* forward mode: ``MPI_X(args)`` becomes ``__pyenzyme_mpi_MPI_X_fwd(args with each buffer's tangent)``;
+* forward mode: ``MPI_X(args)`` becomes ``__pyenzyme_mpi_MPI_X_fwd(args with each buffer's tangent)``; with
+  ``enzyme_width`` W > 1, followed by ``__pyenzyme_mpi_MPI_X_tan(args with direction j's tangents)`` for
+  j = 1..W-1 (the tangents' communication alone; not for non-blocking calls);
 * augmented sweep: ``t = __pyenzyme_mpi_MPI_X_aug(args with shadows)``, its tape ``t`` kept for the reverse
   sweep (the call's result becomes ``MPI_SUCCESS``: the helpers stop the program on any failure);
 * reverse sweep: ``__pyenzyme_mpi_MPI_X_rev(args with shadows, t)``.
@@ -105,12 +107,15 @@ def forward_mpi_call(st: ForwardState, inst: CallInst, ni: CallInst, spec: MpiCa
     """Forward mode: the primal call and its tangents' communication, in the helper."""
     if st.lane != 0:
         return
-    if st.width > 1:
+    if st.width > 1 and not spec.batched:
         raise DifferentiationError(f"{describe(inst)}: @{inst.callee_name} is not supported in batch forward mode "
                                    f"(enzyme_width {st.width}) yet; call once per direction")
     check_mpi_call(inst, spec)
-    call = Builder(InsertPoint.before_inst(ni)).call(_helper(st.ctx.module, inst, "fwd"),
-                                                      _helper_args(inst, spec, list(ni.args), st.tangent))
+    b = Builder(InsertPoint.before_inst(ni))
+    call = b.call(_helper(st.ctx.module, inst, "fwd"), _helper_args(inst, spec, list(ni.args), st.tangent))
+    for j in range(1, st.width):  # the further directions' tangents travel after the primal data
+        with st.in_lane(j):
+            b.call(_helper(st.ctx.module, inst, "tan"), _helper_args(inst, spec, list(ni.args), st.tangent))
     if not inst.type.is_void:
         call.name = ni.name
     _replace(inst, ni, call, st.vmap)

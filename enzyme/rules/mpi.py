@@ -2,7 +2,8 @@
 
 A differentiated call of ``MPI_X`` becomes a call of a helper of ``enzyme/runtime_bodies/mpi.c`` (written against
 OpenMPI's ``<mpi.h>``): ``__pyenzyme_mpi_MPI_X_fwd`` in forward mode, ``..._aug`` in the augmented sweep and
-``..._rev`` in the reverse sweep (``helper_name``).  The helpers take the call's operands with each buffer
+``..._rev`` in the reverse sweep, ``..._tan`` for each further direction of a batched forward call
+(``helper_name``).  The helpers take the call's operands with each buffer
 followed by its shadow; the reverse helper takes the tape the augmented one returned last.
 
 OpenMPI's handles are addresses of globals (``MPI_DOUBLE`` is ``&ompi_mpi_double``), so the datatype and
@@ -34,16 +35,18 @@ class MpiCall:
     #: why a differentiated call of it is refused (it completes or cancels requests in a way the helpers do not
     #: follow), or None
     refused: str | None = None
+    #: has a ``_tan`` helper (forward mode with enzyme_width > 1: the communication of one more direction)
+    batched: bool = True
 
 
 MPI_CALLS: dict[str, MpiCall] = {
     "MPI_Send": MpiCall(buffers=((0, 2),)),
     "MPI_Recv": MpiCall(buffers=((0, 2),), receives_from=(3, 4), written=(0,)),
     "MPI_Sendrecv": MpiCall(buffers=((0, 2), (5, 7)), receives_from=(8, 9), written=(5,)),
-    "MPI_Isend": MpiCall(buffers=((0, 2),)),
-    "MPI_Irecv": MpiCall(buffers=((0, 2),), receives_from=(3, 4), written=(0,)),
-    "MPI_Wait": MpiCall(),
-    "MPI_Waitall": MpiCall(),
+    "MPI_Isend": MpiCall(buffers=((0, 2),), batched=False),
+    "MPI_Irecv": MpiCall(buffers=((0, 2),), receives_from=(3, 4), written=(0,), batched=False),
+    "MPI_Wait": MpiCall(batched=False),
+    "MPI_Waitall": MpiCall(batched=False),
     "MPI_Allreduce": MpiCall(buffers=((0, 3), (1, 3)), op=4, written=(1,)),
     "MPI_Reduce": MpiCall(buffers=((0, 3), (1, 3)), op=4, written=(1,)),
     "MPI_Bcast": MpiCall(buffers=((0, 2),), written=(0,)),
@@ -75,7 +78,7 @@ OPENMPI_MARKERS = ("ompi_mpi_comm_world", "ompi_mpi_double", "ompi_mpi_float", "
 
 
 def helper_name(call: str, part: str) -> str:
-    """The helper of ``call`` for ``part`` (``fwd``, ``aug`` or ``rev``)."""
+    """The helper of ``call`` for ``part`` (``fwd``, ``tan``, ``aug`` or ``rev``)."""
     return f"{HELPER_PREFIX}{call}_{part}"
 
 

@@ -700,3 +700,130 @@ HELPER void __pyenzyme_mpi_MPI_Alltoallv_rev(const void *sbuf, void *dsbuf, cons
              scounts[i], size);
   free(out), free(back);
 }
+
+/* ================================= forward mode, more than one direction ================================== */
+/* With enzyme_width W > 1 the engine calls ..._fwd for the primal and the first direction, then ..._tan for each
+ * further direction: the tangents' communication alone, after the primal one (every rank makes the same calls in
+ * the same order).  The rank that supplied a MIN/MAX element is found again from the send buffer, which an
+ * MPI_IN_PLACE reduction has overwritten: that case is refused. */
+static int *tan_owners(const void *sbuf, int count, int size, MPI_Op op, MPI_Comm comm, const char *call) {
+  enum Op kind = op_of(op, call);
+  if (kind == OP_SUM) return NULL;
+  if (sbuf == MPI_IN_PLACE)
+    refuse(call, "MPI_MIN/MPI_MAX with MPI_IN_PLACE in forward mode with more than one direction (enzyme_width)");
+  return owners(sbuf, count, size, kind, comm, call);
+}
+
+HELPER int __pyenzyme_mpi_MPI_Send_tan(const void *buf, const void *dbuf, int count, MPI_Datatype type, int dest,
+                                       int tag, MPI_Comm comm) {
+  (void)buf;
+  int size = float_size(type, "MPI_Send");
+  if (size) {
+    void *t = dbuf ? NULL : scratch(count, size);
+    check(MPI_Send(dbuf ? dbuf : t, count, type, dest, tag, comm), "MPI_Send");
+    free(t);
+  }
+  return MPI_SUCCESS;
+}
+
+HELPER int __pyenzyme_mpi_MPI_Recv_tan(void *buf, void *dbuf, int count, MPI_Datatype type, int source, int tag,
+                                       MPI_Comm comm, MPI_Status *status) {
+  (void)buf, (void)status;
+  int size = float_size(type, "MPI_Recv");
+  if (size) {
+    void *t = dbuf ? NULL : scratch(count, size);
+    check(MPI_Recv(dbuf ? dbuf : t, count, type, source, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    free(t);
+  }
+  return MPI_SUCCESS;
+}
+
+HELPER int __pyenzyme_mpi_MPI_Sendrecv_tan(const void *sbuf, const void *dsbuf, int scount, MPI_Datatype stype,
+                                           int dest, int stag, void *rbuf, void *drbuf, int rcount,
+                                           MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                                           MPI_Status *status) {
+  (void)sbuf, (void)rbuf, (void)status;
+  int ssize = float_size(stype, "MPI_Sendrecv"), rsize = float_size(rtype, "MPI_Sendrecv");
+  void *ts = ssize && !dsbuf ? scratch(scount, ssize) : NULL;
+  void *tr = rsize && !drbuf ? scratch(rcount, rsize) : NULL;
+  if (ssize && rsize)
+    check(MPI_Sendrecv(dsbuf ? dsbuf : ts, scount, stype, dest, stag, drbuf ? drbuf : tr, rcount, rtype, source,
+                       rtag, comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
+  else if (ssize)
+    check(MPI_Send(dsbuf ? dsbuf : ts, scount, stype, dest, stag, comm), "MPI_Sendrecv");
+  else if (rsize)
+    check(MPI_Recv(drbuf ? drbuf : tr, rcount, rtype, source, rtag, comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
+  free(ts), free(tr);
+  return MPI_SUCCESS;
+}
+
+HELPER int __pyenzyme_mpi_MPI_Allreduce_tan(const void *sbuf, const void *dsbuf, void *rbuf, void *drbuf, int count,
+                                            MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  (void)rbuf;
+  int size = float_size(type, "MPI_Allreduce");
+  if (!size) return MPI_SUCCESS;
+  int *owner = tan_owners(sbuf, count, size, op, comm, "MPI_Allreduce");
+  void *contribution = masked(sbuf == MPI_IN_PLACE ? drbuf : dsbuf, count, size, owner, comm);
+  void *t = drbuf ? NULL : scratch(count, size);
+  check(MPI_Allreduce(contribution, drbuf ? drbuf : t, count, type, MPI_SUM, comm), "MPI_Allreduce");
+  free(contribution), free(t), free(owner);
+  return MPI_SUCCESS;
+}
+
+HELPER int __pyenzyme_mpi_MPI_Reduce_tan(const void *sbuf, const void *dsbuf, void *rbuf, void *drbuf, int count,
+                                         MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+  (void)rbuf;
+  int size = float_size(type, "MPI_Reduce");
+  if (!size) return MPI_SUCCESS;
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int *owner = tan_owners(sbuf, count, size, op, comm, "MPI_Reduce");
+  void *contribution = masked(sbuf == MPI_IN_PLACE ? drbuf : dsbuf, count, size, owner, comm);
+  void *t = rank == root && !drbuf ? scratch(count, size) : NULL;
+  check(MPI_Reduce(contribution, rank == root ? (drbuf ? drbuf : t) : NULL, count, type, MPI_SUM, root, comm),
+        "MPI_Reduce");
+  free(contribution), free(t), free(owner);
+  return MPI_SUCCESS;
+}
+
+HELPER int __pyenzyme_mpi_MPI_Bcast_tan(void *buf, void *dbuf, int count, MPI_Datatype type, int root,
+                                        MPI_Comm comm) {
+  (void)buf;
+  int size = float_size(type, "MPI_Bcast");
+  if (size) {
+    void *t = dbuf ? NULL : scratch(count, size);
+    check(MPI_Bcast(dbuf ? dbuf : t, count, type, root, comm), "MPI_Bcast");
+    free(t);
+  }
+  return MPI_SUCCESS;
+}
+
+HELPER int __pyenzyme_mpi_MPI_Alltoall_tan(const void *sbuf, const void *dsbuf, int scount, MPI_Datatype stype,
+                                           void *rbuf, void *drbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  (void)rbuf;
+  int in_place = sbuf == MPI_IN_PLACE, rsize = float_size(rtype, "MPI_Alltoall");
+  if (!rsize) return MPI_SUCCESS;
+  int n = comm_size(comm);
+  void *ts = !in_place && !dsbuf ? scratch(scount * n, rsize) : NULL;
+  void *tr = !drbuf ? scratch(rcount * n, rsize) : NULL;
+  check(MPI_Alltoall(in_place ? MPI_IN_PLACE : dsbuf ? dsbuf : ts, scount, stype, drbuf ? drbuf : tr, rcount, rtype,
+                     comm), "MPI_Alltoall");
+  free(ts), free(tr);
+  return MPI_SUCCESS;
+}
+
+HELPER int __pyenzyme_mpi_MPI_Alltoallv_tan(const void *sbuf, const void *dsbuf, const int *scounts,
+                                            const int *sdispls, MPI_Datatype stype, void *rbuf, void *drbuf,
+                                            const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                                            MPI_Comm comm) {
+  (void)rbuf;
+  int in_place = sbuf == MPI_IN_PLACE, rsize = float_size(rtype, "MPI_Alltoallv");
+  if (!rsize) return MPI_SUCCESS;
+  int n = comm_size(comm);
+  void *ts = !in_place && !dsbuf ? scratch(extent(scounts, sdispls, n), rsize) : NULL;
+  void *tr = !drbuf ? scratch(extent(rcounts, rdispls, n), rsize) : NULL;
+  check(MPI_Alltoallv(in_place ? MPI_IN_PLACE : dsbuf ? dsbuf : ts, scounts, sdispls, stype, drbuf ? drbuf : tr,
+                      rcounts, rdispls, rtype, comm), "MPI_Alltoallv");
+  free(ts), free(tr);
+  return MPI_SUCCESS;
+}

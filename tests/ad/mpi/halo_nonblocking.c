@@ -1,6 +1,7 @@
 /* The 1-D stencil with non-blocking halo exchange: MPI_Irecv and MPI_Isend to both neighbours, interior cells
  * updated while the messages travel, MPI_Waitall, then the boundary cells.  One extra MPI_Wait per step sends a
  * diagnostic integer (communication that carries no derivative). */
+#define MPI_NO_BATCH /* non-blocking point-to-point has no batched forward derivative */
 #include "harness.h"
 
 #define STEPS 3
