@@ -96,6 +96,7 @@ def test_mpi_program_matches_finite_differences(mpi_build, program: str, level: 
     ("WILDCARD", "MPI_Sendrecv", "MPI_ANY_SOURCE"),
     ("LONG_DOUBLE", "MPI_Allreduce", "does not support datatype @ompi_mpi_long_double"),
     ("TEST", "MPI_Test", "follows MPI_Wait and MPI_Waitall only"),
+    ("BATCH", "MPI_Irecv", "not supported in batch forward mode (enzyme_width 2)"),
 ])
 def test_unsupported_mpi_calls_are_refused_with_their_line(mpi_build, case: str, call: str, reason: str) -> None:
     done = mpi_build("refused", "-O2", "-g", f"-DREFUSE_{case}")

@@ -2,8 +2,10 @@
  * the call and this file's line, never a wrong derivative. */
 #include <mpi.h>
 
-extern int enzyme_dup, enzyme_const;
+extern int enzyme_dup, enzyme_const, enzyme_width;
 void __enzyme_autodiff(void *, ...);
+typedef struct { double d[2]; } pair_t;
+pair_t __enzyme_fwddiff_pair(void *, ...);
 
 /* RUNTIME_DATATYPE: a datatype only known at run time (read from a variable) is checked by the derivative helpers,
  * which stop the program with a message instead of differentiating it. */
@@ -33,6 +35,11 @@ double objective(double *x, int n) {
   MPI_Irecv(all, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &request);
   MPI_Send(&s, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
   while (!done) MPI_Test(&request, &done, MPI_STATUS_IGNORE);  /* completion the derivative does not follow */
+#elif defined(REFUSE_BATCH)
+  MPI_Request request;
+  MPI_Irecv(all, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &request);  /* no derivative for two directions at once */
+  MPI_Send(&s, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
 #endif
   return all[0];
 }
@@ -41,7 +48,13 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   double x[4] = {1, 2, 3, 4}, dx[4] = {0};
   chosen_type = MPI_LONG_DOUBLE;
+#if defined(REFUSE_BATCH)  /* forward mode, enzyme_width 2 */
+  double v0[4] = {1, 0, 0, 0}, v1[4] = {0, 1, 0, 0};
+  (void)dx;
+  __enzyme_fwddiff_pair((void *)objective, enzyme_width, 2, enzyme_dup, x, v0, v1, enzyme_const, 4);
+#else
   __enzyme_autodiff((void *)objective, enzyme_dup, x, dx, enzyme_const, 4);
+#endif
   MPI_Finalize();
   return 0;
 }
