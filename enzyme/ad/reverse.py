@@ -44,6 +44,7 @@ from .loop_plans import plan_loops
 from .modes import Activities, Activity, activities_of
 from .realloc import module_reallocs
 from .reread import RereadableLoads, restore_stores
+from .scratch_stores import ScratchStores
 from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
 from .handlers import augment_instruction, reverse_instruction
@@ -219,6 +220,7 @@ class _ReverseGenerator(ReverseState):
         acyclic = set() if is_gpu_module(self.m) else blocks_on_no_cycle(self.order)
         self.rereadable = RereadableLoads(self.fn, acyclic) if self.top_level else None
         self.loops = plan_loops(self.fn, self.order)
+        self.scratch = ScratchStores(self.fn, self.loops)
         self.origins = BranchOrigins(self.fn)
         self.after_counter_pushes = {}
         self.counter_pops = {}
