@@ -219,7 +219,8 @@ def _restorable(loads: RereadableLoads, fn: Function, acyclic: set[Block]) -> li
         return []
     returns = [b for b in fn.blocks if isinstance(b.terminator, ReturnInst)]
     dt = DominatorTree(fn)
-    kept = [s for s in chosen if isinstance(s, StoreInst) and all(dt.dominates(s.parent, r) for r in returns)
+    kept = [s for s in chosen if isinstance(s, StoreInst) and s.parent is not None
+            and all(dt.dominates(s.parent, r) for r in returns)
             and not any(loads.runs_before(s, ld) and _may_alias(objs, underlying_objects(s.pointer))
                         for ld, objs in free)]
 

@@ -15,8 +15,7 @@ buffer, an index that might leave the filled range) keeps the load taped.
 """
 from __future__ import annotations
 
-from ..ir import (Block, CallInst, ConstantInt, Function, GEPInst, Instruction, LoadInst, PhiInst, StoreInst,
-                  Value)
+from ..ir import Block, CallInst, ConstantInt, Function, GEPInst, LoadInst, PhiInst, StoreInst, Value
 from ..ir.cfg import DominatorTree
 from ..rules.memory import MemoryKind, lookup_memory
 from .loop_plans import LoopPlan, affine_iv
@@ -100,7 +99,7 @@ def _is_free(call: CallInst) -> bool:
     return mf is not None and mf.kind is MemoryKind.FREE
 
 
-def _counted_from_zero(iv: Instruction, loops: dict[Block, LoopPlan]) -> LoopPlan | None:
+def _counted_from_zero(iv: Value, loops: dict[Block, LoopPlan]) -> LoopPlan | None:
     """The loop of ``iv`` when ``iv`` is its counting induction variable: from 0, step 1, compared with
     the bound of the loop's trip count."""
     if not isinstance(iv, PhiInst):
