@@ -436,10 +436,10 @@ class _ReverseGenerator(ReverseState):
             if self.record.holds(blk, v):  # at most once per call: a fixed slot of the frame record
                 self.needs[v].replace_all_uses_with(self.record.keep(ab, pb, v, v.type))
             else:
-                self.push(ab, v)
                 taped.append(v)
-        for v in reversed(taped):
-            popped = self.pop(pb, v.type)
+        # One push of them all (one capacity check) and one pop.
+        self.push_group(ab, taped)
+        for v, popped in zip(taped, self.pop_group(pb, [v.type for v in taped])):
             self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)
 
