@@ -174,9 +174,11 @@ def reverse_rule(st: ReverseState, b: Builder, inst: Instruction, rule: Rule, ar
     log_gradient(st, b, inst, d, args)
     em = st.emitters.get(inst)  # made by the first lane: the partials are shared by the others
     if em is None:
-        need = rule.used_args
+        # Only what the partials with respect to the active operands read: ``c * f(x)`` with a constant ``c``
+        # needs no ``f(x)`` in the reverse sweep (it would be taped for nothing).
+        need, uses_result = rule.needs_for({i for i, a in enumerate(args) if a in st.active})
         rargs = [st.primal(a) if i in need else a for i, a in enumerate(args)]
-        result = st.primal(inst) if rule.uses_result else None
+        result = st.primal(inst) if uses_result else None
         em = st.emitters[inst] = Emitter(st.m, b, rargs, result, inst.type, adjoints=True)
     nonfinite = st.ctx.nonfinite.may_be_nonfinite
     for i, p in enumerate(rule.partials):

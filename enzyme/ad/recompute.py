@@ -17,6 +17,7 @@ from .common import value_name
 from .frame_record import FrameRecord
 from .loop_plans import LoopPlan, affine_iv
 from .reread import RereadableLoads
+from .scratch_stores import ScratchStores
 
 
 _RECOMPUTABLE = frozenset({
@@ -48,6 +49,7 @@ class Recomputation:
     order: list[Block]
     loops: dict[Block, LoopPlan]
     rereadable: RereadableLoads | None  # top level only: loads of memory nothing writes afterwards (reread.py)
+    scratch: ScratchStores | None  # loads of scratch buffers one loop fills (scratch_stores.py)
     rentry: Block
     cur_blk: Block
     cur_ib: Block
@@ -230,17 +232,37 @@ class Recomputation:
             available = [r if r is not None else self.tape_value(av.operand(i)) for i, r in enumerate(ops)]
             it = iter(available)
             got = rb.insert(av.clone(lambda _v: next(it)))
+        elif isinstance(orig, LoadInst) and shift is None and self.scratch is not None:
+            got = self.stored_value(rb, orig, depth)
+            if got is None:
+                return None
         else:
             return None
         memo[av] = got
         return got
+
+    def stored_value(self, rb: Builder, load: LoadInst, depth: int) -> Value | None:
+        """What ``load`` reads from a scratch buffer one loop filled, rebuilt for the iteration that stored
+        it (scratch_stores.py), or None."""
+        assert self.scratch is not None
+        found = self.scratch.source(load)
+        if found is None:
+            return None
+        store, filling, index = found
+        k = self.recompute(self.fwd[index], depth + 1)
+        if k is None:
+            return None
+        if k.type != I64:
+            k = rb.cast("zext", k, I64)  # from 0 up to the filled count
+        return self.recompute(self.fwd[store.value], depth + 1, (filling, k)) \
+            if store.value in self.fwd else self.recompute(store.value, depth + 1)
 
     def recompute_phi(self, rb: Builder, phi: PhiInst, depth: int,
                        shift: tuple[LoopPlan, Value] | None) -> Value | None:
         iv = affine_iv(phi, self.loops)
         if iv is not None:
             lp, start, step = iv
-            if self.cur_blk not in lp.loop.blocks:
+            if self.cur_blk not in lp.loop.blocks and not (shift is not None and shift[0] is lp):
                 return None
             s0 = self.recompute(self.fwd.get(start, start), depth + 1, shift)
             if s0 is None:

@@ -43,7 +43,8 @@ from .integer_addresses import AddressDisplacements
 from .loop_plans import plan_loops
 from .modes import Activities, Activity, activities_of
 from .realloc import module_reallocs
-from .reread import RereadableLoads
+from .reread import RereadableLoads, restore_stores
+from .scratch_stores import ScratchStores
 from .reverse_bits import check_float_bits
 from .reverse_calls import augment_call, reverse_call
 from .handlers import augment_instruction, reverse_instruction
@@ -215,16 +216,19 @@ class _ReverseGenerator(ReverseState):
         self._augmented()
         self.order = [b for b in self.order if b not in self.doomed]
         self.orig_of = {v: k for k, v in self.fwd.items()}
-        self.rereadable = RereadableLoads(self.fn) if self.top_level else None
+        # GPU device code has no tape (it grows with realloc): no frame record there, values are recomputed.
+        acyclic = set() if is_gpu_module(self.m) else blocks_on_no_cycle(self.order)
+        self.rereadable = RereadableLoads(self.fn, acyclic) if self.top_level else None
         self.loops = plan_loops(self.fn, self.order)
+        self.scratch = ScratchStores(self.fn, self.loops)
         self.origins = BranchOrigins(self.fn)
         self.after_counter_pushes = {}
         self.counter_pops = {}
         self.count_iterations()
-        # GPU device code has no tape (it grows with realloc): no frame record there, values are recomputed.
-        acyclic = set() if is_gpu_module(self.m) else blocks_on_no_cycle(self.order)
         self.record = FrameRecord(self.m, self.aug, self.rev, self.layout, acyclic, {self.fwd[b] for b in acyclic})
         self._reverse()
+        if self.rereadable is not None:
+            restore_stores(self.rereadable.restored, self.fwd, self.record.keep, self.rev, self.rentry, self.exit_block)
         self.tape_invariants()
         self.record.finish(self.aug_tape)
         return pair
@@ -432,10 +436,10 @@ class _ReverseGenerator(ReverseState):
             if self.record.holds(blk, v):  # at most once per call: a fixed slot of the frame record
                 self.needs[v].replace_all_uses_with(self.record.keep(ab, pb, v, v.type))
             else:
-                self.push(ab, v)
                 taped.append(v)
-        for v in reversed(taped):
-            popped = self.pop(pb, v.type)
+        # One push of them all (one capacity check) and one pop.
+        self.push_group(ab, taped)
+        for v, popped in zip(taped, self.pop_group(pb, [v.type for v in taped])):
             self.needs[v].replace_all_uses_with(popped)
         Builder(ib).br(body_block)
 

@@ -18,7 +18,7 @@ from ..ir import (AllocaInst, ArrayType, CallInst, CastInst, ConstantExpr, Const
                   FreezeInst, Function, FunctionType, GEPInst, GlobalVariable, InsertValueInst, Instruction, LoadInst,
                   PhiInst, SelectInst, StructType, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.types import I64, PTR, VOID, FloatType, Type, VectorType
+from ..ir.types import I8, I64, PTR, VOID, FloatType, Type, VectorType
 from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .allocators import is_allocator_call
@@ -236,6 +236,32 @@ class ReverseState(LaneState, Recomputation):
     def pop(self, b: Builder, t: Type) -> Value:
         slot = b.call(self.pop_fn, [self.rev_tape, const_int(I64, slot_size(t, self.layout))])
         return b.load(t, slot, align=8)
+
+    def push_group(self, b: Builder, values: list[Value]) -> None:
+        """Push ``values`` as one entry of the tape (one capacity check), each in its 8-byte aligned slot."""
+        if len(values) <= 1:
+            for v in values:
+                self.push(b, v)
+            return
+        offsets = self._group_offsets([v.type for v in values])
+        base = b.call(self.push_fn, [self.aug_tape, const_int(I64, offsets[-1])])
+        for v, offset in zip(values, offsets):
+            b.store(v, b.gep(I8, base, [offset], inbounds=True), 8)
+
+    def pop_group(self, b: Builder, types: list[Type]) -> list[Value]:
+        """The values ``push_group`` pushed (in the same order), popped as one entry."""
+        if len(types) <= 1:
+            return [self.pop(b, t) for t in types]
+        offsets = self._group_offsets(types)
+        base = b.call(self.pop_fn, [self.rev_tape, const_int(I64, offsets[-1])])
+        return [b.load(t, b.gep(I8, base, [offset], inbounds=True), align=8) for t, offset in zip(types, offsets)]
+
+    def _group_offsets(self, types: list[Type]) -> list[int]:
+        """Each value's byte offset in a group entry, then the entry's size."""
+        offsets = [0]
+        for t in types:
+            offsets.append(offsets[-1] + slot_size(t, self.layout))
+        return offsets
 
     def free_after_reverse(self, b: Builder, block: Value, primal: Value) -> None:
         """Free ``primal`` (the augmented ``block``) and its shadows (all lanes) after the reverse sweep."""

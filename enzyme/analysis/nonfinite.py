@@ -19,6 +19,13 @@ Where non-finite values come from:
   there (stores it, passes it to a call, returns it, or has one in a global
   initializer).  The inputs a program is given are taken to be finite.
 
+"The program" is what one differentiated function runs: the code reachable
+from it.  Memory holds, when a differentiated call starts, what its caller
+gave it (inputs, taken to be finite), so a function's loads count as sources
+only if code reachable from a differentiated function that reaches it lets a
+non-finite value escape: ``exp`` results stored by one kernel do not put
+guards into every other gradient of the module.
+
 Arithmetic (``fadd``, ``fsub``, ``fmul``, ``fneg``, ``fma``), bounded math
 functions, selects, phis, casts, sign-bit operations on float bits and
 aggregate or vector moves pass a non-finite operand on.  Finite arithmetic that
@@ -70,7 +77,10 @@ class NonFiniteValues:
     def __init__(self, module: Module, roots: list[Function]) -> None:
         self._module = module
         self._roots = roots
-        self._from_memory: bool | None = None  # decided on first use
+        # Per differentiated function: the functions it reaches and whether their memory may hold non-finite
+        # values; decided on first use.
+        self._programs: list[tuple[set[Function], bool]] | None = None
+        self._from_memory = False  # the same for all of them together (functions no root reaches)
         self._facts: dict[Function, set[Value]] = {}
 
     def may_be_nonfinite(self, v: Value) -> bool:
@@ -78,12 +88,31 @@ class NonFiniteValues:
             return _holds_nonfinite_constant(v)
         fn = v.function
         assert isinstance(fn, Function)
-        if self._from_memory is None:
-            self._from_memory = _memory_may_hold(self._module, reachable(self._module, self._roots))
         facts = self._facts.get(fn)
         if facts is None:
-            facts = self._facts[fn] = _propagate(fn, self._from_memory)
+            facts = self._facts[fn] = _propagate(fn, self._memory_may_hold(fn))
         return v in facts
+
+    def _memory_may_hold(self, fn: Function) -> bool:
+        """May memory, arguments or call results hold non-finite values in the programs that run ``fn``?"""
+        if self._programs is None:
+            initial = any(_holds_nonfinite_constant(g.initializer)
+                          for g in self._module.global_variables if g.initializer is not None)
+            escapes: dict[Function, bool] = {}
+
+            def escape(g: Function) -> bool:
+                got = escapes.get(g)
+                if got is None:
+                    got = escapes[g] = _escapes(g, _propagate(g, False))
+                return got
+            calls = _CallGraph(self._module)
+            self._programs = []
+            for root in self._roots:
+                program = calls.reachable([root])
+                self._programs.append((program, initial or any(escape(g) for g in program)))
+            self._from_memory = initial or any(escape(g) for g in calls.reachable(self._roots))
+        flags = [flag for program, flag in self._programs if fn in program]
+        return any(flags) if flags else self._from_memory
 
 
 def reachable(module: Module, roots: list[Function]) -> list[Function]:
@@ -107,15 +136,47 @@ def reachable(module: Module, roots: list[Function]) -> list[Function]:
     return list(seen)
 
 
+class _CallGraph:
+    """The defined functions each function calls (an indirect call: any address-taken function), walked
+    once, for the reachability of many roots."""
+
+    def __init__(self, module: Module) -> None:
+        self._module = module
+        self._callees: dict[Function, list[Function]] = {}
+        self._address_taken: list[Function] | None = None
+
+    def callees(self, fn: Function) -> list[Function]:
+        got = self._callees.get(fn)
+        if got is None:
+            found: dict[Function, None] = {}
+            indirect = False
+            for inst in fn.instructions():
+                if isinstance(inst, CallInst):
+                    callee = inst.called_function
+                    if callee is not None:
+                        found[callee] = None
+                    else:
+                        indirect = True
+            if indirect:
+                if self._address_taken is None:
+                    self._address_taken = [g for g in self._module.functions if _address_taken(g)]
+                found.update(dict.fromkeys(self._address_taken))
+            got = self._callees[fn] = [g for g in found if not g.is_declaration]
+        return got
+
+    def reachable(self, roots: list[Function]) -> set[Function]:
+        seen: set[Function] = set()
+        work = [r for r in roots if not r.is_declaration]
+        while work:
+            fn = work.pop()
+            if fn not in seen:
+                seen.add(fn)
+                work.extend(self.callees(fn))
+        return seen
+
+
 def _address_taken(fn: Function) -> bool:
     return any(not (isinstance(u.user, CallInst) and u.user.called_function is fn) for u in fn.uses)
-
-
-def _memory_may_hold(module: Module, program: list[Function]) -> bool:
-    """Whether memory, arguments or call results may hold non-finite values the program made."""
-    if any(_holds_nonfinite_constant(g.initializer) for g in module.global_variables if g.initializer is not None):
-        return True
-    return any(_escapes(fn, _propagate(fn, False)) for fn in program)
 
 
 def _propagate(fn: Function, from_memory: bool) -> set[Value]:

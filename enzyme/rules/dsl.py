@@ -187,6 +187,16 @@ class Rule:
                 _collect_args(p, out)
         return out
 
+    def needs_for(self, operands: set[int]) -> tuple[set[int], bool]:
+        """The operands, and whether the result, that the partials with respect to ``operands`` read."""
+        out: set[int] = set()
+        result = False
+        for i, p in enumerate(self.partials):
+            if p is not None and i in operands:
+                _collect_args(p, out)
+                result = result or _mentions_result(p)
+        return out, result
+
     @property
     def int_args(self) -> set[int]:
         """Operands read through ``IntArg``: integers (``powi``'s exponent), never differentiated."""

@@ -91,8 +91,35 @@ declare i32 @printf(ptr, ...)
 """
     nf, m = facts(text)
     assert not nf.may_be_nonfinite(named(m, "f", "v"))
+    # Differentiated too, main does not run within f's derivative: f's memory still holds f's inputs only.
     nf, m = facts(text, roots=("f", "main"))
+    assert not nf.may_be_nonfinite(named(m, "f", "v"))
+    # Where main calls f, f runs after main's division escaped.
+    nf, m = facts(text.replace("ret i32 0", "%again = call double @f(ptr null)\n  ret i32 0"), roots=("f", "main"))
     assert nf.may_be_nonfinite(named(m, "f", "v"))
+
+
+def test_one_kernel_storing_exp_does_not_guard_another() -> None:
+    """Two differentiated kernels in one module: the one that stores exp's results makes its own loads
+    possibly non-finite, not the other's."""
+    text = """
+define double @g(ptr %a, ptr %out) {
+  %x = load double, ptr %a
+  %e = call double @exp(double %x)
+  store double %e, ptr %out
+  %y = load double, ptr %out
+  ret double %y
+}
+define double @h(ptr %a) {
+  %v = load double, ptr %a
+  %w = fmul double %v, %v
+  ret double %w
+}
+declare double @exp(double)
+"""
+    nf, m = facts(text, roots=("g", "h"))
+    assert nf.may_be_nonfinite(named(m, "g", "y"))
+    assert not nf.may_be_nonfinite(named(m, "h", "v")) and not nf.may_be_nonfinite(named(m, "h", "w"))
 
 
 def test_non_finite_constants_in_code_and_globals() -> None:

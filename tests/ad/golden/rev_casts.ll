@@ -30,25 +30,20 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   %[[AD:[^ ,]+]] = fpext float %[[A]] to double
 ; CHECK-NEXT:   %[[ND:[^ ,]+]] = sitofp i32 %[[N]] to double
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[AD]], %[[ND]]
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = fmul double %[[M]], %[[B]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fptrunc double %[[P]] to float
-; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT2]], align 8
-; CHECK-NEXT:   store double %[[AD]], ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   store double %[[ND]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 24)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
 ; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
 ; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 16
-; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   ret float %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -59,7 +54,7 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   store float -0.000000e+00, ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   %[[B_ADJ:[^ ,]+]] = alloca double, align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 24)
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
 ; CHECK-NEXT:   %[[R_ADJ:[^ ,]+]] = alloca float, align 4
 ; CHECK-NEXT:   store float -0.000000e+00, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
@@ -72,35 +67,33 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 16
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   br label %[[TMP9:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP7:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP9]]:
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
+; CHECK-NEXT: {{^}}[[TMP7]]:
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load float, ptr %[[R_ADJ]], align 4
 ; CHECK-NEXT:   store float -0.000000e+00, ptr %[[R_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fpext float %[[TMP10]] to double
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[B]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fptrunc double %[[TMP19]] to float
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd float %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store float %[[TMP22]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fpext float %[[TMP8]] to double
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[B]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP9]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
+; CHECK-NEXT:   store double %[[TMP16]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fptrunc double %[[TMP17]] to float
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd float %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store float %[[TMP20]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP23]], 0
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = insertvalue { float, double } %[[TMP24]], double %[[TMP25]], 1
-; CHECK-NEXT:   ret { float, double } %[[TMP26]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP21]], 0
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { float, double } %[[TMP22]], double %[[TMP23]], 1
+; CHECK-NEXT:   ret { float, double } %[[TMP24]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @diffef(

@@ -139,21 +139,22 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   %[[P_NEXT]] = fmul double %[[P]], %[[S]]
 ; CHECK-NEXT:   %[[I_NEXT]] = add nuw nsw i64 %[[I]], 1
 ; CHECK-NEXT:   %[[MORE:[^ ,]+]] = icmp slt i64 %[[I_NEXT]], %[[N]]
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[P]], ptr %[[TMP0]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[S]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP2]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 32)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 0
+; CHECK-NEXT:   store double %[[P]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 8
+; CHECK-NEXT:   store double %[[S]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 16
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 24
+; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE]], label %[[LOOP]], label %[[EXIT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = phi double [ 1.000000e+00, %[[ENTRY]] ], [ %[[P_NEXT]], %[[LOOP]] ]
 ; CHECK-NEXT:   %[[FROM1:[^ ,]+]] = phi i64 [ 0, %[[ENTRY]] ], [ 1, %[[LOOP]] ]
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -189,46 +190,47 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   br label %[[INVERTLOOP:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTLOOP]]:
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load i64, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load i64, ptr %[[TMP11]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[TMP13]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[TMP15]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 %[[TMP12]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[TMP17]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP12]]
-; CHECK-NEXT:   br label %[[TMP20:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 32)
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 0
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 16
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load i64, ptr %[[TMP14]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 24
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load i64, ptr %[[TMP16]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 %[[TMP15]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP15]]
+; CHECK-NEXT:   br label %[[TMP21:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP20]]:
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP21]]:
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP16]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP18]])
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP23]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double 0.000000e+00, double %[[TMP25]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP27]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[TMP19]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP10]], label %[[INVERTENTRY]] [
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP13]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP19]])
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[TMP20]], align 8
+; CHECK-NEXT:   switch i64 %[[TMP17]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[TMP30:[^ ,]+]]
+; CHECK-NEXT:     i64 1, label %[[TMP31:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP30]]:
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP31]]:
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP33:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP34:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP33]]:
+; CHECK-NEXT: {{^}}[[TMP34]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -57,17 +57,18 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   %[[S_NEXT]] = fadd double %[[S]], %[[SQ]]
 ; CHECK-NEXT:   %[[I_NEXT]] = add nuw nsw i64 %[[I]], 1
 ; CHECK-NEXT:   %[[MORE:[^ ,]+]] = icmp slt i64 %[[I_NEXT]], %[[N]]
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP0]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 0
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 8
+; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE]], label %[[LOOP]], label %[[EXIT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = phi double [ 0.000000e+00, %[[ENTRY]] ], [ %[[S_NEXT]], %[[LOOP]] ]
 ; CHECK-NEXT:   %[[FROM1:[^ ,]+]] = phi i64 [ 0, %[[ENTRY]] ], [ 1, %[[LOOP]] ]
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -103,39 +104,40 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   br label %[[INVERTLOOP:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTLOOP]]:
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load i64, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load i64, ptr %[[TMP11]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[TMP13]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP12]]
-; CHECK-NEXT:   br label %[[TMP16:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 0
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load i64, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load i64, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 %[[TMP11]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP11]]
+; CHECK-NEXT:   br label %[[TMP17:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP16]]:
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP17]]:
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP15]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[TMP15]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP10]], label %[[INVERTENTRY]] [
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[TMP16]], align 8
+; CHECK-NEXT:   switch i64 %[[TMP13]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[TMP23:[^ ,]+]]
+; CHECK-NEXT:     i64 1, label %[[TMP24:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP23]]:
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP17]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP24]]:
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP26:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP27:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP26]]:
+; CHECK-NEXT: {{^}}[[TMP27]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -56,14 +56,15 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TMP3]], i64 8)
 ; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store ptr %[[BUF]], ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP7]], i64 0
-; CHECK-NEXT:   store double %[[TMP8]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 0
+; CHECK-NEXT:   store ptr %[[BUF]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 8
+; CHECK-NEXT:   store ptr %[[D_BUF]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 0
+; CHECK-NEXT:   store double %[[TMP9]], ptr %[[TMP10]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -81,55 +82,56 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   br label %[[TMP2:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[TMP2]]:
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load ptr, ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load ptr, ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP6]], i64 1
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP4]], i64 1
-; CHECK-NEXT:   br label %[[TMP12:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP3]], i64 0
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = load ptr, ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP3]], i64 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = load ptr, ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = load double, ptr %[[TMP8]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP5]], i64 1
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds double, ptr %[[TMP7]], i64 1
+; CHECK-NEXT:   br label %[[TMP13:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP12]]:
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP13]]:
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP10]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP14]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP11]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[TMP11]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[TMP11]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP11]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP25]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP4]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[X]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq double %[[TMP26]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[X]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp oeq double %[[TMP14]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP18]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP17]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[X]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp oeq double %[[TMP27]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
+; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[X]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
+; CHECK-NEXT:   store double %[[TMP36]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = insertvalue { double } undef, double %[[TMP36]], 0
-; CHECK-NEXT:   ret { double } %[[TMP37]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = insertvalue { double } undef, double %[[TMP37]], 0
+; CHECK-NEXT:   ret { double } %[[TMP38]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -88,29 +88,30 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   %[[J_NEXT]] = add nuw nsw i64 %[[J]], 1
 ; CHECK-NEXT:   %[[MORE_J:[^ ,]+]] = icmp slt i64 %[[J_NEXT]], %[[M]]
 ; CHECK-NEXT:   %[[ITER_NEXT]] = add nuw nsw i64 %[[ITER]], 1
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[VA]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[VB]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
+; CHECK-NEXT:   store double %[[VA]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
+; CHECK-NEXT:   store double %[[VB]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE_J]], label %[[INNER]], label %[[OUTER_LATCH]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[OUTER_LATCH]]:
 ; CHECK-NEXT:   %[[S_OUT:[^ ,]+]] = phi double [ %[[S_NEXT]], %[[INNER]] ]
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   %[[PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 %[[I]]
 ; CHECK-NEXT:   %[[D_PY:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 %[[I]]
 ; CHECK-NEXT:   store double %[[S_OUT]], ptr %[[PY]], align 8
 ; CHECK-NEXT:   %[[I_NEXT]] = add nuw nsw i64 %[[I]], 1
 ; CHECK-NEXT:   %[[MORE_I:[^ ,]+]] = icmp slt i64 %[[I_NEXT]], %[[N]]
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE_I]], label %[[OUTER]], label %[[EXIT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
 ; CHECK-NEXT:   %[[FROM1:[^ ,]+]] = phi i64 [ 0, %[[ENTRY]] ], [ 1, %[[OUTER_LATCH]] ]
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP6]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;
@@ -157,58 +158,59 @@ define void @grad(ptr %a, ptr %da, ptr %b, ptr %db, ptr %y, ptr %dy, i64 %n, i64
 ; CHECK-NEXT:   br label %[[INVERTINNER:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTINNER]]:
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = mul i64 %[[TMP20]], 1
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = add i64 0, %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_B]], i64 %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load i64, ptr %[[I_INV]], align 4
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = mul nsw i64 %[[TMP24]], %[[M]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = add nsw i64 %[[TMP25]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_A]], i64 %[[TMP26]]
-; CHECK-NEXT:   br label %[[TMP28:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP16]], i64 0
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[TMP17]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP16]], i64 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = mul i64 %[[TMP21]], 1
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = add i64 0, %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_B]], i64 %[[TMP23]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load i64, ptr %[[I_INV]], align 4
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = mul nsw i64 %[[TMP25]], %[[M]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = add nsw i64 %[[TMP26]], %[[TMP23]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_A]], i64 %[[TMP27]]
+; CHECK-NEXT:   br label %[[TMP29:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP28]]:
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP29]]:
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP23]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[TMP23]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP27]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[TMP27]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = icmp eq i64 %[[TMP36]], 0
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = sub i64 %[[TMP36]], 1
-; CHECK-NEXT:   store i64 %[[TMP38]], ptr %[[ITER_REV]], align 4
-; CHECK-NEXT:   br i1 %[[TMP37]], label %[[INVERTOUTER:[^ ,]+]], label %[[TMP39:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP20]], %[[TMP30]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP30]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[TMP24]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
+; CHECK-NEXT:   store double %[[TMP34]], ptr %[[TMP24]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[TMP28]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP36]], ptr %[[TMP28]], align 8
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load i64, ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = icmp eq i64 %[[TMP37]], 0
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = sub i64 %[[TMP37]], 1
+; CHECK-NEXT:   store i64 %[[TMP39]], ptr %[[ITER_REV]], align 4
+; CHECK-NEXT:   br i1 %[[TMP38]], label %[[INVERTOUTER:[^ ,]+]], label %[[TMP40:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP39]]:
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP40]]:
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP30]]
+; CHECK-NEXT:   store double %[[TMP42]], ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTINNER]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTOUTER]]:
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load i64, ptr %[[TMP42]], align 8
-; CHECK-NEXT:   br label %[[TMP44:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load i64, ptr %[[TMP43]], align 8
+; CHECK-NEXT:   br label %[[TMP45:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP44]]:
-; CHECK-NEXT:   switch i64 %[[TMP43]], label %[[INVERTENTRY]] [
+; CHECK-NEXT: {{^}}[[TMP45]]:
+; CHECK-NEXT:   switch i64 %[[TMP44]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
 ; CHECK-NEXT:     i64 1, label %[[INVERTOUTER_LATCH]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP45:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP46:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP45]]:
+; CHECK-NEXT: {{^}}[[TMP46]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

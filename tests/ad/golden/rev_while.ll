@@ -47,11 +47,10 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT:   %[[HC:[^ ,]+]] = fmul double %[[H]], 5.000000e-01
 ; CHECK-NEXT:   %[[X_NEXT]] = fadd double %[[HC]], %[[C]]
 ; CHECK-NEXT:   %[[AGAIN:[^ ,]+]] = fcmp ogt double %[[X_NEXT]], 1.000000e+00
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[H]], ptr %[[TMP0]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 0
 ; CHECK-NEXT:   store double %[[X]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 8
 ; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   br i1 %[[AGAIN]], label %[[LOOP]], label %[[EXIT]]
 ; CHECK-EMPTY:
@@ -105,53 +104,52 @@ define { double, double } @grad(double %x, double %c) {
 ; CHECK-NEXT:   br label %[[INVERTENTRY:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTLOOP]]:
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load i64, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
-; CHECK-NEXT:   br label %[[TMP18:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP12]], i64 0
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[TMP13]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP12]], i64 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load i64, ptr %[[TMP15]], align 8
+; CHECK-NEXT:   br label %[[TMP17:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP18]]:
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP17]]:
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double 5.000000e-01, %[[TMP19]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP24]]
-; CHECK-NEXT:   switch i64 %[[TMP13]], label %[[TMP29:[^ ,]+]] [
-; CHECK-NEXT:     i64 0, label %[[TMP29]]
-; CHECK-NEXT:     i64 1, label %[[TMP26:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double 5.000000e-01, %[[TMP18]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP23]]
+; CHECK-NEXT:   switch i64 %[[TMP16]], label %[[TMP28:[^ ,]+]] [
+; CHECK-NEXT:     i64 0, label %[[TMP28]]
+; CHECK-NEXT:     i64 1, label %[[TMP25:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP26]]:
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP25]]:
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[X_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[X_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP29]]:
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP28]]:
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X0_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP32:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP31:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP32]]:
+; CHECK-NEXT: {{^}}[[TMP31]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP33]], 0
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP35]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP36]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X0_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP32]], 0
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[C_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = insertvalue { double, double } %[[TMP33]], double %[[TMP34]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP35]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -70,23 +70,24 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT:   %[[S_NEXT]] = fadd double %[[S]], %[[PP]]
 ; CHECK-NEXT:   %[[I_NEXT]] = add nuw nsw i64 %[[I]], 1
 ; CHECK-NEXT:   %[[MORE:[^ ,]+]] = icmp slt i64 %[[I_NEXT]], %[[N]]
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[P_NEXT]], ptr %[[TMP0]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP1]], align 8
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[P]], ptr %[[TMP2]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store double %[[V]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 40)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 0
+; CHECK-NEXT:   store double %[[P_NEXT]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 8
+; CHECK-NEXT:   store i64 %[[I]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 16
+; CHECK-NEXT:   store double %[[P]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 24
+; CHECK-NEXT:   store double %[[V]], ptr %[[TMP4]], align 8
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP0]], i64 32
+; CHECK-NEXT:   store i64 %[[FROM]], ptr %[[TMP5]], align 8
 ; CHECK-NEXT:   br i1 %[[MORE]], label %[[LOOP]], label %[[EXIT]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = phi double [ 0.000000e+00, %[[ENTRY]] ], [ %[[S_NEXT]], %[[LOOP]] ]
 ; CHECK-NEXT:   %[[FROM1:[^ ,]+]] = phi i64 [ 0, %[[ENTRY]] ], [ 1, %[[LOOP]] ]
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   store i64 %[[FROM1]], ptr %[[TMP6]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -124,60 +125,61 @@ define void @split(ptr %x, ptr %dx, i64 %n, double %dret) {
 ; CHECK-NEXT:   br label %[[INVERTLOOP:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTLOOP]]:
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = load i64, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[TMP11]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[TMP13]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load i64, ptr %[[TMP15]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[TMP17]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP16]]
-; CHECK-NEXT:   br label %[[TMP20:[^ ,]+]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call ptr @__pyenzyme_tape_pop(ptr %[[TAPE]], i64 40)
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 0
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load i64, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 16
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[TMP14]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 24
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 32
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load i64, ptr %[[TMP18]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 %[[TMP13]]
+; CHECK-NEXT:   br label %[[TMP21:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP20]]:
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP21]]:
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP18]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP19]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
+; CHECK-NEXT:   store double %[[TMP28]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP31]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP31]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[TMP19]], align 8
-; CHECK-NEXT:   switch i64 %[[TMP10]], label %[[INVERTENTRY]] [
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP15]], %[[TMP32]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
+; CHECK-NEXT:   store double %[[TMP36]], ptr %[[TMP20]], align 8
+; CHECK-NEXT:   switch i64 %[[TMP19]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[TMP36:[^ ,]+]]
+; CHECK-NEXT:     i64 1, label %[[TMP37:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP36]]:
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP32]]
-; CHECK-NEXT:   store double %[[TMP38]], ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP40]], ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP37]]:
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP33]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[S_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP22]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[S_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP41:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP42:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP41]]:
+; CHECK-NEXT: {{^}}[[TMP42]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
