@@ -38,17 +38,25 @@ def differentiate_module(module: Module) -> int:
     if not requests:
         resolve_iterations(module)
         return batches
-    custom_rules(module)  # validate registrations and annotations before generating anything
+    rules = custom_rules(module)  # validate registrations and annotations before generating anything
+    contexts = {id(r): shadow_forms.context_of(r) for r in requests}
+    own_shadows = dict(rules.shadows)  # declared with enzyme_shadow, and the query form's
+    rules.shadows = {**shadow_forms.all_context_shadows(), **own_shadows}
     runtime_bodies = install_runtime_bodies(module)
     # Decided before any derivative is made: the generated functions are shared between requests.
     automatic_shadows = shadow_active_globals(module, requests)
     proxies = install_proxies(module)
     expose_shadowed_globals(module)
-    ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
+    roots = list(dict.fromkeys(r.function for r in requests))
+    # Each context has shadows of its own, so derivatives made for one are not shared with another.
+    ad_contexts: dict[object, ADContext] = {}
     existing = set(module.functions)
     for req in _inner_first(requests):
         site = f"{req.call.callee_name} {where(req.call)}"  # the call is gone once replaced
         before = set(module.functions)
+        context = contexts[id(req)]
+        rules.shadows = {**own_shadows, **automatic_shadows, **(context.shadows if context else {})}
+        ctx = ad_contexts.setdefault(context.handle if context else None, ADContext(module, roots=roots))
         call = replace_request(ctx, req.refreshed())
         step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)

@@ -213,6 +213,19 @@ def decode(call: CallInst, mode: str) -> Request:
     tape_options: dict[str, Value] = {}  # enzyme_allocated, enzyme_tape, enzyme_context: the value after each
     options: set[str] = set()  # markers without a value: enzyme_runtime_activity
 
+    explicit_width = width > 1
+
+    def set_width(w: int | None) -> None:
+        """A context of several lanes (``__enzyme_context(2)``) makes the call that many directions wide."""
+        nonlocal width
+        if w is None or w == width:
+            return
+        if explicit_width:
+            raise d.fail(f"enzyme_width {width} contradicts the width {w} of the context")
+        if decoded:
+            raise d.fail(f"a context of width {w} must come before the arguments (their shadows depend on it)")
+        width = w
+
     def skip_options(i: int) -> int:
         """Past the markers that may come before any argument or at the end: return markers, enzyme_nocache,
         enzyme_context ctx, and in split mode enzyme_allocated size / enzyme_tape ptr."""
@@ -233,6 +246,7 @@ def decode(call: CallInst, mode: str) -> Request:
                 if i + 1 >= len(args) or _marker(args[i + 1]) is not None:
                     raise d.fail("enzyme_context is not followed by the context (what __enzyme_context returned)")
                 tape_options[CONTEXT_MARKER] = args[i + 1]
+                set_width(_context_width(args[i + 1]))
                 i += 2
             elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in ("augment", "split_reverse"):
                 i = _decode_tape_option(d, args, i, mark, tape_options)
@@ -327,6 +341,15 @@ def decode(call: CallInst, mode: str) -> Request:
     if i != len(args):
         raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
     return req
+
+
+def _context_width(v: Value) -> int | None:
+    """The width of a context handle (enzyme.driver.context_shadows), None for another value."""
+    g = strip_pointer_casts(v)
+    if isinstance(g, GlobalVariable) and (g.name or "").startswith("__pyenzyme_context") and \
+            isinstance(g.initializer, ConstantInt):
+        return g.initializer.value
+    return None
 
 
 def _check_return_markers(d: _Decoder, req: Request) -> None:
