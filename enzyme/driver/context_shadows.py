@@ -13,15 +13,25 @@ form's (upstream's implicit shadows) the calls that pass none; a call reaching a
 global whose shadow was asked for in the other form is refused, and so is a
 global asked for in both forms (upstream keeps two shadows, here there is one).
 
-Here a context is the module's one set of shadow globals, registered like the
-ones users declare with ``enzyme_shadow`` (``custom_rules(module).shadows``),
-so the engine treats them the same way.  What that cannot express is refused
-with one line: a second context or a context of width above 1 (which would need shadows of their
-own; the query form's widths have theirs), a shadow of a global holding pointers (it would
-have to point to shadow memory) unless it is a plain pointer that only ever holds what the C
-allocator returned (its shadow then gets a zeroed block of the same size, malloc_usable_size, at
-the first query, and __enzyme_zero_shadows zeroes that block), and a global not named at compile
-time.
+Each ``__enzyme_context(width)`` call is a context of its own: a private constant
+holding its width, whose address the call returns, and its own shadow globals,
+one per lane (a context of width 2 makes the calls that pass it derivatives of
+two directions).  The driver gives each request the shadows of the context it
+passes, and derivatives made for one context are not shared with another, so
+the same function differentiated in two contexts accumulates into two places,
+and a gradient taken in one context can be differentiated again in another.
+The query form's shadows are the module's own (registered like the ones users
+declare with ``enzyme_shadow``, ``custom_rules(module).shadows``).
+
+A shadow of a global holding pointers would have to point to shadow memory;
+supported are a global whose initializer points to other globals and into which
+the program stores only numbers (its shadow is initialized the same way, with
+floating-point values zero and each pointer pointing to the shadow of its
+global in the same context and lane; __enzyme_zero_shadows restores that), and
+a plain pointer that only ever holds what the C allocator returned (its shadow
+then gets a zeroed block of the same size, malloc_usable_size, at the first
+query, and __enzyme_zero_shadows zeroes that block).  Refused with one line:
+other globals holding pointers, a context or global not known at compile time.
 """
 from __future__ import annotations
 
@@ -252,8 +262,8 @@ def _replace_shadow_query(module: Module, forms: ShadowForms, implicit: Context,
 
 def _pointer_refusal(call: CallInst, base: GlobalVariable) -> str:
     return (f"{_site(call)}: @{base.name} holds pointers, whose shadow would have to point to shadow memory; "
-            "supported are globals of numbers, globals the program never writes whose initializer points to "
-            "other globals, and a plain pointer global that only ever holds what malloc/calloc/aligned_alloc/"
+            "supported are globals of numbers, globals whose initializer points to other globals and whose "
+            "pointers the program never writes, and a plain pointer global that only ever holds what malloc/calloc/aligned_alloc/"
             "realloc returned (pass other state through a pointer argument marked enzyme_dup)")
 
 
@@ -261,7 +271,8 @@ def _context_lanes(module: Module, ctx: Context, call: CallInst, g: GlobalVariab
                    heap: bool) -> list[GlobalVariable]:
     """The context's shadows of ``g``, one per lane, made on first use.  A global holding pointers that the
     program never writes gets shadows initialized like it, with numbers kept, floating-point values zero and
-    each pointer to a global pointing to that global's shadow in the same lane (made too)."""
+    each pointer to a global pointing to that global's shadow in the same lane (made too).  The program may
+    store numbers into the global, not pointers."""
     if g in ctx.shadows:
         return ctx.shadows[g]
     if heap or not _holds_pointers(g.value_type):
@@ -304,7 +315,8 @@ def _shadow_constant(module: Module, ctx: Context, call: CallInst, c: Value, lan
 
 
 def _only_read(module: Module, g: GlobalVariable) -> bool:
-    """Does the program only load from ``g`` (directly or at a constant offset), never write or pass it?"""
+    """Does the program only load from ``g`` and store numbers into it (directly or at a constant offset), never
+    write a pointer into it or pass its address on?"""
     for f in module.functions:
         for inst in f.instructions():
             for op in inst.operands:
@@ -313,6 +325,9 @@ def _only_read(module: Module, g: GlobalVariable) -> bool:
                     continue
                 if isinstance(inst, LoadInst) and inst.pointer is op:
                     continue
+                if isinstance(inst, StoreInst) and inst.pointer is op and inst.value is not op and \
+                        not _holds_pointers(inst.value.type):
+                    continue  # a number: the shadow's pointers stay valid
                 if isinstance(inst, CallInst) and "__enzyme_shadow" in (inst.callee_name or ""):
                     continue
                 return False

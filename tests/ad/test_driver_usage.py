@@ -255,18 +255,23 @@ CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void 
 
 
 @pytest.mark.parametrize("body, pattern, error", [
-    (("void *c = __enzyme_context(1), *c2 = __enzyme_context(1); return __enzyme_autodiff((void *)model, "
-      "enzyme_context, c, x) + (c2 != 0);"), r"a second __enzyme_context; one context per program is supported",
+    (("void *c = __enzyme_context(1), *c2 = __enzyme_context(1); void *v[2] = {c, c2}; "
+      "return __enzyme_autodiff((void *)model, enzyme_context, v[x > 0], x);"),
+     r"the value after enzyme_context must be what one __enzyme_context call returned, known at compile time",
      DifferentiationError),
-    ("void *c = __enzyme_context(2); return __enzyme_autodiff((void *)model, enzyme_context, c, x);",
-     r"the width of the context is 2; only 1 is supported yet", DifferentiationError),
+    ("void *c = __enzyme_context(2); return __enzyme_fwddiff((void *)model, enzyme_width, 3, enzyme_context, c, x);",
+     r"enzyme_width 3 contradicts the width 2 of the context", UsageError),
+    ("void *c = __enzyme_context(2); return __enzyme_fwddiff((void *)model, x, 1.0, enzyme_context, c);",
+     r"a context of width 2 must come before the arguments", UsageError),
+    ("void *c = __enzyme_context(0); return 0;", r"the width of the context must be a positive integer", UsageError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, &gp, 1);",
      r"lane 1 of a width-1 shadow; lanes are 0 to 0", UsageError),
     ("return *(double *)__enzyme_query(&gp, 2, 2);", r"lane 2 of a width-2 shadow; lanes are 0 to 1", UsageError),
     ("return *(double *)__enzyme_query(&gp, 0, 0);", r"the width must be a positive integer constant", UsageError),
     ("void *c = __enzyme_context(1); return **(double **)__enzyme_shadow(c, &gptr, 0);",
-     (r"@gptr holds pointers, whose shadow would have to point to shadow memory; supported are globals of numbers "
-      r"and a plain pointer global that only ever holds what malloc/calloc/aligned_alloc/realloc returned"),
+     (r"@gptr holds pointers, whose shadow would have to point to shadow memory; supported are globals of numbers, "
+      r"globals whose initializer points to other globals and whose pointers the program never writes, and a "
+      r"plain pointer global that only ever holds what malloc/calloc/aligned_alloc/realloc returned"),
      DifferentiationError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, x > 0 ? &gp : &x, 0);",
      r"the global must be named at compile time", DifferentiationError),
