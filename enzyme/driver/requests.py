@@ -207,6 +207,11 @@ def decode(call: CallInst, mode: str) -> Request:
         width = w.value
         i += 2
     params = fn.function_type.params
+    # A function returning a struct through a hidden pointer, asked for its tangent (the C++ interface's
+    # Duplicated/DuplicatedNoNeed<std::vector<double>>): that pointer is a duplicated argument, see _sret_result.
+    sret_result = sret is not None and mode == "forward" and bool(fn.args) and "sret" in fn.args[0].attrs
+    if sret_result:
+        params = params[1:]
     decoded: list[Arg] = []
     inserted: list[Instruction] = []
     returns: dict[str, object] = {}
@@ -323,6 +328,10 @@ def decode(call: CallInst, mode: str) -> Request:
                              "enzyme_out")
         decoded.append(Arg(activity, v, shadows))
     i = skip_options(i)
+    if sret_result:
+        assert sret is not None
+        decoded.insert(0, _sret_result(d, fn, sret, width, returns, inserted))
+        sret, returns = None, {}
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
                   primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"),  # type: ignore[arg-type]
                   runtime_activity=RUNTIME_ACTIVITY_MARKER in options)
@@ -341,6 +350,35 @@ def decode(call: CallInst, mode: str) -> Request:
     if i != len(args):
         raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
     return req
+
+
+def _sret_result(d: _Decoder, fn: Function, sret: Value, width: int, returns: dict[str, object],
+                 inserted: list[Instruction]) -> Arg:
+    """The hidden result pointer of ``fn`` as a duplicated argument: the tangent of the result is written to
+    the call's own result (the entry point returns a struct too: ``{tangent}`` or, with
+    enzyme_primal_return, ``{result, tangent}``); without enzyme_primal_return the result goes to a
+    temporary of the caller."""
+    from ..analysis.layout import DataLayout
+    from ..ir.builder import Builder, InsertPoint, const_int
+    if width != 1 or returns.get("ret") != "dup":
+        raise d.fail(f"@{fn.name} returns its result through a hidden pointer; only its tangent in one direction "
+                     "(enzyme_dup_return, as enzyme::Duplicated/DuplicatedNoNeed ask for) is supported",
+                     DifferentiationError)
+    m = re.search(r'sret\(%("[^"]+"|[-\w.$]+)\)', fn.args[0].attrs)
+    module = fn.module
+    caller = d.call.function
+    t = module.struct_types.get(m.group(1).strip('"')) if m and isinstance(module, Module) else None
+    if t is None or not isinstance(module, Module) or caller is None:
+        raise d.fail(f"cannot tell the result type of @{fn.name} from {fn.args[0].attrs!r}", DifferentiationError)
+    entry = caller.blocks[0]
+    if returns.get("primal"):
+        b = Builder(InsertPoint.before_inst(d.call))
+        shadow = b.gep(I8, sret, [const_int(I64, DataLayout.of_module(module).alloc_size(t))])
+        inserted.append(shadow)  # type: ignore[arg-type]
+        return Arg(Activity.DUP, sret, [shadow])
+    primal = Builder(InsertPoint.before_inst(entry.instructions[0])).alloca(t)
+    inserted.append(primal)  # type: ignore[arg-type]
+    return Arg(Activity.DUP, primal, [sret])
 
 
 def _context_width(v: Value) -> int | None:
