@@ -152,13 +152,12 @@ def find_requests(module: Module) -> list[Request]:
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
         elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
-            # Another upstream entry point (__enzyme_checkpoint_for, __enzyme_fixed_point,
-            # ...): nothing would define it, so the program could not link; say which one instead.
+            # Another upstream entry point (__enzyme_checkpoint_for, ...): nothing would define it, so the program could not link; say which one instead.
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
                 "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, "
                 "__enzyme_batch, __enzyme_context, __enzyme_shadow, __enzyme_zero_shadows, __enzyme_virtualreverse, "
-                "__enzyme_iter)")
+                "__enzyme_iter, __enzyme_fixed_point)")
     return out
 
 

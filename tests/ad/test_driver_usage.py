@@ -155,9 +155,9 @@ int main(void) {
 
 
 @pytest.mark.parametrize("lang, decl, call, pattern", [
-    ("c", "double __enzyme_fixed_point(double);",
-     "return sq(x[0]) * __enzyme_fixed_point(x[1]);",
-     r"^__enzyme_fixed_point in @g\b.*: this Enzyme entry point is not supported yet"),
+    ("c", "double __enzyme_checkpoint_for(double);",
+     "return sq(x[0]) * __enzyme_checkpoint_for(x[1]);",
+     r"^__enzyme_checkpoint_for in @g\b.*: this Enzyme entry point is not supported yet"),
     ("cpp", "double __enzyme_checkpoint_while(double);",
      "return sq(x[0]) * __enzyme_checkpoint_while(x[1]);",
      r"^__enzyme_checkpoint_while in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
@@ -331,3 +331,27 @@ int main(void) {
   return 0;
 }
 """)
+
+
+FIXED_POINT_HEADER = ("extern int enzyme_fp_state, enzyme_fp_reduction, enzyme_fp_control, enzyme_checkpoint_region; "
+                      "void __enzyme_fixed_point(void *, ...); "
+                      "void __enzyme_set_fixed_point(double, long, void *, ...); "
+                      "int step(long i, double *u, double *tol) { u[0] = 0.5 * u[0] + 1; return u[0] > *tol; }\n")
+
+
+@pytest.mark.parametrize("body, pattern, error", [
+    ("__enzyme_set_fixed_point(1e-12, -1, 0, u, 8L); return 0;",
+     r"a fixed-point loop marked from inside is not supported yet", DifferentiationError),
+    ("__enzyme_fixed_point((void *)step, u, tol); return 0;", r"name the state with enzyme_fp_state", UsageError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 8L, enzyme_fp_reduction, *tol, u, tol); return 0;",
+     r"enzyme_fp_reduction must be a constant here", DifferentiationError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 12L, u, tol); return 0;",
+     r"the state is 12 bytes; states of doubles are supported", DifferentiationError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 8L, u); return 0;",
+     r"@step takes 2 arguments after the iteration count, 1 were given", UsageError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 8L, enzyme_checkpoint_region, u, 8L, u, tol); return 0;",
+     r"enzyme_checkpoint_region is not supported yet", DifferentiationError),
+])
+def test_fixed_point_misuse(tmp_path: Path, body: str, pattern: str, error: type[Exception]) -> None:
+    refused(tmp_path, FIXED_POINT_HEADER.replace("\n", " ") + f"double g(double *u, double *tol) {{ {body} }}",
+            pattern, error)
