@@ -40,7 +40,7 @@ def _custom_gradient(gen: ReverseState, inst: CallInst) -> tuple[Function, Funct
         assert callee is not None
         acts = tuple("dup" if isinstance(a.type, PointerType) and gen.shadow_or_none(a) is not None else "const"
                      for a in inst.args)
-        return fixed_point_gradient(gen.ctx, callee, fixed, acts)
+        return fixed_point_gradient(gen.ctx, callee, fixed, acts, gen.sweeps_of)
     return custom_rules(gen.m).gradient(callee)
 
 

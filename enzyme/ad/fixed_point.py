@@ -28,11 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import DifferentiationError
-from ..ir import Function, FunctionType, Module, Value
+from ..ir import ConstantKeyword, Function, FunctionType, Module, Value
 from ..ir.builder import Builder, const_fp, const_int
 from ..ir.types import DOUBLE, I1, I8, I64, PTR, VOID, IntType, PointerType, Type
 from .common import ADContext
-from .modes import Activity
+from .modes import Activities, Activity
+from .sweep_pair import SweepPair
+from .tape import TAPE_STRUCT, release_tape
 
 
 @dataclass
@@ -105,9 +107,9 @@ def _check(fn: Function, spec: FixedPoint, acts: tuple[str, ...], width: int) ->
 
 
 def fixed_point_forward(ctx: ADContext, fn: Function, spec: FixedPoint, acts: tuple[str, ...], width: int,
-                        derivative: Function) -> Function:
-    """Fill ``derivative`` (forward mode of the loop function ``fn``, signature made by the caller)."""
-    from .forward import forward_derivative
+                        derivative: Function, step_derivative: Callable[[tuple[str, ...]], Function]) -> Function:
+    """Fill ``derivative`` (forward mode of the loop function ``fn``, signature made by the caller);
+    ``step_derivative(activities)`` is the step's forward derivative."""
     _check(fn, spec, acts, width)
     m = ctx.module
     b = Builder(derivative.append_block("entry"))
@@ -121,7 +123,7 @@ def fixed_point_forward(ctx: ADContext, fn: Function, spec: FixedPoint, acts: tu
     olds = [_malloc(m, b, n) for _, _, n in tracked]
     for _, s, n in tracked:
         _memset0(m, b, s, n)  # the tangent of the initial guess has no effect
-    step_fwd = forward_derivative(ctx, spec.step, sp.step_acts)
+    step_fwd = step_derivative(sp.step_acts)
 
     def one_pass(b: Builder, i: Value) -> Value:
         for (z, s, n), snap, old in zip(tracked, snaps, olds):
@@ -142,12 +144,12 @@ def fixed_point_forward(ctx: ADContext, fn: Function, spec: FixedPoint, acts: tu
     return derivative
 
 
-def fixed_point_gradient(ctx: ADContext, fn: Function, spec: FixedPoint,
-                         acts: tuple[str, ...]) -> tuple[Function, Function]:
+def fixed_point_gradient(ctx: ADContext, fn: Function, spec: FixedPoint, acts: tuple[str, ...],
+                         sweeps_of: Callable[[Function, Activities], SweepPair]) -> tuple[Function, Function]:
     """The (augmented, reverse) pair of the loop function for these activities, in the calling convention of
     registered gradients (each pointer argument followed by its shadow, null where it has none; the
-    augmented sweep returns the tape, the reverse sweep takes it last)."""
-    from .reverse import reverse_derivative
+    augmented sweep returns the tape, the reverse sweep takes it last).  ``sweeps_of`` gives the step's
+    sweeps."""
     key = ("fixed point", fn, acts)
     got = ctx.memo.get(key)
     if got is not None:
@@ -207,12 +209,21 @@ def fixed_point_gradient(ctx: ADContext, fn: Function, spec: FixedPoint,
         raise DifferentiationError(f"{spec.site}: the state of the fixed point has no shadow (it is constant "
                                    "memory) while other arguments are active; pass it enzyme_dup")
     found = [_copy_of(m, b, z, size) for z, _, size, _ in tracked]
-    grad, _ = reverse_derivative(ctx, spec.step, ("const", *acts[n:]))
+    pair = sweeps_of(spec.step, tuple(Activity(a) for a in ("const", *acts[n:])))
+    if pair.out_types or pair.returns_adjoint:
+        raise DifferentiationError(f"{spec.site}: the step's gradient returns adjoints; pass its arguments "
+                                   "through pointers")
+    step_tape = b.alloca(TAPE_STRUCT, name="step.tape")
 
     def one_pass(b: Builder, i: Value) -> Value:
         for z, _, size, off in tracked:
             _memcpy(m, b, z, b.gep(I8, tape, [const_int(I64, off)]), size)
-        b.call(grad, [_as(b, i, spec.step.args[0].type), *step_args])
+        # One step's gradient (its augmented and reverse sweep) at the converged state.
+        step_args_i = [_as(b, i, spec.step.args[0].type), *step_args]
+        b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), step_tape)
+        b.call(pair.augmented, [*step_args_i, step_tape])
+        b.call(pair.reverse, [*step_args_i, step_tape])
+        release_tape(m, b, step_tape)
         total: Value = const_fp(DOUBLE, 0.0)
         for _, s, size, _ in tracked:
             assert s is not None
@@ -231,7 +242,6 @@ def fixed_point_gradient(ctx: ADContext, fn: Function, spec: FixedPoint,
 
 
 def ConstantNull() -> Value:  # noqa: N802 - reads like the constant it is
-    from ..ir import ConstantKeyword
     return ConstantKeyword(PTR, "null")
 
 

@@ -49,7 +49,8 @@ def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
         fixed = fixed_point_of(ctx.module, fn)
         if fixed is not None:
             done = fixed_point_forward(ctx, fn, fixed, tuple(str(a) for a in acts), width,
-                                       _derivative_function(ctx, fn, tuple(str(a) for a in acts), width))
+                                       _derivative_function(ctx, fn, tuple(str(a) for a in acts), width),
+                                       lambda step_acts: forward_derivative(ctx, fixed.step, step_acts))
         elif rule is not None:
             done = custom_forward_wrapper(ctx, fn, rule, acts, width)
         else:
