@@ -7,8 +7,8 @@ state it converged to (enzyme.ad.fixed_point says how).
 
 runs ``int64_t i = 0; while (step(i++, args...));``.  Each call becomes a call to a loop function of its own,
 ``__pyenzyme_fixed_point.<step>(z..., args...)``, registered with its options, which must be known at
-compile time.  ``__enzyme_set_fixed_point`` (a loop marked from inside, which would have to be outlined) and
-``enzyme_checkpoint_region`` are refused with one line.
+compile time.  Loops marked from inside with ``__enzyme_set_fixed_point`` are outlined into such calls first
+(enzyme.driver.fixed_point_loops).  ``enzyme_checkpoint_region`` is refused with one line.
 """
 from __future__ import annotations
 
@@ -27,13 +27,6 @@ _OPTIONS = ("enzyme_fp_state", "enzyme_fp_reduction", "enzyme_fp_max_iters", "en
 
 def lower_fixed_points(module: Module) -> int:
     """Replace every ``__enzyme_fixed_point`` call by a call to its loop function; returns how many."""
-    calls = [inst for f in module.functions for inst in f.instructions()
-             if isinstance(inst, CallInst) and "__enzyme_set_fixed_point" in (inst.callee_name or "")]
-    if calls:
-        raise DifferentiationError(
-            f"__enzyme_set_fixed_point {where(calls[0])}: a fixed-point loop marked from inside is not "
-            "supported yet (the loop would have to be outlined); write one iteration as a step function and "
-            "call __enzyme_fixed_point(step, enzyme_fp_state, z, bytes, ..., args...)")
     calls = [inst for f in module.functions for inst in f.instructions()
              if isinstance(inst, CallInst) and "__enzyme_fixed_point" in (inst.callee_name or "")]
     for call in calls:
@@ -96,10 +89,18 @@ def _lower(module: Module, call: CallInst) -> None:
     for k, (v, t) in enumerate(zip(rest, sp[1:])):
         if v.type != t:
             raise UsageError(f"{site}: argument {k + 2} of @{step.name} is {t}, {v.type} was given")
-    loop = _loop_function(module, step, [s.type for s in states])
-    register_fixed_point(module, loop, FixedPoint(step, sizes, reduction, max_iters, control, site))
-    Builder(InsertPoint.before_inst(call)).call(loop, [*states, *rest])
+    fixed_point_call(Builder(InsertPoint.before_inst(call)), FixedPoint(step, sizes, reduction, max_iters, control,
+                                                                       site), states, rest)
     erase_call(call)
+
+
+def fixed_point_call(b: Builder, spec: FixedPoint, states: list[Value], step_args: list[Value]) -> None:
+    """Call, at ``b``, the loop function of ``spec`` (made and registered here) on the states and arguments."""
+    module = b.function.module
+    assert isinstance(module, Module)
+    loop = _loop_function(module, spec.step, [s.type for s in states])
+    register_fixed_point(module, loop, spec)
+    b.call(loop, [*states, *step_args])
 
 
 def _constant_int(site: str, v: Value, what: str) -> int:
