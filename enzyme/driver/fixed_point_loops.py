@@ -65,8 +65,6 @@ def _options(site: str, call: CallInst) -> tuple[float, int, Function | None, li
         st, n = args[k], args[k + 1]
         if not isinstance(st.type, PointerType) or not isinstance(n, ConstantInt):
             raise _fail(site, "each state is its address and a constant number of bytes")
-        if isinstance(st, Instruction):
-            raise _fail(site, "the state's address must be known before the loop (a global or an argument)")
         if n.value <= 0 or n.value % 8:
             raise _fail(site, f"the state is {n.value} bytes; states of doubles are supported")
         states.append(st)
@@ -83,6 +81,8 @@ def _outline(module: Module, call: CallInst) -> None:
     if loop is None:
         raise _fail(site, "the marker is not inside a loop (a loop of a constant trip count may have been "
                           "unrolled: build at -O0, or make the trip count unknown at compile time)")
+    if any(isinstance(st, Instruction) and st.parent in loop.blocks for st in states):
+        raise _fail(site, "the state's address must be computed before the loop")
     erase_call(call)
     header = loop.header
     if len(loop.latches) != 1:

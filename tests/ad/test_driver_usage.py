@@ -341,7 +341,11 @@ FIXED_POINT_HEADER = ("extern int enzyme_fp_state, enzyme_fp_reduction, enzyme_f
 
 @pytest.mark.parametrize("body, pattern, error", [
     ("__enzyme_set_fixed_point(1e-12, -1, 0, u, 8L); return 0;",
-     r"a fixed-point loop marked from inside is not supported yet", DifferentiationError),
+     r"the marker is not inside a loop", DifferentiationError),
+    ("for (int i = 0; i < 9; i++) { __enzyme_set_fixed_point(*tol, -1, 0, u, 8L); step(i, u, tol); } return 0;",
+     r"the reduction and max_iters must be constants here", DifferentiationError),
+    ("for (double *v = u; *v < 9; v++) { __enzyme_set_fixed_point(1e-9, -1, 0, v, 8L); step(0, v, tol); } return 0;",
+     r"the state's address must be computed before the loop", DifferentiationError),
     ("__enzyme_fixed_point((void *)step, u, tol); return 0;", r"name the state with enzyme_fp_state", UsageError),
     ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 8L, enzyme_fp_reduction, *tol, u, tol); return 0;",
      r"enzyme_fp_reduction must be a constant here", DifferentiationError),

@@ -17,7 +17,12 @@
  * with *cumul = -1 before the first pass and with the squared norm after each, and returns whether to run
  * another.  The state's shadow is zero after the reverse pass, and the primal state is left as the loop (in
  * forward mode) or the code before the reverse pass (in reverse mode) left it.  The options must be
- * constants.  Loops marked from inside with __enzyme_set_fixed_point are refused at build time.
+ * constants.
+ *
+ *   while (...) { __enzyme_set_fixed_point(reduction, max_iters, control, z, bytes, ...); ... }
+ *
+ * marks a loop from inside instead (negative reduction or max_iters, or a null control: the defaults): one
+ * iteration is outlined as the step.  The loop needs one latch and must leave from its header or its latch.
  */
 #ifndef PYENZYME_FIXED_POINT_H
 #define PYENZYME_FIXED_POINT_H
