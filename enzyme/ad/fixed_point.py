@@ -8,12 +8,14 @@ the loop converged to, z* = phi(z*, x):
 * forward: the loop runs; then one step's tangent is iterated at z*, s <- phi_z s + phi_x xdot, from s = 0
   (the tangent of the initial guess has no effect), the primal state reset to z* before each pass, until
   the squared 2-norm of the change of the state's tangent is small;
-* reverse: the augmented sweep runs the loop and keeps a snapshot of z* (one per state, whatever the number
-  of iterations); the reverse sweep resets the state to z* and runs one step's gradient (its forward and
-  reverse sweep) repeatedly: each pass takes the state's adjoint w to phi_z^T w and adds phi_x^T w to the
-  parameters' adjoints, so the passes sum the Neumann series of (I - phi_z^T)^-1, until the squared 2-norm
-  of the state's adjoint is small.  The state's adjoint is zero afterwards and its primal value the one the
-  reverse sweep found.
+* reverse: the augmented sweep runs the loop, each iteration through the step's augmented sweep, and keeps
+  the tape of the last one (what its reverse sweep reads, so code after the loop may overwrite the state
+  and the parameters); the reverse sweep runs that iteration's reverse sweep on that tape again and again:
+  each pass takes the state's adjoint w to phi_z^T w and adds phi_x^T w to the parameters' adjoints, so the
+  passes sum the Neumann series of (I - phi_z^T)^-1, until the squared 2-norm of the state's adjoint is
+  small.  The state's adjoint is zero afterwards and its primal value the one the reverse sweep found.
+  (The stack objects the step moves to the heap for its reverse sweep are freed by that sweep; the repeated
+  passes run a copy that frees nothing, so those blocks leak, once per fixed point.)
 
 "Small": below ``reduction`` (enzyme_fp_reduction, default 1e-12) times its value after the first pass, or
 exactly zero, or growing again after five passes, or after ``max_iters`` passes (enzyme_fp_max_iters,
@@ -28,10 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import DifferentiationError
-from ..ir import ConstantKeyword, Function, FunctionType, Module, Value
+from ..ir import CallInst, ConstantKeyword, Function, FunctionType, Module, Value
 from ..ir.builder import Builder, const_fp, const_int
 from ..ir.types import DOUBLE, I1, I8, I64, PTR, VOID, IntType, PointerType, Type
-from .common import ADContext
+from .common import ADContext, clone_body
 from .modes import Activities, Activity
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape
@@ -167,7 +169,6 @@ def fixed_point_gradient(ctx: ADContext, fn: Function, spec: FixedPoint, acts: t
     m.add(rev)
     ctx.memo[key] = (aug, rev)
     n = len(spec.sizes)
-    offsets = [sum(spec.sizes[:k]) for k in range(n)]
 
     def unpack(d: Function) -> tuple[list[Value], list[Value | None], list[Value]]:
         """primal arguments, shadows (null where constant), and the step's arguments for its gradient"""
@@ -190,55 +191,106 @@ def fixed_point_gradient(ctx: ADContext, fn: Function, spec: FixedPoint, acts: t
                     step_args.append(sh)
         return primals, shadows, step_args
 
-    # Augmented: the loop, then a snapshot of the converged state.
-    b = Builder(aug.append_block("entry"))
-    primals, _, _ = unpack(aug)
-    b.call(fn, primals)
-    tape = _malloc(m, b, max(sum(spec.sizes), 1))
-    for z, size, off in zip(primals[:n], spec.sizes, offsets):
-        _memcpy(m, b, b.gep(I8, tape, [const_int(I64, off)]), z, size)
-    b.ret(tape)
+    pair = sweeps_of(spec.step, tuple(Activity(a) for a in ("const", *acts[n:])))
+    if pair.out_types or pair.returns_adjoint or pair.returns_shadow:
+        raise DifferentiationError(f"{spec.site}: the step's gradient returns adjoints; pass its arguments "
+                                   "through pointers")
+    if not any(Activity(acts[k]).has_shadow for k in range(n)):
+        raise DifferentiationError(f"{spec.site}: the state of the fixed point has no shadow (it is constant "
+                                   "memory) while other arguments are active; pass it enzyme_dup")
+    step_type = spec.step.args[0].type
 
-    # Reverse: the step's gradient at the converged state until the state's adjoint is small.
+    # Augmented: the loop, each iteration through the step's augmented sweep on a fresh tape; the last
+    # iteration's tape (what its reverse sweep reads, whatever the code after the loop overwrites) is kept,
+    # with its iteration count after it.
+    b = Builder(aug.append_block("entry"))
+    _, _, step_args = unpack(aug)
+    tape = _malloc(m, b, _TAPE_BYTES + 8)
+    loop_b, again_b, done_b = aug.append_block("loop"), aug.append_block("again"), aug.append_block("done")
+    b.br(loop_b)
+    lb = Builder(loop_b)
+    i = lb.phi(I64, "i")
+    lb.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    more = lb.call(pair.augmented, [_as(lb, i, step_type), *step_args, tape])
+    lb.store(i, lb.gep(I8, tape, [const_int(I64, _TAPE_BYTES)]))
+    nxt = lb.add(i, const_int(I64, 1))
+    lb.cond_br(lb.icmp("ne", more, const_int(more.type, 0)), again_b, done_b)
+    ab = Builder(again_b)
+    release_tape(m, ab, tape)  # an iteration before the last: its tape is not needed
+    ab.br(loop_b)
+    i.add_incoming(const_int(I64, 0), b.block)
+    i.add_incoming(nxt, again_b)
+    Builder(done_b).ret(tape)
+
+    # Reverse: the last iteration's reverse sweep, on that tape again and again, until the state's adjoint is
+    # small (each pass takes the state's adjoint w to phi_z^T w and adds phi_x^T w to the others').
     b = Builder(rev.append_block("entry"))
     primals, shadows, step_args = unpack(rev)
     tape = rev.args[-1]
-    tracked = [(z, s, size, off) for k, (z, s, size, off) in enumerate(zip(primals[:n], shadows[:n], spec.sizes,
-                                                                           offsets)) if Activity(acts[k]).has_shadow]
-    if not tracked:
-        raise DifferentiationError(f"{spec.site}: the state of the fixed point has no shadow (it is constant "
-                                   "memory) while other arguments are active; pass it enzyme_dup")
-    found = [_copy_of(m, b, z, size) for z, _, size, _ in tracked]
-    pair = sweeps_of(spec.step, tuple(Activity(a) for a in ("const", *acts[n:])))
-    if pair.out_types or pair.returns_adjoint:
-        raise DifferentiationError(f"{spec.site}: the step's gradient returns adjoints; pass its arguments "
-                                   "through pointers")
-    step_tape = b.alloca(TAPE_STRUCT, name="step.tape")
+    tracked = [(z, s, size) for k, (z, s, size) in enumerate(zip(primals[:n], shadows[:n], spec.sizes))
+               if Activity(acts[k]).has_shadow]
+    found = [_copy_of(m, b, z, size) for z, _, size in tracked]
+    saved = b.alloca(TAPE_STRUCT, name="tape.start")
+    _memcpy(m, b, saved, tape, _TAPE_BYTES)
+    last_i = b.load(I64, b.gep(I8, tape, [const_int(I64, _TAPE_BYTES)]))
+    replayable = _without_frees(m, pair.reverse, {})
 
     def one_pass(b: Builder, i: Value) -> Value:
-        for z, _, size, off in tracked:
-            _memcpy(m, b, z, b.gep(I8, tape, [const_int(I64, off)]), size)
-        # One step's gradient (its augmented and reverse sweep) at the converged state.
-        step_args_i = [_as(b, i, spec.step.args[0].type), *step_args]
-        b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), step_tape)
-        b.call(pair.augmented, [*step_args_i, step_tape])
-        b.call(pair.reverse, [*step_args_i, step_tape])
-        release_tape(m, b, step_tape)
+        _memcpy(m, b, tape, saved, _TAPE_BYTES)  # the reverse sweep pops; the values stay where they are
+        b.call(replayable, [_as(b, last_i, step_type), *step_args, tape])
         total: Value = const_fp(DOUBLE, 0.0)
-        for _, s, size, _ in tracked:
+        for _, s, size in tracked:
             assert s is not None
             total = b.fadd(total, b.call(_sq_norm(m), [s, ConstantNull(), const_int(I64, size // 8)]))
         return total
 
     b = _iterate(m, b, spec, one_pass)
-    for (z, s, size, _), saved in zip(tracked, found):
+    _memcpy(m, b, tape, saved, _TAPE_BYTES)
+    release_tape(m, b, tape)  # the frees the step deferred, once
+    for (z, s, size), was in zip(tracked, found):
         assert s is not None
         _memset0(m, b, s, size)    # the converged state does not depend on the initial guess
-        _memcpy(m, b, z, saved, size)
-        _free(m, b, saved)
+        _memcpy(m, b, z, was, size)
+        _free(m, b, was)
     _free(m, b, tape)
     b.ret(None)
     return aug, rev
+
+
+_TAPE_BYTES = 48  # TAPE_STRUCT
+
+
+def _without_frees(m: Module, fn: Function, done: dict[Function, Function]) -> Function:
+    """``fn`` (a reverse sweep), or a copy that frees nothing, calling such copies of its callees: the sweep runs
+    on the same tape again and again, and would free the stack objects it moved to the heap (and their shadows)
+    each time.  Those blocks are left to leak once instead."""
+    if fn in done:
+        return done[fn]
+    done[fn] = fn  # recursion: a sweep calling itself keeps calling itself
+    calls = [i for i in fn.instructions() if isinstance(i, CallInst)]
+    callees = {g for c in calls if (g := c.called_function) is not None and not g.is_declaration}
+    replaced = {g: _without_frees(m, g, done) for g in callees}
+    frees = [c for c in calls if c.callee_name == "free"]
+    if not frees and all(g is r for g, r in replaced.items()):
+        return fn
+    copy = Function(m.unique_name(f"{fn.name}.replay"), fn.function_type,
+                    arg_names=[a.name for a in fn.args], prefix="internal")
+    m.add(copy)
+    done[fn] = copy
+    vmap: dict[Value, Value] = dict(zip(fn.args, copy.args))
+    for orig, new in clone_body(list(fn.blocks), copy, vmap):
+        if not isinstance(new, CallInst) or not isinstance(orig, CallInst):
+            continue
+        if new.callee_name == "free":
+            new.erase()
+            continue
+        callee = orig.called_function
+        target = replaced.get(callee) if callee is not None else None
+        if target is not None and target is not callee:
+            for use in new.operand_uses:
+                if use.value is callee:
+                    new.set_operand(use.index, target)
+    return copy
 
 
 def ConstantNull() -> Value:  # noqa: N802 - reads like the constant it is

@@ -9,9 +9,9 @@
  * runs  int64_t i = 0; while (step(i++, args...));  where step(int64_t i, args...) overwrites the state with
  * the next iterate and returns whether to iterate again.  Derivatives are taken at the converged state z* =
  * phi(z*, x) by the implicit function theorem rather than through every iteration: forward mode iterates
- * the tangent of one step at z*, starting from a zero state tangent; reverse mode keeps only a snapshot of
- * z* and runs the gradient of one step at z* until the state's adjoint has died out, which sums
- * (I - phi_z^T)^-1 applied to it.  Passes stop when the squared 2-norm of the change of the state's tangent
+ * the tangent of one step at z*, starting from a zero state tangent; reverse mode keeps only the tape of the
+ * last iteration and runs that iteration's reverse sweep again and again until the state's adjoint has died
+ * out, which sums (I - phi_z^T)^-1 applied to it (code after the loop may overwrite what the step read).  Passes stop when the squared 2-norm of the change of the state's tangent
  * (forward) or of the state's adjoint (reverse) falls below r times its value after the first pass, is
  * zero, grows again after five passes, or after n passes; a control function decides instead: it is called
  * with *cumul = -1 before the first pass and with the squared norm after each, and returns whether to run

@@ -64,6 +64,30 @@ static double two_passes(double *u, double *q, double *b, double *out) {
   return objective(u, out);
 }
 
+/* Solves inside a time loop that overwrites the parameter and the state after each solve: each solve's
+   reverse pass must linearize at its own inputs, not at what later code left in memory. */
+static double march(double *u, double *q, double *b, double *out, int fixed) {
+  double total = 0, qq = *q;
+  for (int t = 0; t < 3; t++) {
+    if (fixed) {
+      __enzyme_fixed_point((void *)relax, enzyme_fp_state, u, (int64_t)sizeof(double) * N, enzyme_fp_reduction,
+                           1e-28, u, &qq, b, out, &tolerance);
+    } else {
+      int64_t i = 0;
+      while (relax(i++, u, &qq, b, out, &tolerance)) {}
+    }
+    total += objective(u, out);
+    qq = 0.5 * qq + 0.2 * u[t % N];            /* the next solve's parameter */
+    for (int k = 0; k < N; k++) u[k] *= 0.5;   /* the next solve's starting guess */
+  }
+  return total;
+}
+static double march_plain(double q, const double *b) {
+  double u[N] = {0}, out[N] = {0}, bb[N];
+  memcpy(bb, b, sizeof bb);
+  return march(u, &q, bb, out, 0);
+}
+
 int main(void) {
   double b[N] = {0.2, -0.1, 0.4}, q = 0.8, p;
   double u[N] = {0}, out[N] = {0}, du[N] = {0}, dq = 0, db[N] = {0}, dout[N] = {0};
@@ -91,5 +115,10 @@ int main(void) {
                     out2, dout2);
   check("control called before and after each pass", passes, 3, 0.0);
   check("two passes are approximate", fabs(dq2 - dq) > 1e-8 * fabs(dq) && fabs(dq2 - dq) < 0.5 * fabs(dq), 1, 0);
+  double mu[N] = {0}, mdu[N] = {0}, mq = q, mdq = 0, mdb[N] = {0}, mout[N] = {0}, mdout[N] = {0};
+  __enzyme_autodiff((void *)march, enzyme_dup, mu, mdu, enzyme_dup, &mq, &mdq, enzyme_dup, b, mdb, enzyme_dup, mout,
+                    mdout, enzyme_const, 1);
+  check("time loop: dq", mdq, CENTRAL(march_plain(p, b), p, q), 1e-6);
+  for (int k = 0; k < N; k++) check("time loop: db", mdb[k], CENTRAL(march_plain(q, b), b[k], b[k]), 1e-6);
   return finish();
 }
