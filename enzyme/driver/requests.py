@@ -208,7 +208,9 @@ def decode(call: CallInst, mode: str) -> Request:
     params = fn.function_type.params
     # A function returning a struct through a hidden pointer, asked for its tangent (the C++ interface's
     # Duplicated/DuplicatedNoNeed<std::vector<double>>): that pointer is a duplicated argument, see _sret_result.
-    sret_result = sret is not None and mode == "forward" and bool(fn.args) and "sret" in fn.args[0].attrs
+    # (Only with enzyme_dup_return: a C caller may pass the hidden pointer and its shadow itself.)
+    sret_result = sret is not None and mode == "forward" and bool(fn.args) and "sret" in fn.args[0].attrs \
+        and any(_marker(a) == "enzyme_dup_return" for a in args)
     if sret_result:
         params = params[1:]
     decoded: list[Arg] = []
@@ -359,10 +361,9 @@ def _sret_result(d: _Decoder, fn: Function, sret: Value, width: int, returns: di
     temporary of the caller."""
     from ..analysis.layout import DataLayout
     from ..ir.builder import Builder, InsertPoint, const_int
-    if width != 1 or returns.get("ret") != "dup":
-        raise d.fail(f"@{fn.name} returns its result through a hidden pointer; only its tangent in one direction "
-                     "(enzyme_dup_return, as enzyme::Duplicated/DuplicatedNoNeed ask for) is supported",
-                     DifferentiationError)
+    if width != 1:
+        raise d.fail(f"@{fn.name} returns its result through a hidden pointer; its tangent in {width} directions "
+                     "is not supported yet", DifferentiationError)
     m = re.search(r'sret\(%("[^"]+"|[-\w.$]+)\)', fn.args[0].attrs)
     module = fn.module
     caller = d.call.function
