@@ -84,6 +84,12 @@ int main(void) {
     check("while: central", dc[k], CENTRAL(while_plain(c), c[k], c[k]), 1e-6);
     check("while: through the iterations", dc[k], dc0[k], 1e-10);
   }
+  /* Forward mode through the marked loop: the tangent along a direction of c. */
+  double dir[N] = {1.0, -0.5, 0.25, 2.0}, h = 1e-6, cp[N], cm[N];
+  for (int k = 0; k < N; k++) { cp[k] = c[k] + h * dir[k]; cm[k] = c[k] - h * dir[k]; }
+  double t = __enzyme_fwddiff((void *)while_marked, enzyme_dup, c, dir);
+  check("while: forward", t, (while_plain(cp) - while_plain(cm)) / (2 * h), 1e-6);
+  check("while: forward equals reverse", t, dot(dc, dir, N), 1e-9);
   double e[N] = {0}, e0[N] = {0};
   __enzyme_autodiff((void *)do_plain, enzyme_dup, c, e0);
   __enzyme_autodiff((void *)do_marked, enzyme_dup, c, e);
