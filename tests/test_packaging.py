@@ -53,6 +53,7 @@ def test_wheel_contains_package_cmake_and_headers(wheel: Path) -> None:
         "enzyme/cmake/EnzymeConfigVersion.cmake",
         "enzyme/include/enzyme/enzyme.h",
         "enzyme/include/enzyme/enzyme",         # the C++ interface (enzyme::autodiff)
+        "enzyme/include/enzyme/fixed_point.h",  # __enzyme_fixed_point and its markers
         "enzyme/cmake/EnzymeAddDifferentiable.cmake",
         "enzyme/fortran/enzyme.f90",
         "enzyme/rust/enzyme/Cargo.toml",

@@ -26,6 +26,7 @@ from ..ir import CallInst, ConstantKeyword, Function, Instruction, Value
 from ..ir.builder import Builder, InsertPoint
 from ..ir.types import PTR, PointerType
 from .common import describe, value_name, zero
+from .fixed_point import fixed_point_gradient, fixed_point_of
 from .custom import adjoint_types, custom_rules, has_tape, is_float, returns_primal, writes_only_its_stack
 
 if TYPE_CHECKING:
@@ -33,7 +34,14 @@ if TYPE_CHECKING:
 
 
 def _custom_gradient(gen: ReverseState, inst: CallInst) -> tuple[Function, Function] | None:
-    return custom_rules(gen.m).gradient(inst.called_function)
+    callee = inst.called_function
+    fixed = fixed_point_of(gen.m, callee)
+    if fixed is not None:  # made for the activities of this call (enzyme.ad.fixed_point)
+        assert callee is not None
+        acts = tuple("dup" if isinstance(a.type, PointerType) and gen.shadow_or_none(a) is not None else "const"
+                     for a in inst.args)
+        return fixed_point_gradient(gen.ctx, callee, fixed, acts, gen.sweeps_of)
+    return custom_rules(gen.m).gradient(callee)
 
 
 def _involved(gen: ReverseState, inst: CallInst) -> bool:

@@ -24,6 +24,7 @@ from .activity_plan import ActivityPlan
 from .common import (ADContext, check_address_escape, clone_body, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules, is_float
+from .fixed_point import fixed_point_forward, fixed_point_of
 from .float_bits import returns_float_data
 from .forward_calls import forward_call
 from .handlers import forward_instruction, mark_float_bits
@@ -45,7 +46,12 @@ def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     done = ctx.memo.get(key)
     if done is None:
         rule = custom_rules(ctx.module).forward(fn)
-        if rule is not None:
+        fixed = fixed_point_of(ctx.module, fn)
+        if fixed is not None:
+            done = fixed_point_forward(ctx, fn, fixed, tuple(str(a) for a in acts), width,
+                                       _derivative_function(ctx, fn, tuple(str(a) for a in acts), width),
+                                       lambda step_acts: forward_derivative(ctx, fixed.step, step_acts))
+        elif rule is not None:
             done = custom_forward_wrapper(ctx, fn, rule, acts, width)
         else:
             done = _ForwardGenerator(ctx, fn, acts, width).run()

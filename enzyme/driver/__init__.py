@@ -11,6 +11,8 @@ from ..ir.target_attributes import is_gpu_module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
 from .context_shadows import check_shadow_forms, replace_shadow_api
+from .fixed_point_loops import outline_marked_loops
+from .fixed_points import lower_fixed_points
 from .iteration_counts import resolve_iterations, step_iterations
 from .openmp_regions import lower_parallel_regions, raise_parallel_regions
 from .loop_metadata import drop_foreign_loop_locations
@@ -34,24 +36,32 @@ def differentiate_module(module: Module) -> int:
     """
     remove_type_hints(module)
     shadow_forms = replace_shadow_api(module)
-    batches = (replace_batches(module) + replace_size_queries(module) + shadow_forms.calls
-               + replace_virtual_reverse(module))
+    batches = (outline_marked_loops(module) + lower_fixed_points(module) + replace_batches(module)
+               + replace_size_queries(module) + shadow_forms.calls + replace_virtual_reverse(module))
     requests = find_requests(module)
     check_shadow_forms(shadow_forms, requests)
     if not requests:
         resolve_iterations(module)
         return batches
-    custom_rules(module)  # validate registrations and annotations before generating anything
+    rules = custom_rules(module)  # validate registrations and annotations before generating anything
+    contexts = {id(r): shadow_forms.context_of(r) for r in requests}
+    own_shadows = dict(rules.shadows)  # declared with enzyme_shadow, and the query form's
+    rules.shadows = {**shadow_forms.all_context_shadows(), **own_shadows}
     lower_parallel_regions(module)  # OpenMP forks as calls of their regions while derivatives are made
     runtime_bodies = install_runtime_bodies(module)
     # Decided before any derivative is made: the generated functions are shared between requests.
     automatic_shadows = shadow_active_globals(module, requests)
     proxies = install_proxies(module)
     expose_shadowed_globals(module)
-    ctx = ADContext(module, roots=list(dict.fromkeys(r.function for r in requests)))
+    roots = list(dict.fromkeys(r.function for r in requests))
+    # Each context has shadows of its own, so derivatives made for one are not shared with another.
+    ad_contexts: dict[object, ADContext] = {}
     existing = set(module.functions)
     for req in _inner_first(requests):
         before = set(module.functions)
+        context = contexts[id(req)]
+        rules.shadows = {**own_shadows, **automatic_shadows, **(context.shadows if context else {})}
+        ctx = ad_contexts.setdefault(context.handle if context else None, ADContext(module, roots=roots))
         call = replace_request(ctx, req.refreshed())
         step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)

@@ -152,13 +152,12 @@ def find_requests(module: Module) -> list[Request]:
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
         elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
-            # Another upstream entry point (__enzyme_checkpoint_for, __enzyme_fixed_point,
-            # ...): nothing would define it, so the program could not link; say which one instead.
+            # Another upstream entry point (__enzyme_checkpoint_for, ...): nothing would define it, so the program could not link; say which one instead.
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
                 "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, "
                 "__enzyme_batch, __enzyme_context, __enzyme_shadow, __enzyme_zero_shadows, __enzyme_virtualreverse, "
-                "__enzyme_iter)")
+                "__enzyme_iter, __enzyme_fixed_point)")
     return out
 
 
@@ -207,11 +206,31 @@ def decode(call: CallInst, mode: str) -> Request:
         width = w.value
         i += 2
     params = fn.function_type.params
+    # A function returning a struct through a hidden pointer, asked for its tangent (the C++ interface's
+    # Duplicated/DuplicatedNoNeed<std::vector<double>>): that pointer is a duplicated argument, see _sret_result.
+    # (Only with enzyme_dup_return: a C caller may pass the hidden pointer and its shadow itself.)
+    sret_result = sret is not None and mode == "forward" and bool(fn.args) and "sret" in fn.args[0].attrs \
+        and any(_marker(a) == "enzyme_dup_return" for a in args)
+    if sret_result:
+        params = params[1:]
     decoded: list[Arg] = []
     inserted: list[Instruction] = []
     returns: dict[str, object] = {}
     tape_options: dict[str, Value] = {}  # enzyme_allocated, enzyme_tape, enzyme_context: the value after each
     options: set[str] = set()  # markers without a value: enzyme_runtime_activity
+
+    explicit_width = width > 1
+
+    def set_width(w: int | None) -> None:
+        """A context of several lanes (``__enzyme_context(2)``) makes the call that many directions wide."""
+        nonlocal width
+        if w is None or w == width:
+            return
+        if explicit_width:
+            raise d.fail(f"enzyme_width {width} contradicts the width {w} of the context")
+        if decoded:
+            raise d.fail(f"a context of width {w} must come before the arguments (their shadows depend on it)")
+        width = w
 
     def skip_options(i: int) -> int:
         """Past the markers that may come before any argument or at the end: return markers, enzyme_nocache,
@@ -233,6 +252,7 @@ def decode(call: CallInst, mode: str) -> Request:
                 if i + 1 >= len(args) or _marker(args[i + 1]) is not None:
                     raise d.fail("enzyme_context is not followed by the context (what __enzyme_context returned)")
                 tape_options[CONTEXT_MARKER] = args[i + 1]
+                set_width(_context_width(args[i + 1]))
                 i += 2
             elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in ("augment", "split_reverse"):
                 i = _decode_tape_option(d, args, i, mark, tape_options)
@@ -309,6 +329,10 @@ def decode(call: CallInst, mode: str) -> Request:
                              "enzyme_out")
         decoded.append(Arg(activity, v, shadows))
     i = skip_options(i)
+    if sret_result:
+        assert sret is not None
+        decoded.insert(0, _sret_result(d, fn, sret, width, returns, inserted))
+        sret, returns = None, {}
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
                   primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"),  # type: ignore[arg-type]
                   runtime_activity=RUNTIME_ACTIVITY_MARKER in options)
@@ -327,6 +351,43 @@ def decode(call: CallInst, mode: str) -> Request:
     if i != len(args):
         raise d.fail(f"@{fn.name} takes {len(params)} arguments but {len(args) - i} more were given")
     return req
+
+
+def _sret_result(d: _Decoder, fn: Function, sret: Value, width: int, returns: dict[str, object],
+                 inserted: list[Instruction]) -> Arg:
+    """The hidden result pointer of ``fn`` as a duplicated argument: the tangent of the result is written to
+    the call's own result (the entry point returns a struct too: ``{tangent}`` or, with
+    enzyme_primal_return, ``{result, tangent}``); without enzyme_primal_return the result goes to a
+    temporary of the caller."""
+    from ..analysis.layout import DataLayout
+    from ..ir.builder import Builder, InsertPoint, const_int
+    if width != 1:
+        raise d.fail(f"@{fn.name} returns its result through a hidden pointer; its tangent in {width} directions "
+                     "is not supported yet", DifferentiationError)
+    m = re.search(r'sret\(%("[^"]+"|[-\w.$]+)\)', fn.args[0].attrs)
+    module = fn.module
+    caller = d.call.function
+    t = module.struct_types.get(m.group(1).strip('"')) if m and isinstance(module, Module) else None
+    if t is None or not isinstance(module, Module) or caller is None:
+        raise d.fail(f"cannot tell the result type of @{fn.name} from {fn.args[0].attrs!r}", DifferentiationError)
+    entry = caller.blocks[0]
+    if returns.get("primal"):
+        b = Builder(InsertPoint.before_inst(d.call))
+        shadow = b.gep(I8, sret, [const_int(I64, DataLayout.of_module(module).alloc_size(t))])
+        inserted.append(shadow)  # type: ignore[arg-type]
+        return Arg(Activity.DUP, sret, [shadow])
+    primal = Builder(InsertPoint.before_inst(entry.instructions[0])).alloca(t)
+    inserted.append(primal)  # type: ignore[arg-type]
+    return Arg(Activity.DUP, primal, [sret])
+
+
+def _context_width(v: Value) -> int | None:
+    """The width of a context handle (enzyme.driver.context_shadows), None for another value."""
+    g = strip_pointer_casts(v)
+    if isinstance(g, GlobalVariable) and (g.name or "").startswith("__pyenzyme_context") and \
+            isinstance(g.initializer, ConstantInt):
+        return g.initializer.value
+    return None
 
 
 def _check_return_markers(d: _Decoder, req: Request) -> None:

@@ -21,6 +21,10 @@ from enzyme.toolchain.tools import Tool, find_tool, run_tool
 #: The Enzyme attributes pyenzyme implements (each also spelled ``[[enzyme::inactive]]``, ...).
 SUPPORTED_ATTRIBUTES = ("enzyme_inactive", "enzyme_inactive_noblock", "enzyme_function_like", "enzyme_nofree",
                         "enzyme_shadow")
+#: Enzyme attributes accepted as hints that change nothing here: ``enzyme_notypeanalysis`` on a global tells
+#: upstream's type analysis to ignore its conflicting uses; pyenzyme's refuses what such uses would make
+#: ambiguous instead of guessing, so there is nothing to switch off.
+HINT_ATTRIBUTES = ("enzyme_notypeanalysis",)
 _UNKNOWN_ATTRIBUTE = re.compile(
     r"^(?P<where>.*?): warning: unknown attribute '(?P<name>enzyme(?:_|::)\w*)' ignored", re.MULTILINE)
 # User flags that hide clang's unknown-attribute warning: a syntax-only pass then looks for them.
@@ -111,6 +115,8 @@ def refuse_unknown_enzyme_attributes(diagnostics: str, plugin: PluginStatus) -> 
     problems = []
     for m in _UNKNOWN_ATTRIBUTE.finditer(diagnostics):
         name = m["name"]
+        if name.replace("::", "_") in HINT_ATTRIBUTES:
+            continue
         if name.replace("::", "_") in SUPPORTED_ATTRIBUTES and plugin.path is None:
             problems.append(f"{m['where']}: '{name}' needs pyenzyme's clang plugin, which is unavailable: "
                             f"{plugin.missing}")

@@ -155,9 +155,9 @@ int main(void) {
 
 
 @pytest.mark.parametrize("lang, decl, call, pattern", [
-    ("c", "double __enzyme_fixed_point(double);",
-     "return sq(x[0]) * __enzyme_fixed_point(x[1]);",
-     r"^__enzyme_fixed_point in @g\b.*: this Enzyme entry point is not supported yet"),
+    ("c", "double __enzyme_checkpoint_for(double);",
+     "return sq(x[0]) * __enzyme_checkpoint_for(x[1]);",
+     r"^__enzyme_checkpoint_for in @g\b.*: this Enzyme entry point is not supported yet"),
     ("cpp", "double __enzyme_checkpoint_while(double);",
      "return sq(x[0]) * __enzyme_checkpoint_while(x[1]);",
      r"^__enzyme_checkpoint_while in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
@@ -255,18 +255,23 @@ CONTEXT_HEADER = ("extern int enzyme_context; void *__enzyme_context(int); void 
 
 
 @pytest.mark.parametrize("body, pattern, error", [
-    (("void *c = __enzyme_context(1), *c2 = __enzyme_context(1); return __enzyme_autodiff((void *)model, "
-      "enzyme_context, c, x) + (c2 != 0);"), r"a second __enzyme_context; one context per program is supported",
+    (("void *c = __enzyme_context(1), *c2 = __enzyme_context(1); void *v[2] = {c, c2}; "
+      "return __enzyme_autodiff((void *)model, enzyme_context, v[x > 0], x);"),
+     r"the value after enzyme_context must be what one __enzyme_context call returned, known at compile time",
      DifferentiationError),
-    ("void *c = __enzyme_context(2); return __enzyme_autodiff((void *)model, enzyme_context, c, x);",
-     r"the width of the context is 2; only 1 is supported yet", DifferentiationError),
+    ("void *c = __enzyme_context(2); return __enzyme_fwddiff((void *)model, enzyme_width, 3, enzyme_context, c, x);",
+     r"enzyme_width 3 contradicts the width 2 of the context", UsageError),
+    ("void *c = __enzyme_context(2); return __enzyme_fwddiff((void *)model, x, 1.0, enzyme_context, c);",
+     r"a context of width 2 must come before the arguments", UsageError),
+    ("void *c = __enzyme_context(0); return 0;", r"the width of the context must be a positive integer", UsageError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, &gp, 1);",
      r"lane 1 of a width-1 shadow; lanes are 0 to 0", UsageError),
     ("return *(double *)__enzyme_query(&gp, 2, 2);", r"lane 2 of a width-2 shadow; lanes are 0 to 1", UsageError),
     ("return *(double *)__enzyme_query(&gp, 0, 0);", r"the width must be a positive integer constant", UsageError),
     ("void *c = __enzyme_context(1); return **(double **)__enzyme_shadow(c, &gptr, 0);",
-     (r"@gptr holds pointers, whose shadow would have to point to shadow memory; supported are globals of numbers "
-      r"and a plain pointer global that only ever holds what malloc/calloc/aligned_alloc/realloc returned"),
+     (r"@gptr holds pointers, whose shadow would have to point to shadow memory; supported are globals of numbers, "
+      r"globals whose initializer points to other globals and whose pointers the program never writes, and a "
+      r"plain pointer global that only ever holds what malloc/calloc/aligned_alloc/realloc returned"),
      DifferentiationError),
     ("void *c = __enzyme_context(1); return *(double *)__enzyme_shadow(c, x > 0 ? &gp : &x, 0);",
      r"the global must be named at compile time", DifferentiationError),
@@ -326,3 +331,31 @@ int main(void) {
   return 0;
 }
 """)
+
+
+FIXED_POINT_HEADER = ("extern int enzyme_fp_state, enzyme_fp_reduction, enzyme_fp_control, enzyme_checkpoint_region; "
+                      "void __enzyme_fixed_point(void *, ...); "
+                      "void __enzyme_set_fixed_point(double, long, void *, ...); "
+                      "int step(long i, double *u, double *tol) { u[0] = 0.5 * u[0] + 1; return u[0] > *tol; }\n")
+
+
+@pytest.mark.parametrize("body, pattern, error", [
+    ("__enzyme_set_fixed_point(1e-12, -1, 0, u, 8L); return 0;",
+     r"the marker is not inside a loop", DifferentiationError),
+    ("for (int i = 0; i < 9; i++) { __enzyme_set_fixed_point(*tol, -1, 0, u, 8L); step(i, u, tol); } return 0;",
+     r"the reduction and max_iters must be constants here", DifferentiationError),
+    ("for (double *v = u; *v < 9; v++) { __enzyme_set_fixed_point(1e-9, -1, 0, v, 8L); step(0, v, tol); } return 0;",
+     r"the state's address must be computed before the loop", DifferentiationError),
+    ("__enzyme_fixed_point((void *)step, u, tol); return 0;", r"name the state with enzyme_fp_state", UsageError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 8L, enzyme_fp_reduction, *tol, u, tol); return 0;",
+     r"enzyme_fp_reduction must be a constant here", DifferentiationError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 12L, u, tol); return 0;",
+     r"the state is 12 bytes; states of doubles are supported", DifferentiationError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 8L, u); return 0;",
+     r"@step takes 2 arguments after the iteration count, 1 were given", UsageError),
+    ("__enzyme_fixed_point((void *)step, enzyme_fp_state, u, 8L, enzyme_checkpoint_region, u, 8L, u, tol); return 0;",
+     r"enzyme_checkpoint_region is not supported yet", DifferentiationError),
+])
+def test_fixed_point_misuse(tmp_path: Path, body: str, pattern: str, error: type[Exception]) -> None:
+    refused(tmp_path, FIXED_POINT_HEADER.replace("\n", " ") + f"double g(double *u, double *tol) {{ {body} }}",
+            pattern, error)
