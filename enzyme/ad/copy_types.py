@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
-from ..analysis.type_tree import ConcreteType
+from ..analysis.type_tree import INTEGER, POINTER, ConcreteType, float_type
 from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType,
                   StructType, Type, Value)
 from ..ir.builder import const_int
@@ -101,7 +101,8 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         found = _leaves(facts, nbytes, layout, set(padding))
         if found is not None:
             return found
-    view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes, layout), primal_functions)
+    view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes, layout), primal_functions,
+                     layout=layout)
     if view is None:
         return None
     view.padding |= padding
@@ -128,6 +129,11 @@ def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayo
     for off, t in view.facts.items():
         if off < 0 or folded.setdefault(off % size, t) != t:
             return None  # a fact that does not repeat with the record: not an array of it
+    declared = declared_scalars(record, layout)
+    if declared is not None:  # the fields nobody accessed with a type here are what the struct declares
+        for off, t in declared.items():
+            if folded.setdefault(off, t) != t:
+                return None  # accessed as something else than declared: a pun
     one = _leaves(folded, size, layout, _bytes_without_floats(record, layout))
     if one is None:
         return None
@@ -138,6 +144,41 @@ def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayo
     if one.pointers:
         return None  # pointer shadows of a copy of any length: not supported
     return CopyLayout(leaves=one.leaves, stride=size)
+
+
+def declared_scalars(t: Type, layout: DataLayout) -> dict[int, ConcreteType] | None:
+    """The scalar fields of a C/C++ struct type as type facts (integers per byte), or None where the declared
+    type may not say what the bytes hold: a union (lowered to one of its members), a byte array (storage for
+    anything: ``std::optional``, ``std::aligned_storage``), a packed or opaque struct."""
+    out: dict[int, ConcreteType] = {}
+
+    def walk(u: Type, base: int) -> bool:
+        if isinstance(u, StructType):
+            name = getattr(u, "name", "")
+            if u.packed or getattr(u, "opaque", False) or name.startswith("union.") or ".union." in name \
+                    or "::_Optional" in name or "aligned" in name:
+                return False
+            return all(walk(e, base + off) for off, e in zip(layout.struct_layout(u).offsets, u.elements))
+        if isinstance(u, (ArrayType, VectorType)):
+            if isinstance(u.element, IntType) and u.element.bits == 8 and u.count > 1:
+                return False
+            step = layout.alloc_size(u.element)
+            return all(walk(u.element, base + i * step) for i in range(u.count))
+        if isinstance(u, FloatType):
+            out[base] = float_type(u.kind)
+            return True
+        if isinstance(u, IntType):
+            for b in range(layout.store_size(u)):
+                out[base + b] = INTEGER
+            return True
+        if u == PTR:
+            out[base] = POINTER
+            return True
+        return False
+
+    if not isinstance(t, StructType) or not getattr(t, "name", "").startswith(("struct.", "class.")):
+        return None
+    return out if walk(t, 0) else None
 
 
 def _declared_non_float(ptr: Value | None, nbytes: int | None, layout: DataLayout) -> set[int]:

@@ -40,6 +40,73 @@ def gep_offset(layout, source_type: Type, indices: list[Value]) -> tuple[int, li
     return const, strides
 
 
+def gep_inner_bounds(layout, source_type: Type, indices: list[Value]) -> list[tuple[int, int]]:
+    """(stride, count) of each variable index into an array inside the pointee (not the first index):
+    ``getelementptr %struct.Cell, ptr %c, i64 0, i32 0, i64 %q`` reaches only ``nbr[0..3]``, not every byte."""
+    out: list[tuple[int, int]] = []
+    t: Type = source_type
+    for n, idx in enumerate(indices):
+        if n == 0:
+            continue
+        if isinstance(t, StructType):
+            t = layout.element_offset(t, idx.value if isinstance(idx, ConstantInt) else 0)[1]
+        elif isinstance(t, (ArrayType, VectorType)):
+            if not isinstance(idx, ConstantInt) and layout.alloc_size(t.element):
+                out.append((layout.alloc_size(t.element), t.count))
+            t = t.element
+        else:
+            break
+    return out
+
+
+#: Most element offsets a GEP's bounded variable indices are expanded to (beyond: no facts for the base).
+MAX_BOUNDED_PLACES = 256
+
+
+def _concrete_window(mem: TypeTree, stride: int) -> TypeTree:
+    """Offsets [0, stride) of ``mem`` with its ``-1`` entries written out over the window (nothing wild)."""
+    out = mem.shifted(0, 0, stride, keep_wild=False)
+    for p, t in mem:
+        if p[0] != -1:
+            continue
+        step = 1 if t.is_integer else _scalar_size(t)
+        if not step or stride % step:
+            continue
+        for q in range(0, stride, step):
+            if out.get((q, *p[1:])) is None:
+                out.insert((q, *p[1:]), t)
+    return out
+
+
+def gep_backward_bounded(result: TypeTree, const: int, strides: list[int],
+                         bounded: list[tuple[int, int]]) -> TypeTree:
+    """:func:`gep_backward` for a GEP with variable indices into arrays inside the pointee: the element
+    facts hold at each element those indices can reach, and nowhere else (a ``-1`` entry on the base would
+    claim the whole object, the ``double`` fields next to an ``int nbr[4]`` included)."""
+    inner = list(strides)
+    for stride, _ in bounded:
+        inner.remove(stride)
+    g = 0
+    for stride, _ in bounded:
+        g = gcd(g, stride)
+    elem = _concrete_window(result.pointee(), g)
+    places = [const]
+    for stride, count in bounded:
+        places = [p + k * stride for p in places for k in range(count)]
+        if len(places) > MAX_BOUNDED_PLACES:
+            return TypeTree().under(-1)  # too many to write out: say nothing about the pointee
+    back = TypeTree()
+    for place in places:
+        back.join(elem.shifted(place, keep_wild=False))
+    if inner:  # and an index over whole elements of the base, as gep_backward
+        g0 = 0
+        for stride in inner:
+            g0 = gcd(g0, stride)
+        if max(places) + g <= g0:
+            back = _window(back, 0, g0)
+    return back.under(-1)
+
+
 def _window(mem: TypeTree, start: int, stride: int) -> TypeTree:
     """One array element of ``mem``: offsets [start, start+stride) moved to 0, wildcards kept.
 
