@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import INTEGER, POINTER, ConcreteType, float_type
-from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType,
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
+from ..rules.runtime_bodies import body_name
 from .common import underlying_global, zero
 from .copy_sites import CopyView, InfosOf, copy_view
 
@@ -95,25 +96,61 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
                 return CopyLayout(element=elem)
     if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
-    if -1 in facts or (nbytes is not None and nbytes > MAX_UNROLLED_BYTES):
+    if -1 in facts:
         return None
-    if nbytes is not None and padding:
+    small = nbytes is not None and nbytes <= MAX_UNROLLED_BYTES  # else only whole records (of any number)
+    if small and padding:
         found = _leaves(facts, nbytes, layout, set(padding))
         if found is not None:
             return found
-    view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes, layout), primal_functions,
-                     layout=layout)
+    view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes if small else None, layout),
+                     primal_functions, layout=layout)
     if view is None:
         return None
     view.padding |= padding
     for off, t in facts.items():
         if view.facts.setdefault(off, t) != t:
             return None
-    if nbytes is not None:
+    if small:
+        assert nbytes is not None
         found = _leaves(view.facts, nbytes, layout, view.padding)
         if found is not None:
             return found
     return _records(view, nbytes, layout)
+
+
+def sorted_element_layout(fn: Function, size: Value, layout: DataLayout, primal_functions: set[Function],
+                          infos_of: InfosOf) -> CopyLayout | None:
+    """What a copy of ``size`` bytes in pyenzyme's qsort body moves: one element of the array its callers sort.
+
+    The body moves whole elements (``memcpy(tmp, a, size)``) at offsets it computes at run time, so its own
+    facts say little; every call passes a constant element size and an array whose element layout the
+    caller knows (an array of ``struct Event {double t; int kind; ...}``).  None: not such a copy, or the
+    callers disagree, or the elements hold pointers (their shadows would have to move too).
+    """
+    if fn.name != body_name("qsort") or not isinstance(size, Argument) or size.function is not fn \
+            or size.index != 2:
+        return None
+    found: CopyLayout | None = None
+    for use in fn.uses:
+        call = use.user
+        if isinstance(call, Instruction) and call.function not in primal_functions:
+            continue  # derivative code
+        if not isinstance(call, CallInst) or call.called_function is not fn or not isinstance(call.args[2], ConstantInt):
+            return None
+        caller = call.function
+        if not isinstance(caller, Function):
+            return None
+        nbytes = call.args[2].value
+        one = copy_layout(infos_of(caller), call.args[0], call.args[0], nbytes, layout, primal_functions, None,
+                          infos_of)
+        if one is None or one.pointers or one.stride is not None:
+            return None
+        site = one if one.element is not None or one.no_floats else CopyLayout(leaves=one.leaves, stride=nbytes)
+        if found is not None and found != site:
+            return None
+        found = site
+    return found
 
 
 def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayout | None:
