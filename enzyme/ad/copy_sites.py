@@ -124,4 +124,7 @@ def record_types(ptr: Value, seen: frozenset[Value] = frozenset(),
         user = use.user
         if isinstance(user, GEPInst) and user.pointer is ptr and isinstance(user.source_type, StructType):
             out.add(user.source_type)
+        elif isinstance(user, PhiInst):  # where a grown buffer meets the old one: indexed after the merge
+            out |= {g.source_type for g in user.users
+                    if isinstance(g, GEPInst) and g.pointer is user and isinstance(g.source_type, StructType)}
     return out

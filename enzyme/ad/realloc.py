@@ -258,13 +258,13 @@ def buffer_element_type(gen: _Generator, inst: CallInst) -> Type | None:
         return None
     if len(scalars) > 1:
         names = ", ".join(sorted({"integer" if isinstance(t, IntType) else str(t) for t in scalars}))
-        raise _MixedTypes(f"{describe(inst)}: realloc of a buffer accessed as several types ({names}); "
+        raise MixedBufferError(f"{describe(inst)}: realloc of a buffer accessed as several types ({names}); "
                           "its adjoints cannot be moved safely, not supported in reverse mode yet")
     (t,) = floats
     return t
 
 
-class _MixedTypes(DifferentiationError):
+class MixedBufferError(DifferentiationError):
     """The buffer holds floats and other data: only an array of records with a known layout is supported."""
 
 
@@ -274,7 +274,7 @@ def buffer_layout(gen: _Generator, inst: CallInst) -> Type | CopyLayout | None:
     and its size, from type analysis and the struct type the buffer is indexed with (copy_types.py)."""
     try:
         return buffer_element_type(gen, inst)
-    except _MixedTypes:
+    except MixedBufferError:
         from .copy_types import analyzed_functions, copy_layout, function_contexts
         mf = memory_function(inst.callee_name or "")
         assert mf is not None and mf.ptr is not None
@@ -305,7 +305,7 @@ def _indexed_and_analysed_types(gen: _Generator, inst: CallInst, family: _Family
         for ptr in (inst, inst.args[mf.ptr]):
             for _, fact in info.pointee_tree(ptr):
                 if fact.is_anything:
-                    raise _MixedTypes(str(_refusal(inst, "type analysis finds bytes of several types in it")))
+                    raise MixedBufferError(str(_refusal(inst, "type analysis finds bytes of several types in it")))
                 if fact.is_float:
                     found.add(FloatType(fact.float_kind))  # type: ignore[arg-type]
                 elif fact.is_pointer:
