@@ -155,9 +155,16 @@ def gep_forward(base: TypeTree, const: int, strides: list[int]) -> TypeTree:
     return out
 
 
-def gep_backward(result: TypeTree, const: int, strides: list[int]) -> TypeTree:
-    """What a GEP result's tree says about its base pointer's tree."""
+def gep_backward(result: TypeTree, const: int, strides: list[int], record: Type | None = None,
+                 layout: DataLayout | None = None) -> TypeTree:
+    """What a GEP result's tree says about its base pointer's tree.
+
+    ``record``: the GEP's source type when an index is variable.  A wildcard of the result (``int *nbr``
+    indexed as an array) does not hold for a base indexed as an array of a record with other fields
+    (``{int nbr[4]; double u;}``): it is not carried back there."""
     mem = result.pointee()
+    if strides and record is not None and layout is not None and _contradicts_record(mem.get((-1,)), record, layout):
+        mem = TypeTree([(p, t) for p, t in mem if p[0] != -1])
     if strides:
         g = 0
         for s in strides:
@@ -167,6 +174,22 @@ def gep_backward(result: TypeTree, const: int, strides: list[int]) -> TypeTree:
     else:
         back = mem.shifted(const, keep_wild=(const == 0))
     return back.under(-1)
+
+
+def _contradicts_record(wild: ConcreteType | None, record: Type, layout: DataLayout) -> bool:
+    """Does the struct type ``record`` declare a field of another kind than the wildcard ``wild``?"""
+    if wild is None or wild.is_anything or not isinstance(record, StructType):
+        return False
+    for _, leaf in layout.scalar_leaves(record, max_offset=MAX_OFFSET):
+        if isinstance(leaf, FloatType):
+            if not (wild.is_float and wild.float_kind == leaf.kind):
+                return True
+        elif isinstance(leaf, PointerType):
+            if not wild.is_pointer:
+                return True
+        elif not wild.is_integer:
+            return True
+    return False
 
 
 def value_to_memory(layout: DataLayout, vt: TypeTree, ty: Type) -> TypeTree:

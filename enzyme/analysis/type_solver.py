@@ -260,7 +260,7 @@ class Solver:
         bounded = gep_inner_bounds(self.layout, source_type, indices) if strides else []
         if bounded:
             return gep_backward_bounded(result, const, strides, bounded)
-        return gep_backward(result, const, strides)
+        return gep_backward(result, const, strides, source_type, self.layout)
 
     def _cycle_stride(self, gep: GEPInst) -> int:
         """The stride of the pointer cycle ``gep`` sits in (``p = phi [p0], [p + d]``), 0 if none.
