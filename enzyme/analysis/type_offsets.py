@@ -45,13 +45,15 @@ def gep_inner_bounds(layout, source_type: Type, indices: list[Value]) -> list[tu
     ``getelementptr %struct.Cell, ptr %c, i64 0, i32 0, i64 %q`` reaches only ``nbr[0..3]``, not every byte."""
     out: list[tuple[int, int]] = []
     t: Type = source_type
+    in_record = False  # arrays of arrays are arrays of their scalars: a wildcard says it all
     for n, idx in enumerate(indices):
         if n == 0:
             continue
         if isinstance(t, StructType):
             t = layout.element_offset(t, idx.value if isinstance(idx, ConstantInt) else 0)[1]
+            in_record = True
         elif isinstance(t, (ArrayType, VectorType)):
-            if not isinstance(idx, ConstantInt) and layout.alloc_size(t.element):
+            if not isinstance(idx, ConstantInt) and in_record and layout.alloc_size(t.element):
                 out.append((layout.alloc_size(t.element), t.count))
             t = t.element
         else:
