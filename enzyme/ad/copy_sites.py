@@ -37,6 +37,7 @@ class CopyView:
     facts: dict[int, ConcreteType] = field(default_factory=dict)
     padding: set[int] = field(default_factory=set)
     records: set[StructType] = field(default_factory=set)
+    positions: set[tuple[StructType, int]] = field(default_factory=set)  # (record, byte offset inside it)
 
 
 class Conflict(Exception):
@@ -65,6 +66,8 @@ def _view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonF
                     _add_fact(view.facts, path[0], t)
         view.padding |= non_float(ptr)
         view.records |= record_types(ptr, layout=layout)
+        if layout is not None:
+            view.positions |= record_positions(ptr, layout)
     args = [p for p in pointers if isinstance(p, Argument) and isinstance(p.function, Function)]
     if not args or depth >= MAX_CALLER_DEPTH:
         return view
@@ -92,6 +95,20 @@ def _view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonF
 def _add_fact(facts: dict[int, ConcreteType], offset: int, t: ConcreteType) -> None:
     if facts.setdefault(offset, t) != t:
         raise Conflict
+
+
+def record_positions(ptr: Value, layout: DataLayout) -> set[tuple[StructType, int]]:
+    """(record type, offset) for a pointer a constant number of bytes into a record, not at its start
+    (``getelementptr i8, ptr %body, i64 16``: what SROA copies of the tail of a struct read)."""
+    if not isinstance(ptr, GEPInst) or not all(isinstance(i, ConstantInt) for i in ptr.indices):
+        return set()
+    offset, _ = gep_offset(layout, ptr.source_type, list(ptr.indices))
+    out = set()
+    for r in record_types(ptr.pointer, frozenset({ptr}), layout):
+        size = layout.alloc_size(r)
+        if size and offset % size:
+            out.add((r, offset % size))
+    return out
 
 
 def record_types(ptr: Value, seen: frozenset[Value] = frozenset(),

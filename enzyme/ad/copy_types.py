@@ -114,9 +114,24 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     if small:
         assert nbytes is not None
         found = _leaves(view.facts, nbytes, layout, view.padding)
+        if found is None and len(view.positions) == 1:
+            found = _inside_record(view, nbytes, layout, *next(iter(view.positions)))
         if found is not None:
             return found
     return _records(view, nbytes, layout)
+
+
+def _inside_record(view: CopyView, nbytes: int, layout: DataLayout, record: StructType, at: int) -> CopyLayout | None:
+    """A copy of bytes [at, at + nbytes) of one record: its declared fields there, shifted to the copy."""
+    declared = declared_scalars(record, layout)
+    if declared is None or at + nbytes > layout.alloc_size(record):
+        return None
+    facts = dict(view.facts)
+    for off, t in declared.items():
+        if at <= off < at + nbytes and facts.setdefault(off - at, t) != t:
+            return None
+    padding = view.padding | {o - at for o in _bytes_without_floats(record, layout) if at <= o < at + nbytes}
+    return _leaves(facts, nbytes, layout, padding)
 
 
 def sorted_element_layout(fn: Function, size: Value, layout: DataLayout, primal_functions: set[Function],
