@@ -100,6 +100,7 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         return None
     small = nbytes is not None and nbytes <= MAX_UNROLLED_BYTES  # else only whole records (of any number)
     if small and padding:
+        assert nbytes is not None
         found = _leaves(facts, nbytes, layout, set(padding))
         if found is not None:
             return found
