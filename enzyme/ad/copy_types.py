@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
@@ -60,7 +61,8 @@ class CopyLayout:
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
                 layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None,
-                infos_of: InfosOf, padding: frozenset[int] = frozenset()) -> CopyLayout | None:
+                infos_of: InfosOf, padding: frozenset[int] = frozenset(),
+                record_candidates: Iterable[StructType] = ()) -> CopyLayout | None:
     """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
 
     ``infos`` are the function's type analyses (one per calling context);
@@ -73,7 +75,9 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     fields of declared stack types, and the struct type the objects are
     indexed with (an array of records of any length).  ``primal_functions``
     are the functions whose calls count; ``infos_of`` gives a caller's analyses.
-    ``padding``: bytes the copy itself says hold no data (``!tbaa.struct``).
+    ``padding``: bytes the copy itself says hold no data (``!tbaa.struct``).  ``record_candidates``: the
+    module's struct types; when the objects are indexed with none, the one whose every field the facts
+    give, and nothing else, is taken as the record (a ``std::vector<Particle>`` copy after inlining).
     """
     facts: dict[int, ConcreteType] = {}
     for info in infos:
@@ -119,7 +123,60 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
             found = _inside_record(view, nbytes, layout, *next(iter(view.positions)))
         if found is not None:
             return found
+    candidates = list(record_candidates)
+    named = _template_records(dst, candidates)  # what a standard-library template moves, whoever calls it
+    if named:
+        view.records = named
+    elif not view.records:
+        view.records = _matching_records(view.facts, nbytes, layout, candidates)
     return _records(view, nbytes, layout)
+
+
+#: Mangled-name prefixes of the C++ standard library's functions (std::, __gnu_cxx::).
+_STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
+
+
+def _template_records(ptr: Value, candidates: list[StructType]) -> set[StructType]:
+    """The one struct type named among the template arguments of the standard-library function the copy is
+    in (``std::_Construct<Particle, Particle&>``, ``std::__relocate_a_1<Particle, Particle>`` at -O0, which
+    move elements of that type and nothing else with memcpy/memmove)."""
+    fn = ptr.function if isinstance(ptr, (Argument, Instruction)) else None
+    name = fn.name if isinstance(fn, Function) else None
+    if not name or not name.startswith(_STD_PREFIXES):
+        return set()
+    idents, i = set(), 0
+    while i < len(name):
+        if not name[i].isdigit():
+            i += 1
+            continue
+        j = i
+        while j < len(name) and name[j].isdigit():
+            j += 1
+        n = int(name[i:j])
+        if n:
+            idents.add(name[j:j + n])
+        i = j + max(n, 0)
+    named = {r for r in candidates if isinstance(getattr(r, "name", None), str)
+             and any(r.name in (f"struct.{x}", f"class.{x}") for x in idents)}
+    return named if len(named) == 1 else set()
+
+
+def _matching_records(facts: dict[int, ConcreteType], nbytes: int | None, layout: DataLayout,
+                      candidates: Iterable[StructType]) -> set[StructType]:
+    """The struct type whose declared fields are exactly the facts (folded by its size), if only one is."""
+    found: dict[tuple[int, tuple[tuple[int, ConcreteType], ...]], StructType] = {}
+    for r in candidates:
+        size = layout.alloc_size(r)
+        declared = declared_scalars(r, layout)
+        if not size or not declared or (nbytes is not None and nbytes % size) \
+                or not any(t.is_float for t in declared.values()):
+            continue
+        folded: dict[int, ConcreteType] = {}
+        if any(o < 0 or folded.setdefault(o % size, t) != t for o, t in facts.items()):
+            continue
+        if folded == declared:
+            found.setdefault((size, tuple(sorted(declared.items(), key=lambda kv: kv[0]))), r)
+    return set(found.values()) if len(found) == 1 else set()
 
 
 def _inside_record(view: CopyView, nbytes: int, layout: DataLayout, record: StructType, at: int) -> CopyLayout | None:
