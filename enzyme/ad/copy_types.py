@@ -156,8 +156,8 @@ def _template_records(ptr: Value, candidates: list[StructType]) -> set[StructTyp
         if n:
             idents.add(name[j:j + n])
         i = j + max(n, 0)
-    named = {r for r in candidates if isinstance(getattr(r, "name", None), str)
-             and any(r.name in (f"struct.{x}", f"class.{x}") for x in idents)}
+    wanted = {f"{kind}.{x}" for x in idents for kind in ("struct", "class")}
+    named = {r for r in candidates if getattr(r, "name", None) in wanted}
     return named if len(named) == 1 else set()
 
 
