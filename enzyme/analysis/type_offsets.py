@@ -68,15 +68,16 @@ MAX_BOUNDED_PLACES = 256
 def _concrete_window(mem: TypeTree, stride: int) -> TypeTree:
     """Offsets [0, stride) of ``mem`` with its ``-1`` entries written out over the window (nothing wild)."""
     out = mem.shifted(0, 0, stride, keep_wild=False)
-    for p, t in mem:
-        if p[0] != -1:
-            continue
-        step = 1 if t.is_integer else _scalar_size(t)
-        if not step or stride % step:
-            continue
-        for q in range(0, stride, step):
-            if out.get((q, *p[1:])) is None:
-                out.insert((q, *p[1:]), t)
+    wild = mem.get((-1,))
+    if wild is None or any(len(p) == 1 and p[0] != -1 and t != wild for p, t in mem):
+        return out  # no wildcard, or one that some byte contradicts: only the specific entries hold
+    step = 1 if wild.is_integer else _scalar_size(wild)
+    if step and stride % step == 0:
+        for p, t in mem:
+            if p[0] == -1:
+                for q in range(0, stride, step):
+                    if out.get((q, *p[1:])) is None:
+                        out.insert((q, *p[1:]), t)
     return out
 
 
@@ -124,7 +125,9 @@ def _window(mem: TypeTree, start: int, stride: int) -> TypeTree:
     uniform = False
     if firsts == {0} and top0 is not None and not top0.is_integer:
         uniform = _scalar_size(top0) == stride
-    elif top0 is not None and top0.is_integer and firsts == set(range(stride)):
+    elif top0 is not None and top0.is_integer and stride > 1 and firsts == set(range(stride)):
+        # (Not a 1-byte stride: an i8 GEP by a computed byte count is pointer arithmetic, not a char array;
+        # an integer at its first byte says nothing about the bytes around it.)
         uniform = all(t.is_integer for p, t in specific.items() if len(p) == 1)
     if not uniform:
         return win

@@ -138,6 +138,20 @@ define double @f(ptr %c, i64 %i, i64 %q) {
     assert not info.pointee_is_integer_only(v["rec"])
 
 
+def test_byte_offset_by_a_computed_count_is_not_a_char_array():
+    """``(char *)dst + nbytes`` then an ``int`` stored there (libstdc++'s relocation returns ``result + count``):
+    the destination is not an array of integer bytes (a wildcard there once made a vector of
+    ``{int i, j; double rest, k;}`` look pointer-free and integer-only, and its adjoints were dropped)."""
+    info, v = analyze("""
+define void @f(ptr %dst, i64 %nbytes) {
+  %end = getelementptr inbounds i8, ptr %dst, i64 %nbytes
+  store i32 7, ptr %end
+  ret void
+}""")
+    assert info.pointee_tree(v["dst"]).at(-1) is None
+    assert not info.pointee_is_integer_only(v["dst"])
+
+
 def test_aggregates_and_vectors():
     info, v = analyze("""
 define double @f({ double, ptr } %s, <2 x double> %vec) {
