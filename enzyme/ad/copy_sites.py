@@ -16,6 +16,7 @@ arguments, the actual arguments at every primal call site:
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -111,6 +112,26 @@ def record_positions(ptr: Value, layout: DataLayout) -> set[tuple[StructType, in
     return out
 
 
+_CONSTRUCTOR = re.compile(r"_ZN(\d+)")
+
+
+def _constructed_class(fn: Function) -> set[StructType]:
+    """The class a C++ constructor or destructor (``_ZN5FieldC2E...``, ``_ZN5FieldD2Ev``) is of: its first
+    argument, ``this``, points at the start of one."""
+    name = fn.name or ""
+    m = _CONSTRUCTOR.match(name)
+    module = fn.module
+    if m is None or module is None:
+        return set()
+    start = m.end()
+    ident = name[start:start + int(m.group(1))]
+    rest = name[start + int(m.group(1)):]
+    if not re.match(r"(C[12]|D[012])E", rest):
+        return set()
+    types: dict[str, StructType] = getattr(module, "struct_types", {})
+    return {t for t in (types.get(f"class.{ident}"), types.get(f"struct.{ident}")) if t is not None}
+
+
 def record_types(ptr: Value, seen: frozenset[Value] = frozenset(),
                  layout: DataLayout | None = None) -> set[StructType]:
     """Struct types ``ptr`` is known to point at the start of (an element of an array of them): it is the
@@ -129,6 +150,8 @@ def record_types(ptr: Value, seen: frozenset[Value] = frozenset(),
                     if v not in seen and v is not ptr and not isinstance(v, ConstantKeyword)]
         if incoming and all(incoming):
             out |= set.intersection(*incoming)
+    if isinstance(ptr, Argument) and ptr.index == 0 and isinstance(ptr.function, Function):
+        out |= _constructed_class(ptr.function)
     if isinstance(ptr, AllocaInst):
         t = ptr.allocated_type
         while isinstance(t, ArrayType):

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
+from ..analysis.type_offsets import gep_offset
 from ..analysis.type_tree import INTEGER, POINTER, ConcreteType, float_type
 from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType,
                   StructType, Type, Value)
@@ -62,7 +63,7 @@ class CopyLayout:
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
                 layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None,
                 infos_of: InfosOf, padding: frozenset[int] = frozenset(),
-                record_candidates: Iterable[StructType] = ()) -> CopyLayout | None:
+                record_candidates: Sequence[StructType] = ()) -> CopyLayout | None:
     """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
 
     ``infos`` are the function's type analyses (one per calling context);
@@ -119,11 +120,13 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     if small:
         assert nbytes is not None
         found = _leaves(view.facts, nbytes, layout, view.padding)
+        if found is None and not view.positions:
+            view.positions = _template_positions(dst, src, layout, record_candidates)
         if found is None and len(view.positions) == 1:
             found = _inside_record(view, nbytes, layout, *next(iter(view.positions)))
         if found is not None:
             return found
-    candidates = list(record_candidates)
+    candidates = record_candidates
     named = _template_records(dst, candidates)  # what a standard-library template moves, whoever calls it
     if named:
         view.records = named
@@ -136,7 +139,7 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
 _STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
 
 
-def _template_records(ptr: Value, candidates: list[StructType]) -> set[StructType]:
+def _template_records(ptr: Value, candidates: Sequence[StructType]) -> set[StructType]:
     """The one struct type named among the template arguments of the standard-library function the copy is
     in (``std::_Construct<Particle, Particle&>``, ``std::__relocate_a_1<Particle, Particle>`` at -O0, which
     move elements of that type and nothing else with memcpy/memmove)."""
@@ -159,6 +162,24 @@ def _template_records(ptr: Value, candidates: list[StructType]) -> set[StructTyp
     wanted = {f"{kind}.{x}" for x in idents for kind in ("struct", "class")}
     named = {r for r in candidates if getattr(r, "name", None) in wanted}
     return named if len(named) == 1 else set()
+
+
+def _template_positions(dst: Value, src: Value, layout: DataLayout,
+                        candidates: Sequence[StructType]) -> set[tuple[StructType, int]]:
+    """(record, offset) for a copy a constant number of bytes into the one record a standard-library template
+    names (``std::__introsort_loop<Particle*>`` at -O1 copying bytes 4..24 of a ``{int; double; double}``)."""
+    named = _template_records(dst, candidates)
+    if len(named) != 1:
+        return set()
+    (record,) = named
+    size = layout.alloc_size(record)
+    out = set()
+    for p in (dst, src):
+        if isinstance(p, GEPInst) and all(isinstance(i, ConstantInt) for i in p.indices) and size:
+            offset, _ = gep_offset(layout, p.source_type, list(p.indices))
+            if offset % size:
+                out.add((record, offset % size))
+    return out
 
 
 def _matching_records(facts: dict[int, ConcreteType], nbytes: int | None, layout: DataLayout,
@@ -226,12 +247,28 @@ def sorted_element_layout(fn: Function, size: Value, layout: DataLayout, primal_
     return found
 
 
+def _one_record(records: set[StructType], layout: DataLayout) -> StructType | None:
+    """The record type, when the objects are indexed with one (or with several of the same size and fields: a
+    class wrapping a ``std::optional`` and the optional)."""
+    if len(records) == 1:
+        return next(iter(records))
+    shapes = set()
+    for r in records:
+        declared = declared_scalars(r, layout)
+        if declared is None:
+            return None
+        shapes.add((layout.alloc_size(r), tuple(sorted(declared.items(), key=lambda kv: kv[0]))))
+    return min(records, key=lambda r: str(getattr(r, "name", ""))) if len(shapes) == 1 else None
+
+
 def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayout | None:
     """The copy as whole records of the one struct type its objects are indexed with: the facts (folded
     into one record) and the struct's padding must account for every byte of the record."""
-    if len(view.records) != 1 or -1 in view.facts:
+    if -1 in view.facts:
         return None
-    (record,) = view.records
+    record = _one_record(view.records, layout)
+    if record is None:
+        return None
     size = layout.alloc_size(record)
     if size == 0 or size > MAX_UNROLLED_BYTES or (nbytes is not None and nbytes % size != 0):
         return None
@@ -259,21 +296,23 @@ def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayo
 def declared_scalars(t: Type, layout: DataLayout) -> dict[int, ConcreteType] | None:
     """The scalar fields of a C/C++ struct type as type facts (integers per byte), or None where the declared
     type may not say what the bytes hold: a union (lowered to one of its members), a byte array (storage for
-    anything: ``std::optional``, ``std::aligned_storage``), a packed or opaque struct."""
+    anything: ``std::aligned_storage``), an opaque struct.  ``std::optional<T>``'s storage is the exception: its
+    union holds a ``T`` or nothing, and its byte arrays are tail padding."""
     out: dict[int, ConcreteType] = {}
 
-    def walk(u: Type, base: int) -> bool:
+    def walk(u: Type, base: int, in_optional: bool) -> bool:
         if isinstance(u, StructType):
             name = getattr(u, "name", "")
-            if u.packed or getattr(u, "opaque", False) or name.startswith("union.") or ".union." in name \
-                    or "::_Optional" in name or "aligned" in name:
+            optional_storage = name.startswith("union.std::_Optional_payload_base<") and name.endswith("::_Storage")
+            if getattr(u, "opaque", False) or ("union." in name and not optional_storage) or "aligned" in name:
                 return False
-            return all(walk(e, base + off) for off, e in zip(layout.struct_layout(u).offsets, u.elements))
+            inner = in_optional or name.startswith("struct.std::_Optional_payload")
+            return all(walk(e, base + off, inner) for off, e in zip(layout.struct_layout(u).offsets, u.elements))
         if isinstance(u, (ArrayType, VectorType)):
-            if isinstance(u.element, IntType) and u.element.bits == 8 and u.count > 1:
+            if isinstance(u.element, IntType) and u.element.bits == 8 and u.count > 1 and not in_optional:
                 return False
             step = layout.alloc_size(u.element)
-            return all(walk(u.element, base + i * step) for i in range(u.count))
+            return all(walk(u.element, base + i * step, in_optional) for i in range(u.count))
         if isinstance(u, FloatType):
             out[base] = float_type(u.kind)
             return True
@@ -288,7 +327,7 @@ def declared_scalars(t: Type, layout: DataLayout) -> dict[int, ConcreteType] | N
 
     if not isinstance(t, StructType) or not getattr(t, "name", "").startswith(("struct.", "class.")):
         return None
-    return out if walk(t, 0) else None
+    return out if walk(t, 0, False) else None
 
 
 def _declared_non_float(ptr: Value | None, nbytes: int | None, layout: DataLayout) -> set[int]:

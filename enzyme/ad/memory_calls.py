@@ -215,7 +215,7 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     types = st.ctx.types
     assert types is not None  # function_contexts made it
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
-                        fields.padding if fields is not None else frozenset(), st.m.struct_types.values())
+                        fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
     return found

@@ -24,6 +24,28 @@ double energy(const double *p, int n) {
   return e + (best ? best->m * best->x[0] : 0.0);
 }
 
+struct V3 { double x, y, z; };
+
+// A class holding a std::optional<V3> by value: copying it copies the payload, the engaged flag and the
+// optional's tail padding (an [N x i8] array in the IR) in one memcpy.
+class Field {
+ public:
+  explicit Field(std::optional<V3> f) : f_(f) {}
+  double dot(const V3 &p) const { return f_ ? f_->x * p.x + f_->y * p.y + f_->z * p.z : 0.0; }
+
+ private:
+  std::optional<V3> f_;
+};
+
+__attribute__((noinline)) static Field make_field(std::optional<V3> f) { return Field(f); }
+
+double field_energy(const double *p, int n) {
+  Field field = make_field(V3{p[0], 2.0 * p[1], p[0] * p[2]});
+  double e = 0;
+  for (int i = 0; i < n; i++) e += field.dot(V3{p[i], 1.0, -p[i]});
+  return e;
+}
+
 int main() {
   double p[4] = {0.3, 0.9, -0.4, 0.7}, d[4] = {0}, dp[4] = {0};
   __enzyme_autodiff((void *)energy, enzyme_dup, p, d, enzyme_const, 4);
@@ -36,6 +58,17 @@ int main() {
     snprintf(what, sizeof what, "forward d%d", k);
     check(what, __enzyme_fwddiff((void *)energy, enzyme_dup, p, dp, enzyme_const, 4), fd, 1e-6);
     dp[k] = 0.0;
+  }
+  for (int k = 0; k < 4; k++) {
+    double g[4] = {0}, t[4] = {0};
+    __enzyme_autodiff((void *)field_energy, enzyme_dup, p, g, enzyme_const, 4);
+    double fd = CENTRAL(field_energy(p, 4), p[k], p[k]);
+    char what[32];
+    snprintf(what, sizeof what, "field reverse d%d", k);
+    check(what, g[k], fd, 1e-6);
+    t[k] = 1.0;
+    snprintf(what, sizeof what, "field forward d%d", k);
+    check(what, __enzyme_fwddiff((void *)field_energy, enzyme_dup, p, t, enzyme_const, 4), fd, 1e-6);
   }
   return finish();
 }
