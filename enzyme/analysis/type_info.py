@@ -144,7 +144,9 @@ class FunctionTypeInfo:
 def _contradicted(mem: TypeTree) -> bool:
     """Does a specific byte of a memory tree disagree with its wildcard (a conflict left it ``Anything``)?"""
     wild = mem.get((-1,))
-    if wild is None or wild.is_anything:
+    if wild is None or wild.is_anything or wild.is_float:
+        # (A float wildcard that something contradicts is kept, as before: it can only make copies move more
+        # bytes as floats; it never hides floats, which is what a contradicted integer wildcard does.)
         return False
     return any(len(p) == 1 and p[0] != -1 and t != wild for p, t in mem)
 
