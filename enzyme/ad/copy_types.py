@@ -12,6 +12,18 @@ type of the stack object the copy reads or writes (the whole object, a field,
 or an element of an array of structs) says the byte is padding or a lone
 ``char``/``bool`` field, whose stores type analysis leaves untyped on purpose
 (a one-byte access may be part of a byte-wise copy of anything).
+
+Copies of records (arrays of ``struct Particle {double x[3], v[3]; int cell;
+double m;}`` moved by ``memmove(n * sizeof(Particle))``) take the record type
+from how the objects are indexed (``getelementptr %struct.Particle``), from
+the standard-library template the copy is in (``std::__relocate_a_1<Particle>``
+at -O0), from a constructor's class, or as the one struct type of the module
+whose fields are exactly the known facts; the bytes no access types are then
+what the C/C++ struct declares (never through a union, except
+``std::optional``'s storage, nor a byte array), checked against every fact.
+The copies in pyenzyme's qsort body take the layout of the array the callers
+sort (:func:`sorted_element_layout`), and realloc.py uses the same record
+layout for buffers of records.
 """
 from __future__ import annotations
 
