@@ -29,18 +29,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
-from ..analysis.type_offsets import gep_offset
-from ..analysis.type_tree import INTEGER, POINTER, ConcreteType, float_type
+from ..analysis.type_tree import ConcreteType
 from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from ..rules.runtime_bodies import body_name
 from .common import underlying_global, zero
+from .copy_records import declared_scalars, matching_records, one_record, template_positions, template_records
 from .copy_sites import CopyView, InfosOf, copy_view
 
 if TYPE_CHECKING:
@@ -133,83 +133,18 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         assert nbytes is not None
         found = _leaves(view.facts, nbytes, layout, view.padding)
         if found is None and not view.positions:
-            view.positions = _template_positions(dst, src, layout, record_candidates)
+            view.positions = template_positions(dst, src, layout, record_candidates)
         if found is None and len(view.positions) == 1:
             found = _inside_record(view, nbytes, layout, *next(iter(view.positions)))
         if found is not None:
             return found
     candidates = record_candidates
-    named = _template_records(dst, candidates)  # what a standard-library template moves, whoever calls it
+    named = template_records(dst, candidates)  # what a standard-library template moves, whoever calls it
     if named:
         view.records = named
     elif not view.records:
-        view.records = _matching_records(view.facts, nbytes, layout, candidates)
+        view.records = matching_records(view.facts, nbytes, layout, candidates)
     return _records(view, nbytes, layout)
-
-
-#: Mangled-name prefixes of the C++ standard library's functions (std::, __gnu_cxx::).
-_STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
-
-
-def _template_records(ptr: Value, candidates: Sequence[StructType]) -> set[StructType]:
-    """The one struct type named among the template arguments of the standard-library function the copy is
-    in (``std::_Construct<Particle, Particle&>``, ``std::__relocate_a_1<Particle, Particle>`` at -O0, which
-    move elements of that type and nothing else with memcpy/memmove)."""
-    fn = ptr.function if isinstance(ptr, (Argument, Instruction)) else None
-    name = fn.name if isinstance(fn, Function) else None
-    if not name or not name.startswith(_STD_PREFIXES):
-        return set()
-    idents, i = set(), 0
-    while i < len(name):
-        if not name[i].isdigit():
-            i += 1
-            continue
-        j = i
-        while j < len(name) and name[j].isdigit():
-            j += 1
-        n = int(name[i:j])
-        if n:
-            idents.add(name[j:j + n])
-        i = j + max(n, 0)
-    wanted = {f"{kind}.{x}" for x in idents for kind in ("struct", "class")}
-    named = {r for r in candidates if getattr(r, "name", None) in wanted}
-    return named if len(named) == 1 else set()
-
-
-def _template_positions(dst: Value, src: Value, layout: DataLayout,
-                        candidates: Sequence[StructType]) -> set[tuple[StructType, int]]:
-    """(record, offset) for a copy a constant number of bytes into the one record a standard-library template
-    names (``std::__introsort_loop<Particle*>`` at -O1 copying bytes 4..24 of a ``{int; double; double}``)."""
-    named = _template_records(dst, candidates)
-    if len(named) != 1:
-        return set()
-    (record,) = named
-    size = layout.alloc_size(record)
-    out = set()
-    for p in (dst, src):
-        if isinstance(p, GEPInst) and all(isinstance(i, ConstantInt) for i in p.indices) and size:
-            offset, _ = gep_offset(layout, p.source_type, list(p.indices))
-            if offset % size:
-                out.add((record, offset % size))
-    return out
-
-
-def _matching_records(facts: dict[int, ConcreteType], nbytes: int | None, layout: DataLayout,
-                      candidates: Iterable[StructType]) -> set[StructType]:
-    """The struct type whose declared fields are exactly the facts (folded by its size), if only one is."""
-    found: dict[tuple[int, tuple[tuple[int, ConcreteType], ...]], StructType] = {}
-    for r in candidates:
-        size = layout.alloc_size(r)
-        declared = declared_scalars(r, layout)
-        if not size or not declared or (nbytes is not None and nbytes % size) \
-                or not any(t.is_float for t in declared.values()):
-            continue
-        folded: dict[int, ConcreteType] = {}
-        if any(o < 0 or folded.setdefault(o % size, t) != t for o, t in facts.items()):
-            continue
-        if folded == declared:
-            found.setdefault((size, tuple(sorted(declared.items(), key=lambda kv: kv[0]))), r)
-    return set(found.values()) if len(found) == 1 else set()
 
 
 def _inside_record(view: CopyView, nbytes: int, layout: DataLayout, record: StructType, at: int) -> CopyLayout | None:
@@ -259,26 +194,12 @@ def sorted_element_layout(fn: Function, size: Value, layout: DataLayout, primal_
     return found
 
 
-def _one_record(records: set[StructType], layout: DataLayout) -> StructType | None:
-    """The record type, when the objects are indexed with one (or with several of the same size and fields: a
-    class wrapping a ``std::optional`` and the optional)."""
-    if len(records) == 1:
-        return next(iter(records))
-    shapes = set()
-    for r in records:
-        declared = declared_scalars(r, layout)
-        if declared is None:
-            return None
-        shapes.add((layout.alloc_size(r), tuple(sorted(declared.items(), key=lambda kv: kv[0]))))
-    return min(records, key=lambda r: str(getattr(r, "name", ""))) if len(shapes) == 1 else None
-
-
 def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayout | None:
     """The copy as whole records of the one struct type its objects are indexed with: the facts (folded
     into one record) and the struct's padding must account for every byte of the record."""
     if -1 in view.facts:
         return None
-    record = _one_record(view.records, layout)
+    record = one_record(view.records, layout)
     if record is None:
         return None
     size = layout.alloc_size(record)
@@ -303,43 +224,6 @@ def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayo
     if one.pointers:
         return None  # pointer shadows of a copy of any length: not supported
     return CopyLayout(leaves=one.leaves, stride=size)
-
-
-def declared_scalars(t: Type, layout: DataLayout) -> dict[int, ConcreteType] | None:
-    """The scalar fields of a C/C++ struct type as type facts (integers per byte), or None where the declared
-    type may not say what the bytes hold: a union (lowered to one of its members), a byte array (storage for
-    anything: ``std::aligned_storage``), an opaque struct.  ``std::optional<T>``'s storage is the exception: its
-    union holds a ``T`` or nothing, and its byte arrays are tail padding."""
-    out: dict[int, ConcreteType] = {}
-
-    def walk(u: Type, base: int, in_optional: bool) -> bool:
-        if isinstance(u, StructType):
-            name = getattr(u, "name", "")
-            optional_storage = name.startswith("union.std::_Optional_payload_base<") and name.endswith("::_Storage")
-            if getattr(u, "opaque", False) or ("union." in name and not optional_storage) or "aligned" in name:
-                return False
-            inner = in_optional or name.startswith("struct.std::_Optional_payload")
-            return all(walk(e, base + off, inner) for off, e in zip(layout.struct_layout(u).offsets, u.elements))
-        if isinstance(u, (ArrayType, VectorType)):
-            if isinstance(u.element, IntType) and u.element.bits == 8 and u.count > 1 and not in_optional:
-                return False
-            step = layout.alloc_size(u.element)
-            return all(walk(u.element, base + i * step, in_optional) for i in range(u.count))
-        if isinstance(u, FloatType):
-            out[base] = float_type(u.kind)
-            return True
-        if isinstance(u, IntType):
-            for b in range(layout.store_size(u)):
-                out[base + b] = INTEGER
-            return True
-        if u == PTR:
-            out[base] = POINTER
-            return True
-        return False
-
-    if not isinstance(t, StructType) or not getattr(t, "name", "").startswith(("struct.", "class.")):
-        return None
-    return out if walk(t, 0, False) else None
 
 
 def _declared_non_float(ptr: Value | None, nbytes: int | None, layout: DataLayout) -> set[int]:
