@@ -16,12 +16,14 @@ arguments, the actual arguments at every primal call site:
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..analysis import FunctionTypeInfo
+from ..analysis import DataLayout, FunctionTypeInfo
+from ..analysis.type_offsets import gep_offset
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantKeyword, Function, GEPInst, Instruction, PhiInst, StructType,
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, ConstantKeyword, Function, GEPInst, Instruction, PhiInst, StructType,
                   Value)
 
 #: How many levels of callers are followed from a pointer argument.
@@ -36,6 +38,7 @@ class CopyView:
     facts: dict[int, ConcreteType] = field(default_factory=dict)
     padding: set[int] = field(default_factory=set)
     records: set[StructType] = field(default_factory=set)
+    positions: set[tuple[StructType, int]] = field(default_factory=set)  # (record, byte offset inside it)
 
 
 class Conflict(Exception):
@@ -43,16 +46,16 @@ class Conflict(Exception):
 
 
 def copy_view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonFloatBytes,
-              callers: set[Function], depth: int = 0) -> CopyView | None:
+              callers: set[Function], depth: int = 0, layout: DataLayout | None = None) -> CopyView | None:
     """What is known about the bytes after ``pointers`` (None: contradictory facts)."""
     try:
-        return _view(pointers, infos_of, non_float, callers, depth)
+        return _view(pointers, infos_of, non_float, callers, depth, layout)
     except Conflict:
         return None
 
 
 def _view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonFloatBytes,
-          callers: set[Function], depth: int) -> CopyView:
+          callers: set[Function], depth: int, layout: DataLayout | None) -> CopyView:
     view = CopyView()
     for ptr in pointers:
         if ptr is None:
@@ -63,7 +66,9 @@ def _view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonF
                 if len(path) == 1 and not t.is_anything:
                     _add_fact(view.facts, path[0], t)
         view.padding |= non_float(ptr)
-        view.records |= record_types(ptr)
+        view.records |= record_types(ptr, layout=layout)
+        if layout is not None:
+            view.positions |= record_positions(ptr, layout)
     args = [p for p in pointers if isinstance(p, Argument) and isinstance(p.function, Function)]
     if not args or depth >= MAX_CALLER_DEPTH:
         return view
@@ -76,7 +81,7 @@ def _view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonF
     sites = []
     for call in calls:
         actual = tuple(call.args[p.index] if p in args and p.function is fn else None for p in pointers)
-        sites.append(_view(actual, infos_of, non_float, callers, depth + 1))
+        sites.append(_view(actual, infos_of, non_float, callers, depth + 1, layout))
     common = sites[0]
     for other in sites[1:]:  # what holds at every call site
         common = CopyView({o: t for o, t in common.facts.items() if other.facts.get(o) == t},
@@ -93,17 +98,60 @@ def _add_fact(facts: dict[int, ConcreteType], offset: int, t: ConcreteType) -> N
         raise Conflict
 
 
-def record_types(ptr: Value, seen: frozenset[Value] = frozenset()) -> set[StructType]:
+def record_positions(ptr: Value, layout: DataLayout) -> set[tuple[StructType, int]]:
+    """(record type, offset) for a pointer a constant number of bytes into a record, not at its start
+    (``getelementptr i8, ptr %body, i64 16``: what SROA copies of the tail of a struct read)."""
+    if not isinstance(ptr, GEPInst) or not all(isinstance(i, ConstantInt) for i in ptr.indices):
+        return set()
+    offset, _ = gep_offset(layout, ptr.source_type, list(ptr.indices))
+    out = set()
+    for r in record_types(ptr.pointer, frozenset({ptr}), layout):
+        size = layout.alloc_size(r)
+        if size and offset % size:
+            out.add((r, offset % size))
+    return out
+
+
+_CONSTRUCTOR = re.compile(r"_ZN(\d+)")
+
+
+def _constructed_class(fn: Function) -> set[StructType]:
+    """The class a C++ constructor or destructor (``_ZN5FieldC2E...``, ``_ZN5FieldD2Ev``) is of: its first
+    argument, ``this``, points at the start of one."""
+    name = fn.name or ""
+    m = _CONSTRUCTOR.match(name)
+    module = fn.module
+    if m is None or module is None:
+        return set()
+    start = m.end()
+    ident = name[start:start + int(m.group(1))]
+    rest = name[start + int(m.group(1)):]
+    if not re.match(r"(C[12]|D[012])E", rest):
+        return set()
+    types: dict[str, StructType] = getattr(module, "struct_types", {})
+    return {t for t in (types.get(f"class.{ident}"), types.get(f"struct.{ident}")) if t is not None}
+
+
+def record_types(ptr: Value, seen: frozenset[Value] = frozenset(),
+                 layout: DataLayout | None = None) -> set[StructType]:
     """Struct types ``ptr`` is known to point at the start of (an element of an array of them): it is the
     ``alloca`` of one, an element address ``getelementptr %T, ptr %base, i64 %i``, the base of such a
-    GEP, or a phi of such pointers (every incoming value says the same)."""
+    GEP, a constant whole number of records after such a pointer (``getelementptr i8, ptr %cells, i64 96``
+    with 32-byte records; needs ``layout``), or a phi of such pointers (every incoming value says the same)."""
     out: set[StructType] = set()
+    if layout is not None and isinstance(ptr, GEPInst) and ptr not in seen \
+            and all(isinstance(i, ConstantInt) for i in ptr.indices):
+        offset, _ = gep_offset(layout, ptr.source_type, list(ptr.indices))
+        out |= {r for r in record_types(ptr.pointer, seen | {ptr}, layout)
+                if layout.alloc_size(r) and offset % layout.alloc_size(r) == 0}
     if isinstance(ptr, PhiInst) and ptr not in seen:
         # null (an empty vector's storage) points at no record; a phi already being followed adds nothing.
-        incoming = [record_types(v, seen | {ptr}) for v, _ in ptr.incoming
+        incoming = [record_types(v, seen | {ptr}, layout) for v, _ in ptr.incoming
                     if v not in seen and v is not ptr and not isinstance(v, ConstantKeyword)]
         if incoming and all(incoming):
             out |= set.intersection(*incoming)
+    if isinstance(ptr, Argument) and ptr.index == 0 and isinstance(ptr.function, Function):
+        out |= _constructed_class(ptr.function)
     if isinstance(ptr, AllocaInst):
         t = ptr.allocated_type
         while isinstance(t, ArrayType):
@@ -116,4 +164,7 @@ def record_types(ptr: Value, seen: frozenset[Value] = frozenset()) -> set[Struct
         user = use.user
         if isinstance(user, GEPInst) and user.pointer is ptr and isinstance(user.source_type, StructType):
             out.add(user.source_type)
+        elif isinstance(user, PhiInst):  # where a grown buffer meets the old one: indexed after the merge
+            out |= {g.source_type for g in user.users
+                    if isinstance(g, GEPInst) and g.pointer is user and isinstance(g.source_type, StructType)}
     return out

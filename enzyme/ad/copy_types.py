@@ -12,21 +12,36 @@ type of the stack object the copy reads or writes (the whole object, a field,
 or an element of an array of structs) says the byte is padding or a lone
 ``char``/``bool`` field, whose stores type analysis leaves untyped on purpose
 (a one-byte access may be part of a byte-wise copy of anything).
+
+Copies of records (arrays of ``struct Particle {double x[3], v[3]; int cell;
+double m;}`` moved by ``memmove(n * sizeof(Particle))``) take the record type
+from how the objects are indexed (``getelementptr %struct.Particle``), from
+the standard-library template the copy is in (``std::__relocate_a_1<Particle>``
+at -O0), from a constructor's class, or as the one struct type of the module
+whose fields are exactly the known facts; the bytes no access types are then
+what the C/C++ struct declares (never through a union, except
+``std::optional``'s storage, nor a byte array), checked against every fact.
+The copies in pyenzyme's qsort body take the layout of the array the callers
+sort (:func:`sorted_element_layout`), and realloc.py uses the same record
+layout for buffers of records.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, ArrayType, ConstantInt, Function, GEPInst, IntType, Module,
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType, Module,
                   StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
+from ..rules.runtime_bodies import body_name
 from .common import underlying_global, zero
 from .device import accumulate_into
+from .copy_records import declared_scalars, matching_records, one_record, template_positions, template_records
 from .copy_sites import CopyView, InfosOf, copy_view
 
 if TYPE_CHECKING:
@@ -60,7 +75,8 @@ class CopyLayout:
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
                 layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None,
-                infos_of: InfosOf, padding: frozenset[int] = frozenset()) -> CopyLayout | None:
+                infos_of: InfosOf, padding: frozenset[int] = frozenset(),
+                record_candidates: Sequence[StructType] = ()) -> CopyLayout | None:
     """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
 
     ``infos`` are the function's type analyses (one per calling context);
@@ -73,7 +89,9 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     fields of declared stack types, and the struct type the objects are
     indexed with (an array of records of any length).  ``primal_functions``
     are the functions whose calls count; ``infos_of`` gives a caller's analyses.
-    ``padding``: bytes the copy itself says hold no data (``!tbaa.struct``).
+    ``padding``: bytes the copy itself says hold no data (``!tbaa.struct``).  ``record_candidates``: the
+    module's struct types; when the objects are indexed with none, the one whose every field the facts
+    give, and nothing else, is taken as the record (a ``std::vector<Particle>`` copy after inlining).
     """
     facts: dict[int, ConcreteType] = {}
     for info in infos:
@@ -96,32 +114,95 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
                 return CopyLayout(element=elem)
     if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
-    if -1 in facts or (nbytes is not None and nbytes > MAX_UNROLLED_BYTES):
+    if -1 in facts:
         return None
-    if nbytes is not None and padding:
+    small = nbytes is not None and nbytes <= MAX_UNROLLED_BYTES  # else only whole records (of any number)
+    if small and padding:
+        assert nbytes is not None
         found = _leaves(facts, nbytes, layout, set(padding))
         if found is not None:
             return found
-    view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes, layout), primal_functions)
+    view = copy_view((dst, src), infos_of, lambda p: _declared_non_float(p, nbytes if small else None, layout),
+                     primal_functions, layout=layout)
     if view is None:
         return None
     view.padding |= padding
     for off, t in facts.items():
         if view.facts.setdefault(off, t) != t:
             return None
-    if nbytes is not None:
+    if small:
+        assert nbytes is not None
         found = _leaves(view.facts, nbytes, layout, view.padding)
+        if found is None and not view.positions:
+            view.positions = template_positions(dst, src, layout, record_candidates)
+        if found is None and len(view.positions) == 1:
+            found = _inside_record(view, nbytes, layout, *next(iter(view.positions)))
         if found is not None:
             return found
+    candidates = record_candidates
+    named = template_records(dst, candidates)  # what a standard-library template moves, whoever calls it
+    if named:
+        view.records = named
+    elif not view.records:
+        view.records = matching_records(view.facts, nbytes, layout, candidates)
     return _records(view, nbytes, layout)
+
+
+def _inside_record(view: CopyView, nbytes: int, layout: DataLayout, record: StructType, at: int) -> CopyLayout | None:
+    """A copy of bytes [at, at + nbytes) of one record: its declared fields there, shifted to the copy."""
+    declared = declared_scalars(record, layout)
+    if declared is None or at + nbytes > layout.alloc_size(record):
+        return None
+    facts = dict(view.facts)
+    for off, t in declared.items():
+        if at <= off < at + nbytes and facts.setdefault(off - at, t) != t:
+            return None
+    padding = view.padding | {o - at for o in _bytes_without_floats(record, layout) if at <= o < at + nbytes}
+    return _leaves(facts, nbytes, layout, padding)
+
+
+def sorted_element_layout(fn: Function, size: Value, layout: DataLayout, primal_functions: set[Function],
+                          infos_of: InfosOf) -> CopyLayout | None:
+    """What a copy of ``size`` bytes in pyenzyme's qsort body moves: one element of the array its callers sort.
+
+    The body moves whole elements (``memcpy(tmp, a, size)``) at offsets it computes at run time, so its own
+    facts say little; every call passes a constant element size and an array whose element layout the
+    caller knows (an array of ``struct Event {double t; int kind; ...}``).  None: not such a copy, or the
+    callers disagree, or the elements hold pointers (their shadows would have to move too).
+    """
+    if fn.name != body_name("qsort") or not isinstance(size, Argument) or size.function is not fn \
+            or size.index != 2:
+        return None
+    found: CopyLayout | None = None
+    for use in fn.uses:
+        call = use.user
+        if isinstance(call, Instruction) and call.function not in primal_functions:
+            continue  # derivative code
+        if not isinstance(call, CallInst) or call.called_function is not fn or not isinstance(call.args[2], ConstantInt):
+            return None
+        caller = call.function
+        if not isinstance(caller, Function):
+            return None
+        nbytes = call.args[2].value
+        one = copy_layout(infos_of(caller), call.args[0], call.args[0], nbytes, layout, primal_functions, None,
+                          infos_of)
+        if one is None or one.pointers or one.stride is not None:
+            return None
+        site = one if one.element is not None or one.no_floats else CopyLayout(leaves=one.leaves, stride=nbytes)
+        if found is not None and found != site:
+            return None
+        found = site
+    return found
 
 
 def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayout | None:
     """The copy as whole records of the one struct type its objects are indexed with: the facts (folded
     into one record) and the struct's padding must account for every byte of the record."""
-    if len(view.records) != 1 or -1 in view.facts:
+    if -1 in view.facts:
         return None
-    (record,) = view.records
+    record = one_record(view.records, layout)
+    if record is None:
+        return None
     size = layout.alloc_size(record)
     if size == 0 or size > MAX_UNROLLED_BYTES or (nbytes is not None and nbytes % size != 0):
         return None
@@ -129,6 +210,11 @@ def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayo
     for off, t in view.facts.items():
         if off < 0 or folded.setdefault(off % size, t) != t:
             return None  # a fact that does not repeat with the record: not an array of it
+    declared = declared_scalars(record, layout)
+    if declared is not None:  # the fields nobody accessed with a type here are what the struct declares
+        for off, t in declared.items():
+            if folded.setdefault(off, t) != t:
+                return None  # accessed as something else than declared: a pun
     one = _leaves(folded, size, layout, _bytes_without_floats(record, layout))
     if one is None:
         return None

@@ -18,7 +18,7 @@ from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
-                         function_contexts, may_copy_pointers)
+                         function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
 from .openmp import refuse_in_parallel
@@ -225,5 +225,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
-    return copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
-                       fields.padding if fields is not None else frozenset())
+    found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
+                        fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
+    if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
+        found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
+    return found

@@ -53,7 +53,8 @@ from ..ir.splice import add_helper_functions
 from ..ir.types import DOUBLE, I8, FloatType, IntType, PointerType, VectorType
 from ..rules.names import rust_shim_name
 from .common import describe, is_inactive_function, memory_function, value_name
-from .memcopy import copy_adjoint_function
+from .copy_types import CopyLayout
+from .memcopy import copy_adjoint_function, record_adjoint_function
 from .tape import TAPE_PUSH
 
 if TYPE_CHECKING:
@@ -257,10 +258,33 @@ def buffer_element_type(gen: _Generator, inst: CallInst) -> Type | None:
         return None
     if len(scalars) > 1:
         names = ", ".join(sorted({"integer" if isinstance(t, IntType) else str(t) for t in scalars}))
-        raise DifferentiationError(f"{describe(inst)}: realloc of a buffer accessed as several types ({names}); "
-                                   "its adjoints cannot be moved safely, not supported in reverse mode yet")
+        raise MixedBufferError(f"{describe(inst)}: realloc of a buffer accessed as several types ({names}); "
+                          "its adjoints cannot be moved safely, not supported in reverse mode yet")
     (t,) = floats
     return t
+
+
+class MixedBufferError(DifferentiationError):
+    """The buffer holds floats and other data: only an array of records with a known layout is supported."""
+
+
+def buffer_layout(gen: _Generator, inst: CallInst) -> Type | CopyLayout | None:
+    """:func:`buffer_element_type`, or for a buffer of records mixing floats with other fields (a growable
+    array of ``struct Particle {double x[3], v[3]; int cell; double m;}``) the float leaves of one record
+    and its size, from type analysis and the struct type the buffer is indexed with (copy_types.py)."""
+    try:
+        return buffer_element_type(gen, inst)
+    except MixedBufferError:
+        from .copy_types import analyzed_functions, copy_layout, function_contexts
+        mf = memory_function(inst.callee_name or "")
+        assert mf is not None and mf.ptr is not None
+        infos = function_contexts(gen.ctx, gen.fn)
+        assert gen.ctx.types is not None  # function_contexts made it
+        found = copy_layout(infos, inst, inst.args[mf.ptr], None, DataLayout.of_module(gen.m),
+                            analyzed_functions(gen.ctx), None, gen.ctx.types.contexts)
+        if found is not None and found.stride is not None:
+            return found
+        raise
 
 
 def _refusal(inst: CallInst, why: str) -> DifferentiationError:
@@ -281,7 +305,7 @@ def _indexed_and_analysed_types(gen: _Generator, inst: CallInst, family: _Family
         for ptr in (inst, inst.args[mf.ptr]):
             for _, fact in info.pointee_tree(ptr):
                 if fact.is_anything:
-                    raise _refusal(inst, "type analysis finds bytes of several types in it")
+                    raise MixedBufferError(str(_refusal(inst, "type analysis finds bytes of several types in it")))
                 if fact.is_float:
                     found.add(FloatType(fact.float_kind))  # type: ignore[arg-type]
                 elif fact.is_pointer:
@@ -362,7 +386,7 @@ def check_realloc(gen: _Generator, inst: CallInst) -> None:
         raise DifferentiationError(f"{describe(inst)}: __rust_realloc with a #[global_allocator]: the reverse sweep "
                                    "keeps the old block alive and allocates with malloc, which only Rust's default "
                                    "allocator is compatible with")
-    buffer_element_type(gen, inst)
+    buffer_layout(gen, inst)
 
 
 def _is_rust_realloc(inst: CallInst) -> bool:
@@ -401,9 +425,13 @@ def reverse_realloc(gen: _Generator, b: Builder, inst: CallInst) -> None:
     """Move the copied prefix's adjoints back into the old shadow."""
     mf = memory_function(inst.callee_name or "")
     assert mf is not None and mf.ptr is not None
-    t = buffer_element_type(gen, inst)
+    t = buffer_layout(gen, inst)
     dp = gen.shadow_or_none(inst.args[mf.ptr])
     if t is not None and dp is not None and not isinstance(dp, Constant):
-        helper = copy_adjoint_function(gen.m, t, overlapping=False)
+        if isinstance(t, CopyLayout):
+            assert t.stride is not None
+            helper = record_adjoint_function(gen.m, t.leaves, t.stride, overlapping=False)
+        else:
+            helper = copy_adjoint_function(gen.m, t, overlapping=False)
         b.call(helper, [gen.available(gen.shadow[inst]), gen.available(dp),
                         gen.available(gen.realloc_copied[inst])])

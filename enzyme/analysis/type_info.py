@@ -72,8 +72,15 @@ class FunctionTypeInfo:
         return [self.tree(a) for a in self.function.args]
 
     def pointee_tree(self, ptr: Value) -> TypeTree:
-        """The memory tree of what ``ptr`` points to (offset 0 = the address in ``ptr``)."""
-        return self.tree(ptr).pointee()
+        """The memory tree of what ``ptr`` points to (offset 0 = the address in ``ptr``).
+
+        A wildcard that some byte contradicts is left out: it came from an array indexed inside a larger
+        record (``int *nbr = cell->nbr; nbr[q]`` in an array of ``{int nbr[4]; double u;}``) and does not
+        describe every byte, so no question about the memory may rest on it."""
+        mem = self.tree(ptr).pointee()
+        if _contradicted(mem):
+            mem = TypeTree([(p, t) for p, t in mem if p[0] != -1])
+        return mem
 
     def pointee_type(self, ptr: Value, offset: int = 0) -> ConcreteType | None:
         """The type at byte ``offset`` of the memory ``ptr`` points to (None: unknown)."""
@@ -132,6 +139,16 @@ class FunctionTypeInfo:
         if self.conflicts:
             more = f" (and {len(self.conflicts) - 1} more)" if len(self.conflicts) > 1 else ""
             raise DifferentiationError(self.conflicts[0].message() + more)
+
+
+def _contradicted(mem: TypeTree) -> bool:
+    """Does a specific byte of a memory tree disagree with its wildcard (a conflict left it ``Anything``)?"""
+    wild = mem.get((-1,))
+    if wild is None or wild.is_anything or wild.is_float:
+        # (A float wildcard that something contradicts is kept, as before: it can only make copies move more
+        # bytes as floats; it never hides floats, which is what a contradicted integer wildcard does.)
+        return False
+    return any(len(p) == 1 and p[0] != -1 and t != wild for p, t in mem)
 
 
 def _may_carry_float(t: Type, tree: TypeTree, layout: DataLayout) -> bool:

@@ -40,6 +40,76 @@ def gep_offset(layout, source_type: Type, indices: list[Value]) -> tuple[int, li
     return const, strides
 
 
+def gep_inner_bounds(layout, source_type: Type, indices: list[Value]) -> list[tuple[int, int]]:
+    """(stride, count) of each variable index into an array inside the pointee (not the first index):
+    ``getelementptr %struct.Cell, ptr %c, i64 0, i32 0, i64 %q`` reaches only ``nbr[0..3]``, not every byte."""
+    out: list[tuple[int, int]] = []
+    t: Type = source_type
+    in_record = False  # arrays of arrays are arrays of their scalars: a wildcard says it all
+    for n, idx in enumerate(indices):
+        if n == 0:
+            continue
+        if isinstance(t, StructType):
+            t = layout.element_offset(t, idx.value if isinstance(idx, ConstantInt) else 0)[1]
+            in_record = True
+        elif isinstance(t, (ArrayType, VectorType)):
+            if not isinstance(idx, ConstantInt) and in_record and layout.alloc_size(t.element):
+                out.append((layout.alloc_size(t.element), t.count))
+            t = t.element
+        else:
+            break
+    return out
+
+
+#: Most element offsets a GEP's bounded variable indices are expanded to (beyond: no facts for the base).
+MAX_BOUNDED_PLACES = 256
+
+
+def _concrete_window(mem: TypeTree, stride: int) -> TypeTree:
+    """Offsets [0, stride) of ``mem`` with its ``-1`` entries written out over the window (nothing wild)."""
+    out = mem.shifted(0, 0, stride, keep_wild=False)
+    wild = mem.get((-1,))
+    if wild is None or any(len(p) == 1 and p[0] != -1 and t != wild for p, t in mem):
+        return out  # no wildcard, or one that some byte contradicts: only the specific entries hold
+    step = 1 if wild.is_integer else _scalar_size(wild)
+    if step and stride % step == 0:
+        for p, t in mem:
+            if p[0] == -1:
+                for q in range(0, stride, step):
+                    if out.get((q, *p[1:])) is None:
+                        out.insert((q, *p[1:]), t)
+    return out
+
+
+def gep_backward_bounded(result: TypeTree, const: int, strides: list[int],
+                         bounded: list[tuple[int, int]]) -> TypeTree:
+    """:func:`gep_backward` for a GEP with variable indices into arrays inside the pointee: the element
+    facts hold at each element those indices can reach, and nowhere else (a ``-1`` entry on the base would
+    claim the whole object, the ``double`` fields next to an ``int nbr[4]`` included)."""
+    inner = list(strides)
+    for stride, _ in bounded:
+        inner.remove(stride)
+    g = 0
+    for stride, _ in bounded:
+        g = gcd(g, stride)
+    elem = _concrete_window(result.pointee(), g)
+    places = [const]
+    for stride, count in bounded:
+        places = [p + k * stride for p in places for k in range(count)]
+        if len(places) > MAX_BOUNDED_PLACES:
+            return TypeTree().under(-1)  # too many to write out: say nothing about the pointee
+    back = TypeTree()
+    for place in places:
+        back.join(elem.shifted(place, keep_wild=False))
+    if inner:  # and an index over whole elements of the base, as gep_backward
+        g0 = 0
+        for stride in inner:
+            g0 = gcd(g0, stride)
+        if max(places) + g <= g0:
+            back = _window(back, 0, g0)
+    return back.under(-1)
+
+
 def _window(mem: TypeTree, start: int, stride: int) -> TypeTree:
     """One array element of ``mem``: offsets [start, start+stride) moved to 0, wildcards kept.
 
@@ -55,7 +125,9 @@ def _window(mem: TypeTree, start: int, stride: int) -> TypeTree:
     uniform = False
     if firsts == {0} and top0 is not None and not top0.is_integer:
         uniform = _scalar_size(top0) == stride
-    elif top0 is not None and top0.is_integer and firsts == set(range(stride)):
+    elif top0 is not None and top0.is_integer and stride > 1 and firsts == set(range(stride)):
+        # (Not a 1-byte stride: an i8 GEP by a computed byte count is pointer arithmetic, not a char array;
+        # an integer at its first byte says nothing about the bytes around it.)
         uniform = all(t.is_integer for p, t in specific.items() if len(p) == 1)
     if not uniform:
         return win
@@ -88,9 +160,16 @@ def gep_forward(base: TypeTree, const: int, strides: list[int]) -> TypeTree:
     return out
 
 
-def gep_backward(result: TypeTree, const: int, strides: list[int]) -> TypeTree:
-    """What a GEP result's tree says about its base pointer's tree."""
+def gep_backward(result: TypeTree, const: int, strides: list[int], record: Type | None = None,
+                 layout: DataLayout | None = None) -> TypeTree:
+    """What a GEP result's tree says about its base pointer's tree.
+
+    ``record``: the GEP's source type when an index is variable.  A wildcard of the result (``int *nbr``
+    indexed as an array) does not hold for a base indexed as an array of a record with other fields
+    (``{int nbr[4]; double u;}``): it is not carried back there."""
     mem = result.pointee()
+    if strides and record is not None and layout is not None and _contradicts_record(mem.get((-1,)), record, layout):
+        mem = TypeTree([(p, t) for p, t in mem if p[0] != -1])
     if strides:
         g = 0
         for s in strides:
@@ -100,6 +179,22 @@ def gep_backward(result: TypeTree, const: int, strides: list[int]) -> TypeTree:
     else:
         back = mem.shifted(const, keep_wild=(const == 0))
     return back.under(-1)
+
+
+def _contradicts_record(wild: ConcreteType | None, record: Type, layout: DataLayout) -> bool:
+    """Does the struct type ``record`` declare a field of another kind than the wildcard ``wild``?"""
+    if wild is None or wild.is_anything or not isinstance(record, StructType):
+        return False
+    for _, leaf in layout.scalar_leaves(record, max_offset=MAX_OFFSET):
+        if isinstance(leaf, FloatType):
+            if not (wild.is_float and wild.float_kind == leaf.kind):
+                return True
+        elif isinstance(leaf, PointerType):
+            if not wild.is_pointer:
+                return True
+        elif not wild.is_integer:
+            return True
+    return False
 
 
 def value_to_memory(layout: DataLayout, vt: TypeTree, ty: Type) -> TypeTree:

@@ -23,7 +23,7 @@ from .layout import DataLayout
 from .sign_bits import constant_bits, is_sign_mask, sign_operation
 from .tbaa import access_tree, struct_copy
 from .type_info import CalleeTypes, FunctionTypeInfo, TypeConflict, global_seed
-from .type_offsets import (gep_backward, gep_forward, gep_offset, globals_in, ir_type_tree, is_array_descriptor,
+from .type_offsets import (gep_backward, gep_backward_bounded, gep_inner_bounds, gep_forward, gep_offset, globals_in, ir_type_tree, is_array_descriptor,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
                            wild_only)
 from .type_tree import ANYTHING, INTEGER, POINTER, TypeTree, float_type
@@ -133,7 +133,7 @@ class Solver:
         ops = c.operands
         if c.opcode == "getelementptr" and ops and c.source_type is not None:
             const, strides = gep_offset(self.layout, c.source_type, ops[1:])
-            self.update(ops[0], gep_backward(t, const, strides))
+            self.update(ops[0], self._gep_backward(t, const, strides, c.source_type, ops[1:]))
         elif c.opcode in ("bitcast", "addrspacecast", "ptrtoint", "inttoptr") and ops:
             self.update(ops[0], t)
 
@@ -254,7 +254,13 @@ class Solver:
             if g:  # walking an array of g-byte elements: keep the phase, forget which element
                 strides, const = [g], const % g
         self.update(inst, gep_forward(self.tree(base), const, strides))
-        self.update(base, gep_backward(self.tree(inst), const, strides))
+        self.update(base, self._gep_backward(self.tree(inst), const, strides, inst.source_type, inst.indices))
+
+    def _gep_backward(self, result: TypeTree, const: int, strides: list[int], source_type, indices) -> TypeTree:
+        bounded = gep_inner_bounds(self.layout, source_type, indices) if strides else []
+        if bounded:
+            return gep_backward_bounded(result, const, strides, bounded)
+        return gep_backward(result, const, strides, source_type, self.layout)
 
     def _cycle_stride(self, gep: GEPInst) -> int:
         """The stride of the pointer cycle ``gep`` sits in (``p = phi [p0], [p + d]``), 0 if none.

@@ -20,7 +20,7 @@ FORTRAN_ENTRIES = frozenset({
     *(f"_FortranAMatmul{kind}{kind}" for kind in _REAL_KINDS),
     "_FortranANorm2_4", "_FortranANorm2_8", "_FortranASpread", "_FortranAAllocatableSetBounds",
     "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate", "_FortranASumDim",
-    "_FortranACshiftVector",
+    "_FortranACshiftVector", "_FortranAMaxvalDim", "_FortranAMinvalDim", "_FortranAPack", "_FortranAEoshiftVector",
     "_FortranAAssign", "_FortranAAssignTemporary", "_FortranATranspose",
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranAInitArrayConstructorVector",
     "_FortranAPushArrayConstructorValue", "_FortranAPushArrayConstructorSimpleScalar",
@@ -34,6 +34,7 @@ TYPELESS_HELPERS = frozenset({
     "__pyenzyme_fortran_copy_inactive", "__pyenzyme_fortran_initialize_component", "__pyenzyme_fortran_free_component",
     "__pyenzyme_fortran_copy_derived", "__pyenzyme_fortran_derived_type", "__pyenzyme_fortran_copy_floats",
     "__pyenzyme_fortran_dim", "__pyenzyme_fortran_sum_dim_float", "__pyenzyme_fortran_sum_dim_double",
+    "__pyenzyme_fortran_extreme_dim_float", "__pyenzyme_fortran_extreme_dim_double",
 })
 
 # C library functions with a body in libc.c.

@@ -27,13 +27,15 @@ typedef struct {
   Dim dim[15];
 } Desc;
 
-enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35, T_STRUCT = 42,
+enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35, T_CHAR = 40, T_STRUCT = 42,
+       T_CHAR16 = 43, T_CHAR32 = 44,
        T_FIRST_FLOAT = 25, T_LAST_COMPLEX = 38, ATTR_ALLOCATABLE = 2 };
 
 /* Which call and which case, as numbers: the bodies pass no string pointers around (they would merge with the
  * descriptors' pointers in the engine's eyes). */
 enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
-            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE, C_SUM_DIM, C_CSHIFT };
+            C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE, C_SUM_DIM, C_CSHIFT,
+            C_MAXVAL_DIM, C_MINVAL_DIM, C_PACK, C_EOSHIFT };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
   "_FortranASum (SUM)",
@@ -52,9 +54,13 @@ static const char *const CALLS[] = {
   "_FortranAAllocatableAllocate (ALLOCATE)",
   "_FortranASumDim (SUM with DIM=)",
   "_FortranACshiftVector (CSHIFT)",
+  "_FortranAMaxvalDim (MAXVAL with DIM=)",
+  "_FortranAMinvalDim (MINVAL with DIM=)",
+  "_FortranAPack (PACK)",
+  "_FortranAEoshiftVector (EOSHIFT)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
-              R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED };
+              R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED, R_MASK, R_PACK_VECTOR, R_BOUNDARY };
 static const char *const REASONS[] = {
   "",
   "derived types with allocatable or pointer components",
@@ -74,6 +80,9 @@ static const char *const REASONS[] = {
   "FINAL subroutines, or derived-type or automatic components that need deallocation",
   "a result that is not a vector, or values of another length or type",
   "an array that is already allocated",
+  "MASK=",
+  "a VECTOR= with fewer elements than MASK= selects",
+  "a character or derived-type array without BOUNDARY=",
 };
 
 /* Inactive (rules/inactive.py): the derivative stops here, before any wrong number is computed. */
@@ -808,5 +817,114 @@ __attribute__((weak)) void __pyenzyme_body__FortranACshiftVector(Desc *r, const 
   for (long i = 0; i < n; i++) {
     long from = (i + shift) % n;
     copy_element(v, r->base + i * r->dim[0].sm, v->base + (from < 0 ? from + n : from) * v->dim[0].sm);
+  }
+}
+
+/* MAXVAL/MINVAL with DIM= (no MASK=) of REAL(8) and REAL(4): the first extreme element along DIM in array element
+ * order, -HUGE/HUGE for an empty DIM (as the runtime; NaN elements are never chosen). */
+#define EXTREME_DIM_KIND(T, HUGE)                                                                               \
+  __attribute__((weak, noinline)) void __pyenzyme_fortran_extreme_dim_##T(Desc *r, const Desc *x, long below,   \
+                                                                          long extent, long above, int want_max) { \
+    for (long c = 0; c < above; c++)                                                                             \
+      for (long a = 0; a < below; a++) {                                                                         \
+        T best = want_max ? -HUGE : HUGE;                                                                        \
+        for (long k = 0; k < extent; k++) {                                                                      \
+          T v = *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                         \
+          if (want_max ? v > best : v < best)                                                                    \
+            best = v;                                                                                            \
+        }                                                                                                        \
+        *(T *)(r->base + element_offset(r, a + below * c)) = best;                                               \
+      }                                                                                                          \
+  }
+EXTREME_DIM_KIND(float, FLT_MAX)
+EXTREME_DIM_KIND(double, DBL_MAX)
+
+static void extreme_dim(Desc *r, const Desc *x, int dim, const char *file, int line, const Desc *mask, int call,
+                        int want_max) {
+  if ((x->type != T_DOUBLE && x->type != T_FLOAT) || x->rank < 1 || x->rank > 15)
+    __pyenzyme_fortran_unsupported(call, R_NOT_REAL, file, line);
+  if (mask)
+    __pyenzyme_fortran_unsupported(call, R_MASK, file, line);
+  if (dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
+    __pyenzyme_fortran_unsupported(call, R_DIM, file, line);
+  long extent[15], below = 1, above = 1;
+  for (int k = 0, j = 0; k < x->rank; k++) {
+    long e = dim_of(x, k)->extent;
+    if (k < dim - 1)
+      below *= e;
+    if (k > dim - 1)
+      above *= e;
+    if (k != dim - 1)
+      extent[j++] = e;
+  }
+  allocate(r, 0, extent, x->elem_len);
+  copy_type_code(r, x);
+  if (x->type == T_DOUBLE)
+    __pyenzyme_fortran_extreme_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above, want_max);
+  else
+    __pyenzyme_fortran_extreme_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above, want_max);
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAMaxvalDim(Desc *r, const Desc *x, int dim, const char *file,
+                                                            int line, const Desc *mask) {
+  extreme_dim(r, x, dim, file, line, mask, C_MAXVAL_DIM, 1);
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAMinvalDim(Desc *r, const Desc *x, int dim, const char *file,
+                                                            int line, const Desc *mask) {
+  extreme_dim(r, x, dim, file, line, mask, C_MINVAL_DIM, 0);
+}
+
+/* PACK(ARRAY, MASK [, VECTOR]): the elements MASK selects in array element order (MASK may be a scalar), then
+ * VECTOR's remaining elements, into an unallocated vector. */
+__attribute__((weak)) void __pyenzyme_body__FortranAPack(Desc *r, const Desc *x, const Desc *mask, const Desc *vector,
+                                                       const char *file, int line) {
+  int why = uncopyable(x);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_PACK, why, file, line);
+  if (r->base || r->rank != 1)
+    __pyenzyme_fortran_unsupported(C_PACK, R_ALLOCATED_RESULT, file, line);
+  long n = element_count(x), selected = 0;
+  for (long i = 0; i < n; i++)
+    selected += mask_at(mask, i);
+  long size = selected;
+  if (vector) {
+    size = vector->dim[0].extent > 0 ? vector->dim[0].extent : 0;
+    if (size < selected)
+      __pyenzyme_fortran_unsupported(C_PACK, R_PACK_VECTOR, file, line);
+  }
+  allocate(r, 0, &size, x->elem_len);
+  copy_type_code(r, x);
+  long j = 0;
+  for (long i = 0; i < n; i++)
+    if (mask_at(mask, i))
+      copy_element(x, r->base + (j++) * r->dim[0].sm, x->base + element_offset(x, i));
+  for (; j < size; j++)
+    copy_element(x, r->base + j * r->dim[0].sm, vector->base + j * vector->dim[0].sm);
+}
+
+/* EOSHIFT(V, SHIFT [, BOUNDARY]) of a vector: result(i) = V(i + SHIFT) where that is in V, else BOUNDARY (a scalar;
+ * zero bits by default: 0, 0.0 or .false.), into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranAEoshiftVector(Desc *r, const Desc *v, long shift,
+                                                                const Desc *boundary, const char *file, int line) {
+  int why = uncopyable(v);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, why, file, line);
+  if (r->base || v->rank != 1 || r->rank != 1)
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, R_ALLOCATED_RESULT, file, line);
+  if (!boundary && (v->type == T_STRUCT || v->type == T_CHAR || v->type == T_CHAR16 || v->type == T_CHAR32))
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, R_BOUNDARY, file, line);
+  long n = v->dim[0].extent > 0 ? v->dim[0].extent : 0;
+  allocate(r, 0, &n, v->elem_len);
+  copy_type_code(r, v);
+  for (long i = 0; i < n; i++) {
+    long from = i + shift;
+    char *to = r->base + i * r->dim[0].sm;
+    if (from >= 0 && from < n)
+      copy_element(v, to, v->base + from * v->dim[0].sm);
+    else if (boundary)
+      copy_element(v, to, boundary->base);
+    else
+      memset(to, 0, v->elem_len);
   }
 }

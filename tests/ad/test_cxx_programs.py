@@ -58,18 +58,3 @@ def test_std_map_holding_derivatives_is_refused(opt_level: int, defines: tuple[s
     assert "\n" not in str(info.value)
 
 
-QSORT_RECORDS_REVERSE = PROGRAMS / "qsort_records.c"
-
-
-@pytest.mark.parametrize("opt_level", [0, 2])
-def test_qsort_of_records_in_reverse_is_refused(opt_level: int, tmp_path: Path) -> None:
-    """qsort's body copies elements of a size known only at run time: records with padding cannot be typed,
-    so reverse mode refuses them (forward mode differentiates them: programs/qsort_records.c)."""
-    source = tmp_path / "records_reverse.c"
-    text = QSORT_RECORDS_REVERSE.read_text()
-    main = text.index("int main(void)")
-    source.write_text(text[:main] + "double grad(const double *k, double *dk, const double *w, double *dw, int n) {\n"
-                      "  return __enzyme_autodiff((void *)weighted_upper_half, enzyme_dup, k, dk, enzyme_dup, w, dw,\n"
-                      "                           enzyme_const, n);\n}\n")
-    with pytest.raises(DifferentiationError, match=r"@__pyenzyme_body_qsort: .*cannot tell which copied bytes"):
-        _transform(source, opt_level)

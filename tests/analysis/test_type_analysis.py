@@ -101,6 +101,57 @@ define double @f(ptr %a, i64 %i) {
     assert mem.at(8) == DOUBLE and mem.at(0) == INTEGER and mem.at(3) == INTEGER
 
 
+def test_array_inside_a_record_types_only_its_elements():
+    """``c[i].nbr[q]`` in an array of ``{int nbr[4]; double u;}``: the integers are bytes 0..15 of each
+    record, not every byte (a wildcard there once made a whole-record copy look integer-only)."""
+    info, v = analyze("""
+%Cell = type { [4 x i32], double }
+define double @f(ptr %c, i64 %i, i64 %q) {
+  %p = getelementptr inbounds %Cell, ptr %c, i64 %i, i32 0, i64 %q
+  %n = load i32, ptr %p
+  %m = mul i32 %n, 2
+  %pu = getelementptr inbounds %Cell, ptr %c, i64 %i, i32 1
+  %u = load double, ptr %pu
+  ret double %u
+}""")
+    mem = info.pointee_tree(v["c"])
+    assert mem.at(-1) is None
+    assert all(mem.at(b) == INTEGER for b in range(16)) and mem.at(16) == DOUBLE
+
+
+def test_int_pointer_into_a_record_array_gives_no_wildcard_to_the_array():
+    """``int *nbr = c[i].nbr; nbr[q]``: the int-array wildcard of ``nbr`` does not reach ``c``, whose records
+    hold a double; a wildcard that some byte contradicts is not trusted by queries either."""
+    info, v = analyze("""
+%Cell = type { [4 x i32], double }
+define double @f(ptr %c, i64 %i, i64 %q) {
+  %rec = getelementptr inbounds %Cell, ptr %c, i64 %i
+  %p = getelementptr inbounds i32, ptr %rec, i64 %q
+  %n = load i32, ptr %p
+  %m = mul i32 %n, 2
+  %pu = getelementptr inbounds i8, ptr %rec, i64 16
+  %u = load double, ptr %pu
+  ret double %u
+}""")
+    assert info.pointee_tree(v["c"]).at(-1) is None
+    assert not info.pointee_is_integer_only(v["c"]) and not info.is_integer_memory(v["c"], 24)
+    assert not info.pointee_is_integer_only(v["rec"])
+
+
+def test_byte_offset_by_a_computed_count_is_not_a_char_array():
+    """``(char *)dst + nbytes`` then an ``int`` stored there (libstdc++'s relocation returns ``result + count``):
+    the destination is not an array of integer bytes (a wildcard there once made a vector of
+    ``{int i, j; double rest, k;}`` look pointer-free and integer-only, and its adjoints were dropped)."""
+    info, v = analyze("""
+define void @f(ptr %dst, i64 %nbytes) {
+  %end = getelementptr inbounds i8, ptr %dst, i64 %nbytes
+  store i32 7, ptr %end
+  ret void
+}""")
+    assert info.pointee_tree(v["dst"]).at(-1) is None
+    assert not info.pointee_is_integer_only(v["dst"])
+
+
 def test_aggregates_and_vectors():
     info, v = analyze("""
 define double @f({ double, ptr } %s, <2 x double> %vec) {

@@ -1,8 +1,8 @@
 #include "check.h"
 /* A weighted upper-half sum of records sorted by their key with the C library's qsort (24-byte records: a
-   double key, a double weight and an int id, then padding).  Forward mode only: in reverse mode the body of
-   qsort copies records of a size known only at run time, whose padding type analysis cannot type, and that
-   is refused (tests/ad/test_cxx_programs.py pins the refusal). */
+   double key, a double weight and an int id, then padding), in forward and reverse mode.  The body of qsort
+   copies records of a size known only at run time; their layout is that of the array the caller sorts (was
+   refused in reverse mode). */
 typedef struct {
   double key, weight;
   int id;
@@ -38,6 +38,15 @@ int main(void) {
     check("records forward key", by_k, CENTRAL(weighted_upper_half(q, w, N), q[i], k[i]), 1e-6);
     for (int j = 0; j < N; j++) q[j] = w[j];
     check("records forward weight", by_w, CENTRAL(weighted_upper_half(k, q, N), q[i], w[i]), 1e-6);
+  }
+  double dk[N] = {0}, dw[N] = {0};
+  __enzyme_autodiff((void *)weighted_upper_half, enzyme_dup, k, dk, enzyme_dup, w, dw, enzyme_const, N);
+  for (int i = 0; i < N; i++) {
+    double q[N];
+    for (int j = 0; j < N; j++) q[j] = k[j];
+    check("records reverse key", dk[i], CENTRAL(weighted_upper_half(q, w, N), q[i], k[i]), 1e-6);
+    for (int j = 0; j < N; j++) q[j] = w[j];
+    check("records reverse weight", dw[i], CENTRAL(weighted_upper_half(k, q, N), q[i], w[i]), 1e-6);
   }
   return finish();
 }

@@ -1,0 +1,130 @@
+"""Which struct type a copy moves records of, and what that type declares (copy_types.py asks).
+
+The record type of a copy comes from the standard-library template the copy is in (``std::_Construct<Particle,
+Particle&>``), or is the one struct type of the module whose fields are exactly the facts type analysis has
+about the copied bytes; :func:`declared_scalars` gives a C/C++ struct type's fields as type facts.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..analysis import DataLayout
+from ..analysis.type_offsets import gep_offset
+from ..analysis.type_tree import INTEGER, POINTER, ConcreteType, float_type
+from ..ir import Argument, ArrayType, ConstantInt, Function, GEPInst, Instruction, IntType, StructType, Type, Value
+from ..ir.types import PTR, FloatType, VectorType
+
+#: Mangled-name prefixes of the C++ standard library's functions (std::, __gnu_cxx::).
+_STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
+
+
+def one_record(records: set[StructType], layout: DataLayout) -> StructType | None:
+    """The record type, when the objects are indexed with one (or with several of the same size and fields: a
+    class wrapping a ``std::optional`` and the optional)."""
+    if len(records) == 1:
+        return next(iter(records))
+    shapes = set()
+    for r in records:
+        declared = declared_scalars(r, layout)
+        if declared is None:
+            return None
+        shapes.add((layout.alloc_size(r), tuple(sorted(declared.items(), key=lambda kv: kv[0]))))
+    return min(records, key=lambda r: str(getattr(r, "name", ""))) if len(shapes) == 1 else None
+
+
+def template_positions(dst: Value, src: Value, layout: DataLayout,
+                       candidates: Sequence[StructType]) -> set[tuple[StructType, int]]:
+    """(record, offset) for a copy a constant number of bytes into the one record a standard-library template
+    names (``std::__introsort_loop<Particle*>`` at -O1 copying bytes 4..24 of a ``{int; double; double}``)."""
+    named = template_records(dst, candidates)
+    if len(named) != 1:
+        return set()
+    (record,) = named
+    size = layout.alloc_size(record)
+    out = set()
+    for p in (dst, src):
+        if isinstance(p, GEPInst) and all(isinstance(i, ConstantInt) for i in p.indices) and size:
+            offset, _ = gep_offset(layout, p.source_type, list(p.indices))
+            if offset % size:
+                out.add((record, offset % size))
+    return out
+
+
+def matching_records(facts: dict[int, ConcreteType], nbytes: int | None, layout: DataLayout,
+                     candidates: Iterable[StructType]) -> set[StructType]:
+    """The struct type whose declared fields are exactly the facts (folded by its size), if only one is."""
+    found: dict[tuple[int, tuple[tuple[int, ConcreteType], ...]], StructType] = {}
+    for r in candidates:
+        size = layout.alloc_size(r)
+        declared = declared_scalars(r, layout)
+        if not size or not declared or (nbytes is not None and nbytes % size) \
+                or not any(t.is_float for t in declared.values()):
+            continue
+        folded: dict[int, ConcreteType] = {}
+        if any(o < 0 or folded.setdefault(o % size, t) != t for o, t in facts.items()):
+            continue
+        if folded == declared:
+            found.setdefault((size, tuple(sorted(declared.items(), key=lambda kv: kv[0]))), r)
+    return set(found.values()) if len(found) == 1 else set()
+
+
+def template_records(ptr: Value, candidates: Sequence[StructType]) -> set[StructType]:
+    """The one struct type named among the template arguments of the standard-library function the copy is
+    in (``std::_Construct<Particle, Particle&>``, ``std::__relocate_a_1<Particle, Particle>`` at -O0, which
+    move elements of that type and nothing else with memcpy/memmove)."""
+    fn = ptr.function if isinstance(ptr, (Argument, Instruction)) else None
+    name = fn.name if isinstance(fn, Function) else None
+    if not name or not name.startswith(_STD_PREFIXES):
+        return set()
+    idents, i = set(), 0
+    while i < len(name):
+        if not name[i].isdigit():
+            i += 1
+            continue
+        j = i
+        while j < len(name) and name[j].isdigit():
+            j += 1
+        n = int(name[i:j])
+        if n:
+            idents.add(name[j:j + n])
+        i = j + max(n, 0)
+    wanted = {f"{kind}.{x}" for x in idents for kind in ("struct", "class")}
+    named = {r for r in candidates if getattr(r, "name", None) in wanted}
+    return named if len(named) == 1 else set()
+
+
+def declared_scalars(t: Type, layout: DataLayout) -> dict[int, ConcreteType] | None:
+    """The scalar fields of a C/C++ struct type as type facts (integers per byte), or None where the declared
+    type may not say what the bytes hold: a union (lowered to one of its members), a byte array (storage for
+    anything: ``std::aligned_storage``), an opaque struct.  ``std::optional<T>``'s storage is the exception: its
+    union holds a ``T`` or nothing, and its byte arrays are tail padding."""
+    out: dict[int, ConcreteType] = {}
+
+    def walk(u: Type, base: int, in_optional: bool) -> bool:
+        if isinstance(u, StructType):
+            name = getattr(u, "name", "")
+            optional_storage = name.startswith("union.std::_Optional_payload_base<") and name.endswith("::_Storage")
+            if getattr(u, "opaque", False) or ("union." in name and not optional_storage) or "aligned" in name:
+                return False
+            inner = in_optional or name.startswith("struct.std::_Optional_payload")
+            return all(walk(e, base + off, inner) for off, e in zip(layout.struct_layout(u).offsets, u.elements))
+        if isinstance(u, (ArrayType, VectorType)):
+            if isinstance(u.element, IntType) and u.element.bits == 8 and u.count > 1 and not in_optional:
+                return False
+            step = layout.alloc_size(u.element)
+            return all(walk(u.element, base + i * step, in_optional) for i in range(u.count))
+        if isinstance(u, FloatType):
+            out[base] = float_type(u.kind)
+            return True
+        if isinstance(u, IntType):
+            for b in range(layout.store_size(u)):
+                out[base + b] = INTEGER
+            return True
+        if u == PTR:
+            out[base] = POINTER
+            return True
+        return False
+
+    if not isinstance(t, StructType) or not getattr(t, "name", "").startswith(("struct.", "class.")):
+        return None
+    return out if walk(t, 0, False) else None
