@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
 from ..analysis.type_tree import ConcreteType
-from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType, Module,
-                  StructType, Type, Value)
+from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType,
+                  Module, StructType, Type, Value)
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from ..rules.runtime_bodies import body_name
