@@ -99,28 +99,16 @@ def _internalize_rust_panic_handlers(mod: llvm.ModuleRef) -> None:
 
 def link_device_library(text: str, name: str, library: bytes, library_name: str, *,
                         internal_prefix: str) -> llvm.ModuleRef:
-    """``text`` linked with a vendor device library (libdevice), which is given the module's triple and data
-    layout (it is written for any NVPTX target); its functions named ``internal_prefix...`` become internal,
-    so the optimizer keeps only those called."""
-    owner = ContextOwner()
-    try:
-        module = parse_in_context(text, name=name, owner=owner)
-        # Vendor libraries keep an old bitcode format on purpose (libdevice: LLVM 3.8), which LLVM 22 reads.
-        lib = llvm.parse_bitcode(library, owner.context)
-        owner.adopt(lib)
-        lib.triple, lib.data_layout = module.triple, module.data_layout
-        llvm.link_modules(module, lib)
-    finally:
-        owner.free_if_unused()
-    for function in module.functions:
-        if function.name.startswith(internal_prefix) and not function.is_declaration:
-            function.linkage = llvm.Linkage.internal
-    return module
+    """``text`` linked with one vendor device library (libdevice); see link_device_libraries."""
+    return link_device_libraries(text, name, [(library_name, library)], internal_prefixes=(internal_prefix,))
 
 
 def link_device_libraries(text: str, name: str, libraries: Sequence[tuple[str, bytes]], *,
                           internal_prefixes: tuple[str, ...]) -> llvm.ModuleRef:
-    """``text`` linked with several vendor device libraries (see link_device_library)."""
+    """``text`` linked with vendor device libraries (libdevice; ROCm's ocml, ockl, oclc_*), each given the
+    module's triple and data layout (they are written for any target of their kind; libdevice keeps an old
+    bitcode format on purpose, which LLVM 22 reads); their functions and globals named ``internal_prefixes...``
+    become internal, so the optimizer keeps only those used."""
     owner = ContextOwner()
     try:
         module = parse_in_context(text, name=name, owner=owner)

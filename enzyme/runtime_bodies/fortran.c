@@ -765,6 +765,22 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_derived(char *to, c
  * dimension DIM.  In array element order, X's element a + below * (k + extent * c) adds to the result's element
  * a + below * c, where below is the number of elements before one step along DIM.  One helper per kind, so that
  * floats and doubles never move through the same pointers in one function (see copy_floats). */
+/* For a reduction along dimension `dim` (1-based) of `x`: the extents of the result (every other dimension),
+   and the number of elements below and above that dimension in `x`'s column-major order. */
+static inline __attribute__((always_inline)) void split_at_dim(const Desc *x, int dim, long *extent, long *below,
+                                                               long *above) {
+  *below = *above = 1;
+  for (int k = 0, j = 0; k < x->rank; k++) {
+    long e = dim_of(x, k)->extent;
+    if (k < dim - 1)
+      *below *= e;
+    if (k > dim - 1)
+      *above *= e;
+    if (k != dim - 1)
+      extent[j++] = e;
+  }
+}
+
 #define SUM_DIM_KIND(T)                                                                                          \
   __attribute__((weak, noinline)) void __pyenzyme_fortran_sum_dim_##T(Desc *r, const Desc *x, long below,       \
                                                                       long extent, long above) {                 \
@@ -785,16 +801,8 @@ __attribute__((weak)) void __pyenzyme_body__FortranASumDim(Desc *r, const Desc *
     __pyenzyme_fortran_unsupported(C_SUM_DIM, R_NOT_REAL, file, line);
   if (mask || dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
     __pyenzyme_fortran_unsupported(C_SUM_DIM, R_DIM, file, line);
-  long extent[15], below = 1, above = 1;
-  for (int k = 0, j = 0; k < x->rank; k++) {
-    long e = dim_of(x, k)->extent;
-    if (k < dim - 1)
-      below *= e;
-    if (k > dim - 1)
-      above *= e;
-    if (k != dim - 1)
-      extent[j++] = e;
-  }
+  long extent[15], below, above;
+  split_at_dim(x, dim, extent, &below, &above);
   allocate(r, 0, extent, x->elem_len);
   copy_type_code(r, x);
   if (x->type == T_DOUBLE)
@@ -847,16 +855,8 @@ static void extreme_dim(Desc *r, const Desc *x, int dim, const char *file, int l
     __pyenzyme_fortran_unsupported(call, R_MASK, file, line);
   if (dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
     __pyenzyme_fortran_unsupported(call, R_DIM, file, line);
-  long extent[15], below = 1, above = 1;
-  for (int k = 0, j = 0; k < x->rank; k++) {
-    long e = dim_of(x, k)->extent;
-    if (k < dim - 1)
-      below *= e;
-    if (k > dim - 1)
-      above *= e;
-    if (k != dim - 1)
-      extent[j++] = e;
-  }
+  long extent[15], below, above;
+  split_at_dim(x, dim, extent, &below, &above);
   allocate(r, 0, extent, x->elem_len);
   copy_type_code(r, x);
   if (x->type == T_DOUBLE)
