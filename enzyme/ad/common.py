@@ -227,8 +227,7 @@ def unshadowed_store_error(inst: Instruction, pointer: Value) -> Differentiation
             "enzyme_shadow, or pass that state through a pointer argument marked enzyme_dup (Duplicated in Python)")
     return DifferentiationError(
         f"{describe(inst)}: {what} is stored into memory that has no shadow (constant memory), so its "
-        "derivative would be lost. Pass that memory as enzyme_dup (Duplicated in Python), or use runtime "
-        "activity once it exists")
+        "derivative would be lost. Pass that memory as enzyme_dup (Duplicated in Python)")
 
 
 def primal_and_shadow_params(fn: Function, activities: tuple[str, ...],
@@ -296,7 +295,7 @@ def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
     return DifferentiationError(
         f"{describe(inst)}: stores a pointer to memory that has no shadow (constant memory, e.g. an enzyme_const "
         "argument) into memory that has one, so derivatives that later follow it would be lost; pass that memory "
-        "as enzyme_dup (Duplicated in Python), or use runtime activity once it exists")
+        "as enzyme_dup (Duplicated in Python)")
 
 
 def constant_pointer_copy_error(inst: Instruction) -> DifferentiationError:
@@ -304,7 +303,7 @@ def constant_pointer_copy_error(inst: Instruction) -> DifferentiationError:
     return DifferentiationError(
         f"{describe(inst)}: copies memory without a shadow (constant memory, e.g. an enzyme_const argument) that may "
         "hold pointers into memory that has one; their shadows would be null, so derivatives that later follow them "
-        "would be lost; pass the source as enzyme_dup (Duplicated in Python), or use runtime activity once it exists")
+        "would be lost; pass the source as enzyme_dup (Duplicated in Python)")
 
 
 # Integer operations that keep an address an address (offsets, alignment rounding, width changes).

@@ -225,8 +225,7 @@ def analyze_activity(module: Module, f: Function, arg_activities: Sequence[str],
 
 def _fix(o: MemoryObject) -> str:
     name = value_name(o.origin) if o.origin is not None else "the argument"
-    return (f"Fix: pass {name} as enzyme_dup (Duplicated(buf, dbuf) from Python) with a shadow buffer, or use "
-            f"runtime activity once it exists")
+    return f"Fix: pass {name} as enzyme_dup (Duplicated(buf, dbuf) from Python) with a shadow buffer"
 
 
 def _const_memory_errors(result: ActivityResult, s: ActivitySolver) -> list[str]:

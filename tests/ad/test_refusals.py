@@ -390,7 +390,7 @@ def test_pointer_to_constant_memory_stored_into_active_memory(tmp_path: Path, op
     """Its shadow would be null: reverse mode crashed, and at -O2 LLVM deleted the rest of the program as UB."""
     body = CONST_POINTER_INTO_ACTIVE + f"double g(S *s, S *ds, double *c) {{ return {entry}; }}\n"
     message = refused(tmp_path, body, opt_level, r"stores a pointer to memory that has no shadow")
-    assert "@attach" in message and "enzyme_dup" in message and "runtime activity" in message
+    assert "@attach" in message and "enzyme_dup" in message
 
 
 CONST_POINTERS_COPIED_INTO_ACTIVE = """

@@ -188,7 +188,7 @@ define double @f(double %x, ptr %buf) {
 }""", ["active", "const"], True)
     assert len(r.errors) == 1
     assert "`store double %y, ptr %buf` in @f" in r.errors[0]
-    assert "enzyme_dup" in r.errors[0] and "runtime activity" in r.errors[0]
+    assert "enzyme_dup" in r.errors[0] and "shadow buffer" in r.errors[0]
 
 
 def test_active_globals_are_recorded():

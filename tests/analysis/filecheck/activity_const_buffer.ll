@@ -33,7 +33,7 @@ define void @h(ptr %x, ptr %c) {
 
 ; CHECK-LABEL: @f [active, const] ret active
 ; CHECK: %z = load double, ptr %buf: active value, active instruction
-; CHECK: error: `store double %y, ptr %buf` in @f at scratch.c:3:12: an active value is stored into memory of argument %buf, which is const {{.*}} Fix: pass %buf as enzyme_dup (Duplicated(buf, dbuf) from Python) with a shadow buffer, or use runtime activity once it exists
+; CHECK: error: `store double %y, ptr %buf` in @f at scratch.c:3:12: an active value is stored into memory of argument %buf, which is const {{.*}} Fix: pass %buf as enzyme_dup (Duplicated(buf, dbuf) from Python) with a shadow buffer
 
 ; UNREAD-LABEL: @g [active, const] ret active
 ; UNREAD: store double %y, ptr %buf: constant instruction
