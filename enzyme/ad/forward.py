@@ -31,6 +31,7 @@ from .handlers import forward_instruction, mark_float_bits
 from .memory_insts import has_tangent
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
+from .shadowless import shadowless_merges
 from .lanes import pack
 from .modes import Activities, activities_of
 
@@ -171,7 +172,13 @@ class _ForwardGenerator(ForwardState):
         phis = [(i, n) for i, n in clones if isinstance(i, PhiInst)]
         # Activity analysis looks backward too: a float that cannot reach an active output needs no tangent.
         self.plan = ActivityPlan(self.ctx, self.fn, self.activities, new.return_type != self.fn.return_type)
+        # Pointer phis and selects merging only pointers without a shadow (inactive calls' results) get none.
+        self.unshadowed = shadowless_merges((i for i, _ in clones), lambda c: self.call_site(c).kind,
+                                            lambda phi: [v for v, blk in phi.incoming if blk in self.vmap],
+                                            lambda g: g in self.tan)
         for orig, phi in phis:
+            if orig in self.unshadowed:
+                continue
             if (has_tangent(orig.type) or self.holds_float_bits(orig)) and not self.plan.needs_no_tangent(orig):
                 if isinstance(orig.type, IntType):
                     self.mark_bits(orig)

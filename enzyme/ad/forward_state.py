@@ -42,6 +42,7 @@ class ForwardState(LaneState):
         self.derivative_of = derivative_of
         self.call_site = CallSites(ctx.module, Mode.FORWARD)  # what each call's callee is
         self.vmap: dict[Value, Value] = {}
+        self.unshadowed: set[Instruction] = set()  # pointer phis/selects merging shadowless pointers
         # Integers holding the bits of active floats -> the width of those floats (0: unknown); their
         # tangents are integers too, the tangents' bits in the same places.
         self.float_bits: dict[Value, int] = {}

@@ -51,6 +51,7 @@ from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
+from .shadowless import shadowless_merges
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape, reuse_tape
 from .common import check_address_escape
@@ -239,8 +240,12 @@ class _ReverseGenerator(ReverseState):
                   or (isinstance(i, CallInst) and (i.callee_name or "").startswith("llvm.lifetime."))]
         # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
         ptr_phis = []
+        # Pointer phis and selects merging only pointers without a shadow (inactive calls' results) get none.
+        self.unshadowed = shadowless_merges(
+            (i for i, _ in clones), lambda c: self.call_site(c).kind,
+            lambda phi: [v for v, blk in phi.incoming if blk in self.fwd], lambda g: g in self.shadow)
         for inst, ni in clones:
-            if isinstance(inst, PhiInst) and holds_pointers(inst.type):
+            if isinstance(inst, PhiInst) and holds_pointers(inst.type) and inst not in self.unshadowed:
                 for _ in self.lanes():
                     sp = Builder(InsertPoint.before_inst(ni)).phi(inst.type, value_name(inst, self.lane_suffix("'")))
                     self.shadow[inst] = sp

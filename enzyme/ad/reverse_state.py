@@ -96,6 +96,7 @@ class ReverseState(LaneState, Recomputation):
         self.push_fn, self.pop_fn = tape_functions(self.m)
         self.fwd: dict[Value, Value] = {}      # primal -> augmented value
         self.active: set[Value] = set()        # primal float values that carry adjoints
+        self.unshadowed: set[Instruction] = set()  # pointer phis/selects merging shadowless pointers
         self.float_bits: dict[Value, FloatType] = {}  # active integers holding float bits -> their adjoint type
         self.receives_active: dict[Value, bool] = {}  # allocas: may active data be stored into them?
         self.alloca_bytes: dict[Value, Value] = {}  # alloca -> its size in bytes (augmented)

@@ -25,6 +25,8 @@ from .special_calls import zero_derivative_field
 
 def forward_select(st: ForwardState, inst: Instruction, ni: Instruction, b: Builder) -> None:
     ops = inst.operands
+    if inst in st.unshadowed:
+        return
     if has_tangent(inst.type) or ops[1] in st.float_bits or ops[2] in st.float_bits:
         if st.tangent(ops[1]) is not None or st.tangent(ops[2]) is not None:
             st.tan[inst] = b.select(ni.operand(0), st.t(ops[1]), st.t(ops[2]), value_name(inst, "'"))
@@ -72,7 +74,7 @@ def no_derivative(st: ForwardState, inst: Instruction, ni: Instruction, b: Build
 
 
 def augment_select(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
-    if not holds_pointers(inst.type):
+    if not holds_pointers(inst.type) or inst in st.unshadowed:
         return
     sa, sb = st.shadow_or_none(inst.operand(1)), st.shadow_or_none(inst.operand(2))
     if sa is not None and sb is not None:

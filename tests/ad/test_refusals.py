@@ -476,3 +476,23 @@ def test_address_merged_with_an_integer_of_unknown_origin(tmp_path: Path, opt_le
     body = ADDRESS_OR_HANDLE + f"double g(double *x, double *dx, uintptr_t h) {{ return {entry}; }}\n"
     refused(tmp_path, body, opt_level, r"on some paths .* an integer that does not come from a pointer to memory "
                                        r"with a shadow")
+
+
+INACTIVE_POINTERS_MERGED = """
+double *pool_a(void);
+double *pool_b(void);
+void *__enzyme_inactivefn_pool_a = (void *)pool_a;
+void *__enzyme_inactivefn_pool_b = (void *)pool_b;
+double f(double x, int k) { double *p = k ? pool_a() : pool_b(); *p = x * x; return *p * 3.0; }
+"""
+
+
+@pytest.mark.parametrize("opt_level", [1, 2])
+@pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, x, enzyme_const, k)",
+                                   "__enzyme_fwddiff((void *)f, x, 1.0, enzyme_const, k)"], ids=["reverse", "forward"])
+def test_active_value_stored_through_merged_inactive_pointers(tmp_path: Path, opt_level: int, entry: str) -> None:
+    """A phi (or select) of pointers that inactive calls return has no shadow either (shadowless.py): an active
+    value stored through it is refused, as through either pointer alone, never stored through a null shadow."""
+    body = INACTIVE_POINTERS_MERGED + f"double g(double x, int k) {{ return {entry}; }}\n"
+    message = refused(tmp_path, body, opt_level, r"stored into memory that has no shadow")
+    assert "@f" in message
