@@ -143,51 +143,43 @@ static Record *new_record(enum Kind kind, void *shadow, int count, int size, MPI
 }
 
 /* ================================================ forward mode ============================================= */
+/* Width 1: the primal call, then the tangents' communication, which the ..._tan helpers below (one per further
+ * direction) do alone. */
+HELPER int __pyenzyme_mpi_MPI_Send_tan(const void *buf, const void *dbuf, int count, MPI_Datatype type, int dest,
+                                       int tag, MPI_Comm comm);
+HELPER int __pyenzyme_mpi_MPI_Recv_tan(void *buf, void *dbuf, int count, MPI_Datatype type, int source, int tag,
+                                       MPI_Comm comm, MPI_Status *status);
+HELPER int __pyenzyme_mpi_MPI_Sendrecv_tan(const void *sbuf, const void *dsbuf, int scount, MPI_Datatype stype,
+                                           int dest, int stag, void *rbuf, void *drbuf, int rcount,
+                                           MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                                           MPI_Status *status);
+HELPER int __pyenzyme_mpi_MPI_Bcast_tan(void *buf, void *dbuf, int count, MPI_Datatype type, int root,
+                                        MPI_Comm comm);
+
 HELPER int __pyenzyme_mpi_MPI_Send_fwd(const void *buf, const void *dbuf, int count, MPI_Datatype type, int dest,
                                        int tag, MPI_Comm comm) {
-  int size = float_size(type, "MPI_Send");
+  float_size(type, "MPI_Send");
   check(MPI_Send(buf, count, type, dest, tag, comm), "MPI_Send");
-  if (size) {
-    void *t = dbuf ? NULL : scratch(count, size);
-    check(MPI_Send(dbuf ? dbuf : t, count, type, dest, tag, comm), "MPI_Send");
-    free(t);
-  }
-  return MPI_SUCCESS;
+  return __pyenzyme_mpi_MPI_Send_tan(buf, dbuf, count, type, dest, tag, comm);
 }
 
 HELPER int __pyenzyme_mpi_MPI_Recv_fwd(void *buf, void *dbuf, int count, MPI_Datatype type, int source, int tag,
                                        MPI_Comm comm, MPI_Status *status) {
-  int size = float_size(type, "MPI_Recv");
-  if (size) no_wildcards(source, tag, "MPI_Recv");
+  if (float_size(type, "MPI_Recv")) no_wildcards(source, tag, "MPI_Recv");
   check(MPI_Recv(buf, count, type, source, tag, comm, status), "MPI_Recv");
-  if (size) {
-    void *t = dbuf ? NULL : scratch(count, size);
-    check(MPI_Recv(dbuf ? dbuf : t, count, type, source, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-    free(t);
-  }
-  return MPI_SUCCESS;
+  return __pyenzyme_mpi_MPI_Recv_tan(buf, dbuf, count, type, source, tag, comm, status);
 }
 
 HELPER int __pyenzyme_mpi_MPI_Sendrecv_fwd(const void *sbuf, const void *dsbuf, int scount, MPI_Datatype stype,
                                            int dest, int stag, void *rbuf, void *drbuf, int rcount,
                                            MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
                                            MPI_Status *status) {
-  int ssize = float_size(stype, "MPI_Sendrecv"), rsize = float_size(rtype, "MPI_Sendrecv");
-  if (rsize) no_wildcards(source, rtag, "MPI_Sendrecv");
+  float_size(stype, "MPI_Sendrecv");
+  if (float_size(rtype, "MPI_Sendrecv")) no_wildcards(source, rtag, "MPI_Sendrecv");
   check(MPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status),
         "MPI_Sendrecv");
-  void *ts = ssize && !dsbuf ? scratch(scount, ssize) : NULL;
-  void *tr = rsize && !drbuf ? scratch(rcount, rsize) : NULL;
-  if (ssize && rsize)
-    check(MPI_Sendrecv(dsbuf ? dsbuf : ts, scount, stype, dest, stag, drbuf ? drbuf : tr, rcount, rtype, source,
-                       rtag, comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
-  else if (ssize)
-    check(MPI_Send(dsbuf ? dsbuf : ts, scount, stype, dest, stag, comm), "MPI_Sendrecv");
-  else if (rsize)
-    check(MPI_Recv(drbuf ? drbuf : tr, rcount, rtype, source, rtag, comm, MPI_STATUS_IGNORE), "MPI_Sendrecv");
-  free(ts);
-  free(tr);
-  return MPI_SUCCESS;
+  return __pyenzyme_mpi_MPI_Sendrecv_tan(sbuf, dsbuf, scount, stype, dest, stag, rbuf, drbuf, rcount, rtype, source,
+                                         rtag, comm, status);
 }
 
 HELPER int __pyenzyme_mpi_MPI_Isend_fwd(const void *buf, const void *dbuf, int count, MPI_Datatype type, int dest,
@@ -312,14 +304,9 @@ HELPER int __pyenzyme_mpi_MPI_Reduce_fwd(const void *sbuf, const void *dsbuf, vo
 
 HELPER int __pyenzyme_mpi_MPI_Bcast_fwd(void *buf, void *dbuf, int count, MPI_Datatype type, int root,
                                         MPI_Comm comm) {
-  int size = float_size(type, "MPI_Bcast");
+  float_size(type, "MPI_Bcast");
   check(MPI_Bcast(buf, count, type, root, comm), "MPI_Bcast");
-  if (size) {
-    void *t = dbuf ? NULL : scratch(count, size);
-    check(MPI_Bcast(dbuf ? dbuf : t, count, type, root, comm), "MPI_Bcast");
-    free(t);
-  }
-  return MPI_SUCCESS;
+  return __pyenzyme_mpi_MPI_Bcast_tan(buf, dbuf, count, type, root, comm);
 }
 
 /* ============================================ reverse mode ================================================ */
