@@ -17,15 +17,14 @@ from ..ir import (ArrayType, CallInst, ConstantInt, ConstantKeyword, Function, I
                   strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint
 from .replace import _repack
-from .requests import WIDTH_MARKER, _Decoder, _marker, _unpromoted, where
+from .requests import WIDTH_MARKER, _Decoder, _marker, _unpromoted, calls_named, where
 
 ENTRY = "__enzyme_batch"
 
 
 def replace_batches(module: Module) -> int:
     """Replace every ``__enzyme_batch`` call of ``module``; returns how many there were."""
-    calls = [inst for f in module.functions for inst in f.instructions()
-             if isinstance(inst, CallInst) and ENTRY in (inst.callee_name or "")]
+    calls = calls_named(module.functions, ENTRY)
     for call in calls:
         _replace(call, module)
     return len(calls)

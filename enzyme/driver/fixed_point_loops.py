@@ -26,15 +26,14 @@ from ..ir.cfg import DominatorTree, Loop, LoopInfo
 from ..ir.types import I32, I64, PTR, IntType, PointerType
 from .fixed_points import fixed_point_call
 from .replace import erase_call
-from .requests import where
+from .requests import calls_named, where
 
 MARKER = "__enzyme_set_fixed_point"
 
 
 def outline_marked_loops(module: Module) -> int:
     """Outline every marked loop; returns how many."""
-    calls = [inst for f in module.functions for inst in f.instructions()
-             if isinstance(inst, CallInst) and MARKER in (inst.callee_name or "")]
+    calls = calls_named(module.functions, MARKER)
     for call in calls:
         _outline(module, call)
     return len(calls)

@@ -19,7 +19,7 @@ from ..ir import (CallInst, ConstantFP, ConstantInt, Function, FunctionType, Glo
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, VOID, IntType, PointerType
 from .replace import erase_call
-from .requests import where
+from .requests import calls_named, where
 
 _OPTIONS = ("enzyme_fp_state", "enzyme_fp_reduction", "enzyme_fp_max_iters", "enzyme_fp_control",
             "enzyme_checkpoint_region")
@@ -27,8 +27,7 @@ _OPTIONS = ("enzyme_fp_state", "enzyme_fp_reduction", "enzyme_fp_max_iters", "en
 
 def lower_fixed_points(module: Module) -> int:
     """Replace every ``__enzyme_fixed_point`` call by a call to its loop function; returns how many."""
-    calls = [inst for f in module.functions for inst in f.instructions()
-             if isinstance(inst, CallInst) and "__enzyme_fixed_point" in (inst.callee_name or "")]
+    calls = calls_named(module.functions, "__enzyme_fixed_point")
     for call in calls:
         _lower(module, call)
     return len(calls)

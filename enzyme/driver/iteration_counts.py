@@ -16,14 +16,13 @@ from ..errors import UsageError
 from ..ir import CallInst, ConstantInt, Function, IntType, Module
 from ..ir.builder import Builder, InsertPoint, const_int
 from .replace import erase_call
-from .requests import where
+from .requests import calls_named, where
 
 NAME = "__enzyme_iter"
 
 
 def _calls(functions: Iterable[Function]) -> list[CallInst]:
-    return [inst for f in functions for inst in f.instructions()
-            if isinstance(inst, CallInst) and NAME in (inst.callee_name or "")]
+    return calls_named(functions, NAME)
 
 
 def _checked(call: CallInst) -> None:

@@ -11,7 +11,7 @@ from ..ir import (ArrayType, CallInst, ConstantInt, ConstantKeyword, FloatType, 
                   Type, Value, VectorType, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, IntType, PointerType
-from .requests import Request, where
+from .requests import Request, calls_named, where
 
 
 def replace_request(ctx: ADContext, req: Request) -> CallInst:
@@ -163,8 +163,7 @@ def _caller_tape_args(req: Request) -> list[Value]:
 def replace_size_queries(module: Module) -> int:
     """``__enzyme_augmentsize(f, markers...)``: the bytes of tape memory enzyme_allocated must give (a constant)."""
     from ..ad.split import TAPE_BYTES
-    calls = [inst for f in module.functions for inst in f.instructions()
-             if isinstance(inst, CallInst) and "__enzyme_augmentsize" in (inst.callee_name or "")]
+    calls = calls_named(module.functions, "__enzyme_augmentsize")
     for call in calls:
         fn = strip_pointer_casts(call.args[0]) if call.args else None
         if not isinstance(fn, Function):
@@ -185,8 +184,7 @@ def replace_virtual_reverse(module: Module) -> int:
     derivatives call through shadow function pointers.  Derivatives here dispatch on the primal pointer
     (enzyme.ad.indirect) and never call through a shadow one, so the shadow is the pointer itself.
     """
-    calls = [inst for f in module.functions for inst in f.instructions()
-             if isinstance(inst, CallInst) and "__enzyme_virtualreverse" in (inst.callee_name or "")]
+    calls = calls_named(module.functions, "__enzyme_virtualreverse")
     for call in calls:
         if len(call.args) != 1 or call.args[0].type != call.type or not isinstance(call.type, PointerType):
             raise UsageError(f"__enzyme_virtualreverse {where(call)}: takes one function or vtable pointer and "

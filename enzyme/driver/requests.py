@@ -29,6 +29,7 @@ program's global shadows (enzyme.driver.context_shadows).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..ad.common import carries_float
@@ -135,6 +136,13 @@ def _marker(v: Value) -> str | None:
 
 def _is_float(t: object) -> bool:
     return isinstance(t, FloatType) or (isinstance(t, VectorType) and isinstance(t.element, FloatType))
+
+
+def calls_named(functions: Iterable[Function], name: str) -> list[CallInst]:
+    """The calls in ``functions`` whose callee's name contains ``name`` (C declares upstream's entry points under
+    names with suffixes, ``__enzyme_batch_v2``), collected before any of them is replaced."""
+    return [inst for f in functions for inst in f.instructions()
+            if isinstance(inst, CallInst) and name in (inst.callee_name or "")]
 
 
 def find_requests(module: Module) -> list[Request]:
