@@ -25,6 +25,7 @@ from ..rules.mpi import mpi_call
 from .common import is_inactive_function, is_inline_asm
 from .complex_calls import is_complex_call
 from .custom import custom_rules
+from .checkpoint import checkpoint_of
 from .fixed_point import fixed_point_of
 from .tape import TAPE_REUSE
 from .modes import Mode
@@ -110,7 +111,8 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
     if rules.is_inactive(callee):
         return CallSite(CallKind.INACTIVE, name, callee)
     registered = rules.forward(callee) if mode is Mode.FORWARD else rules.gradient(callee)
-    if registered is not None or (mode is not Mode.FORWARD and fixed_point_of(module, callee) is not None):
+    if registered is not None or (mode is not Mode.FORWARD and (fixed_point_of(module, callee) is not None
+                                                                or checkpoint_of(module, callee) is not None)):
         return CallSite(CallKind.CUSTOM, name, callee)
     if is_inactive_function(name):
         return CallSite(CallKind.INACTIVE, name, callee)

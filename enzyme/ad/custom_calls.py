@@ -26,6 +26,7 @@ from ..ir import CallInst, ConstantKeyword, Function, Instruction, Value
 from ..ir.builder import Builder, InsertPoint
 from ..ir.types import PTR, PointerType
 from .common import describe, value_name, zero
+from .checkpoint import checkpoint_gradient, checkpoint_of
 from .fixed_point import fixed_point_gradient, fixed_point_of
 from .custom import adjoint_types, custom_rules, has_tape, is_float, returns_primal, writes_only_its_stack
 
@@ -41,6 +42,15 @@ def _custom_gradient(gen: ReverseState, inst: CallInst) -> tuple[Function, Funct
         acts = tuple("dup" if isinstance(a.type, PointerType) and gen.shadow_or_none(a) is not None else "const"
                      for a in inst.args)
         return fixed_point_gradient(gen.ctx, callee, fixed, acts, gen.sweeps_of)
+    ckpt = checkpoint_of(gen.m, callee)
+    if ckpt is not None:  # made for the activities of this call (enzyme.ad.checkpoint)
+        assert callee is not None
+        acts = tuple("dup" if isinstance(a.type, PointerType) and gen.shadow_or_none(a) is not None else "const"
+                     for a in inst.args)
+        if any(a in gen.active for a in inst.args):
+            raise DifferentiationError(f"{ckpt.site}: an argument of the step passed by value is active; pass it "
+                                       "through a pointer")
+        return checkpoint_gradient(gen.ctx, callee, ckpt, acts, gen.width, gen.sweeps_of)
     return custom_rules(gen.m).gradient(callee)
 
 

@@ -11,6 +11,7 @@ from ..ir.target_attributes import is_gpu_module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
 from .context_shadows import check_shadow_forms, replace_shadow_api
+from .checkpoints import lower_checkpoints
 from .fixed_point_loops import outline_marked_loops
 from .fixed_points import lower_fixed_points
 from .iteration_counts import resolve_iterations, step_iterations
@@ -36,7 +37,8 @@ def differentiate_module(module: Module) -> int:
     """
     remove_type_hints(module)
     shadow_forms = replace_shadow_api(module)
-    batches = (outline_marked_loops(module) + lower_fixed_points(module) + replace_batches(module)
+    batches = (outline_marked_loops(module) + lower_fixed_points(module) + lower_checkpoints(module)
+               + replace_batches(module)
                + replace_size_queries(module) + shadow_forms.calls + replace_virtual_reverse(module))
     requests = find_requests(module)
     check_shadow_forms(shadow_forms, requests)

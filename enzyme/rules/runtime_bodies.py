@@ -39,6 +39,8 @@ TYPELESS_HELPERS = frozenset({
 
 # C library functions with a body in libc.c.
 LIBC_ENTRIES = frozenset({"qsort"})
+# Checkpointed loops (<enzyme/checkpoint.h>): runtime_bodies/checkpoint.c drives their schedule.
+CHECKPOINT_ENTRIES = frozenset({"__enzyme_checkpoint_for", "__enzyme_checkpoint_while"})
 
 # Called by the bodies where a case is not handled: prints the call and its source line, then aborts.
 UNSUPPORTED = "__pyenzyme_fortran_unsupported"

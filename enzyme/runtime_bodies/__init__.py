@@ -12,7 +12,8 @@ bodies linked in (as ``__pyenzyme_body_<name>``), and the engine differentiates 
 ``<name>`` through that body (``ad.call_kinds``) while the program itself keeps calling the
 runtime.  A case a body does not handle stops the derivative at run time with a message naming
 the call and its source line.  ``libc.c`` does the same for the C library's ``qsort``, whose
-permutation the derivative must follow.  ``mpi.c`` holds the derivatives of MPI calls (enzyme.rules.mpi):
+permutation the derivative must follow.  ``checkpoint.c`` drives the schedules of checkpointed loops
+(``__enzyme_checkpoint_for``/``_while``, enzyme.ad.checkpoint).  ``mpi.c`` holds the derivatives of MPI calls (enzyme.rules.mpi):
 helpers the engine calls in place of each differentiated MPI call, compiled against OpenMPI's <mpi.h>
 (``mpicc --showme:compile``) and linked into modules built against it.
 """
@@ -23,11 +24,12 @@ from pathlib import Path
 
 from enzyme import llvm
 from enzyme.rules.mpi import MPI_CALLS, OPENMPI_MARKERS
-from enzyme.rules.runtime_bodies import FORTRAN_ENTRIES, LIBC_ENTRIES
+from enzyme.rules.runtime_bodies import CHECKPOINT_ENTRIES, FORTRAN_ENTRIES, LIBC_ENTRIES
 
 SOURCE = Path(__file__).with_name("fortran.c")
 #: Each source of bodies and the functions it has bodies of.
-SOURCES = ((SOURCE, FORTRAN_ENTRIES), (Path(__file__).with_name("libc.c"), LIBC_ENTRIES))
+SOURCES = ((SOURCE, FORTRAN_ENTRIES), (Path(__file__).with_name("libc.c"), LIBC_ENTRIES),
+           (Path(__file__).with_name("checkpoint.c"), CHECKPOINT_ENTRIES))
 MPI_SOURCE = Path(__file__).with_name("mpi.c")
 
 

@@ -1,0 +1,215 @@
+"""Reverse mode of checkpointed loops (``__enzyme_checkpoint_for``/``_while``, enzyme.driver.checkpoints).
+
+The driver replaces each call by a call of a loop function ``L([start, n,] scheme, data, (region, bytes)...,
+args...)`` and registers it here.  Forward mode differentiates L's body like any loop.  Reverse mode does not
+tape the steps: L's augmented sweep hands the loop to pyenzyme's checkpointing driver
+(``runtime_bodies/checkpoint.c``), which asks the program's scheme for actions, keeps snapshots of the state
+in the scheme's slots and runs the steps forward without taping; L's reverse sweep lets it finish the
+schedule, each u-turn running one step's augmented and reverse sweeps on a tape of their own that is freed
+right after.  So the tape of one step lives at a time, and the snapshots are what the scheme keeps.
+
+A snapshot holds the regions the call names with ``enzyme_checkpoint_region`` and every mutable global the
+step (or what it calls) reads or writes (enzyme.ad.checkpoint_regions finds them, and refuses a step that
+writes through an argument no region covers).  The step's arguments and their shadows are kept in an
+environment the two thunks read: ``primal(env, i)`` runs step i and returns whether to go on,
+``turn(env, i)`` differentiates it.
+"""
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..analysis.layout import DataLayout
+from ..errors import DifferentiationError
+from ..ir import ConstantInt, ConstantKeyword, Function, FunctionType, GlobalVariable, Module, Value
+from ..ir.builder import Builder, const_int
+from ..ir.types import I32, I64, PTR, VOID, IntType, PointerType, StructType, Type
+from .common import ADContext
+from .modes import Activities, Activity
+from .sweep_pair import SweepPair
+from .tape import TAPE_STRUCT, release_tape
+
+
+@dataclass
+class CheckpointLoop:
+    """One checkpointed loop: its step, whether it is a while loop, and how many regions the call names."""
+
+    step: Function
+    is_while: bool
+    nregions: int
+    site: str  # for messages
+    globals: tuple[GlobalVariable, ...] = ()  # mutable globals the step reaches (set by the driver)
+
+    @property
+    def head(self) -> int:
+        """The number of L's parameters before the step's arguments."""
+        return (0 if self.is_while else 2) + 2 + 2 * self.nregions
+
+
+_REGISTRY: weakref.WeakKeyDictionary[Module, dict[Function, CheckpointLoop]] = weakref.WeakKeyDictionary()
+
+
+def register_checkpoint(module: Module, loop: Function, spec: CheckpointLoop) -> None:
+    _REGISTRY.setdefault(module, {})[loop] = spec
+
+
+def checkpoint_of(module: Module, fn: Function | None) -> CheckpointLoop | None:
+    """The checkpointed loop whose loop function ``fn`` is, else None."""
+    return _REGISTRY.get(module, {}).get(fn) if fn is not None else None
+
+
+def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts: tuple[str, ...], width: int,
+                        sweeps_of: Callable[[Function, Activities], SweepPair]) -> tuple[Function, Function]:
+    """The (augmented, reverse) pair of the loop function ``fn`` for these activities (one per argument:
+    "dup" for a pointer with a shadow, else "const"), in the calling convention of registered gradients:
+    each pointer argument followed by its shadow (null where it has none); the augmented sweep returns the
+    driver's handle, the reverse sweep takes it last."""
+    key = ("checkpoint", fn, acts)
+    got = ctx.memo.get(key)
+    if got is not None:
+        return got
+    head = spec.head
+    if width != 1:
+        raise DifferentiationError(f"{spec.site}: a checkpointed loop in a reverse-mode derivative of {width} "
+                                   "directions is not supported yet; use width 1")
+    for a, act in zip(fn.args[head:], acts[head:]):
+        if not isinstance(a.type, (PointerType, IntType)):
+            raise DifferentiationError(f"{spec.site}: the step takes a {a.type} by value; reverse mode of a "
+                                       "checkpointed loop needs the step's arguments to be pointers or integers")
+    m = ctx.module
+    step = spec.step
+    step_acts = ("const", *acts[head:])
+    pair = sweeps_of(step, tuple(Activity(a) for a in step_acts))
+    if pair.out_types or pair.returns_adjoint or pair.returns_shadow:
+        raise DifferentiationError(f"{spec.site}: the step's gradient returns adjoints; pass its arguments "
+                                   "through pointers")
+    params: list[Type] = []
+    for a in fn.args:
+        params.append(a.type)
+        if isinstance(a.type, PointerType):
+            params.append(a.type)
+    aug = Function(m.unique_name(f"augmented_{fn.name}"), FunctionType(PTR, tuple(params)), prefix="internal")
+    rev = Function(m.unique_name(f"reverse_{fn.name}"), FunctionType(VOID, (*params, PTR)), prefix="internal")
+    m.add(aug)
+    m.add(rev)
+    ctx.memo[key] = (aug, rev)
+
+    # The environment: each step argument after i, followed by its shadow where the step's gradient takes one.
+    fields: list[Type] = []
+    for a, act in zip(fn.args[head:], acts[head:]):
+        fields.append(a.type)
+        if Activity(act).has_shadow:
+            fields.append(a.type)
+    env_t = StructType(tuple(fields)) if fields else StructType((I64,))
+    primal_thunk = _primal_thunk(m, fn, spec, env_t, acts)
+    turn_thunk = _turn_thunk(m, fn, spec, env_t, acts, pair)
+
+    def unpack(d: Function) -> tuple[list[Value], list[Value]]:
+        """L's primal arguments, and the environment's values, in ``d``'s parameters"""
+        primals: list[Value] = []
+        env: list[Value] = []
+        k = 0
+        for idx, a in enumerate(fn.args):
+            primals.append(d.args[k])
+            k += 1
+            sh = None
+            if isinstance(a.type, PointerType):
+                sh = d.args[k]
+                k += 1
+            if idx >= head:
+                env.append(primals[-1])
+                if Activity(acts[idx]).has_shadow:
+                    assert sh is not None
+                    env.append(sh)
+        return primals, env
+
+    def build_env(b: Builder, values: list[Value]) -> Value:
+        env = b.alloca(env_t, name="ckpt.env")
+        for k, v in enumerate(values):
+            b.store(v, b.gep(env_t, env, [ConstantInt(I32, 0), ConstantInt(I32, k)]))
+        return env
+
+    # Augmented sweep: the driver runs the loop as the scheme says, up to its first turn.
+    b = Builder(aug.append_block("entry"))
+    primals, env_values = unpack(aug)
+    env = build_env(b, env_values)
+    regions = [(primals[k], primals[k + 1]) for k in range(head - 2 * spec.nregions, head, 2)]
+    layout = DataLayout.of_module(m)
+    regions += [(g, const_int(I64, layout.alloc_size(g.value_type))) for g in spec.globals]
+    pairs_t = StructType((PTR, I64))
+    arr = b.alloca(pairs_t, const_int(I64, max(1, len(regions))), name="ckpt.regions")
+    for k, (p, size) in enumerate(regions):
+        slot = b.gep(pairs_t, arr, [const_int(I64, k)])
+        b.store(p, slot)
+        b.store(size, b.gep(pairs_t, arr, [const_int(I64, k), ConstantInt(I32, 1)]))
+    if spec.is_while:
+        bounds: list[Value] = [const_int(I64, 0), const_int(I64, -1)]
+        scheme, data = primals[0], primals[1]
+    else:
+        bounds = [primals[0], primals[1]]
+        scheme, data = primals[2], primals[3]
+    forward = m.declare_function("__pyenzyme_ckpt_forward",
+                                 FunctionType(PTR, (PTR, PTR, I64, I64, PTR, I64, PTR, PTR)))
+    handle = b.call(forward, [scheme, data, *bounds, arr, const_int(I64, len(regions)), env, primal_thunk])
+    b.ret(handle)
+
+    # Reverse sweep: the rest of the schedule, each u-turn one step's derivative.
+    b = Builder(rev.append_block("entry"))
+    _, env_values = unpack(rev)
+    env = build_env(b, env_values)
+    reverse = m.declare_function("__pyenzyme_ckpt_reverse", FunctionType(VOID, (PTR, PTR, PTR, PTR)))
+    b.call(reverse, [rev.args[-1], env, primal_thunk, turn_thunk])
+    b.ret(None)
+    return aug, rev
+
+
+def _load_env(b: Builder, env_t: StructType, env: Value) -> list[Value]:
+    return [b.load(t, b.gep(env_t, env, [ConstantInt(I32, 0), ConstantInt(I32, k)]))
+            for k, t in enumerate(env_t.elements)]
+
+
+def _as_step_index(b: Builder, step: Function, i: Value) -> Value:
+    t = step.args[0].type
+    return i if t == I64 else b.cast("trunc", i, t)
+
+
+def _primal_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructType,
+                  acts: tuple[str, ...]) -> Function:
+    """``i64 primal(env, i)``: run step i on the primal arguments; whether to go on (while loops)."""
+    f = Function(m.unique_name(f"{fn.name}.primal_step"), FunctionType(I64, (PTR, I64)), prefix="internal")
+    m.add(f)
+    b = Builder(f.append_block("entry"))
+    values = _load_env(b, env_t, f.args[0]) if env_t.elements and len(fn.args) > spec.head else []
+    args: list[Value] = []
+    k = 0
+    for act in acts[spec.head:]:
+        args.append(values[k])
+        k += 2 if Activity(act).has_shadow else 1
+    res = b.call(spec.step, [_as_step_index(b, spec.step, f.args[1]), *args])
+    if spec.is_while:
+        assert isinstance(res.type, IntType)
+        more = b.icmp("ne", res, const_int(res.type, 0))
+        b.ret(b.cast("zext", more, I64))
+    else:
+        b.ret(const_int(I64, 1))
+    return f
+
+
+def _turn_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructType, acts: tuple[str, ...],
+                pair: SweepPair) -> Function:
+    """``void turn(env, i)``: step i's augmented sweep, then its reverse sweep, on a tape of their own."""
+    f = Function(m.unique_name(f"{fn.name}.turn_step"), FunctionType(VOID, (PTR, I64)), prefix="internal")
+    m.add(f)
+    b = Builder(f.append_block("entry"))
+    values = _load_env(b, env_t, f.args[0]) if len(fn.args) > spec.head else []
+    i = _as_step_index(b, spec.step, f.args[1])
+    malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
+    tape = b.call(malloc, [const_int(I64, 48)])  # TAPE_STRUCT
+    b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    b.call(pair.augmented, [i, *values, tape])
+    b.call(pair.reverse, [i, *values, tape])
+    release_tape(m, b, tape)
+    b.call(m.declare_function("free", FunctionType(VOID, (PTR,))), [tape])
+    b.ret(None)
+    return f
