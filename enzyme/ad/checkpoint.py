@@ -59,6 +59,24 @@ def checkpoint_of(module: Module, fn: Function | None) -> CheckpointLoop | None:
     return _REGISTRY.get(module, {}).get(fn) if fn is not None else None
 
 
+_SWEEPS: weakref.WeakKeyDictionary[Module, dict[Function, CheckpointLoop]] = weakref.WeakKeyDictionary()
+
+
+def checkpoint_sweep_of(module: Module, fn: Function | None) -> CheckpointLoop | None:
+    """The checkpointed loop whose generated augmented or reverse sweep ``fn`` is, else None."""
+    return _SWEEPS.get(module, {}).get(fn) if fn is not None else None
+
+
+def refuse_forward_over_checkpoint(module: Module, fn: Function) -> None:
+    """Forward mode cannot go through the driver of a checkpointed loop's gradient yet: say so."""
+    spec = checkpoint_sweep_of(module, fn)
+    if spec is not None:
+        raise DifferentiationError(
+            f"{spec.site}: forward mode over the reverse mode of a checkpointed loop (e.g. a Hessian-vector "
+            "product through __enzyme_checkpoint_for) is not supported yet; differentiate the plain loop, or "
+            "use reverse mode over forward mode")
+
+
 def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts: tuple[str, ...], width: int,
                         sweeps_of: Callable[[Function, Activities], SweepPair]) -> tuple[Function, Function]:
     """The (augmented, reverse) pair of the loop function ``fn`` for these activities (one per argument:
@@ -94,6 +112,7 @@ def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts
     m.add(aug)
     m.add(rev)
     ctx.memo[key] = (aug, rev)
+    _SWEEPS.setdefault(m, {}).update({aug: spec, rev: spec})
 
     # The environment: each step argument after i, followed by its shadow where the step's gradient takes one.
     fields: list[Type] = []

@@ -24,6 +24,7 @@ from .activity_plan import ActivityPlan
 from .common import (ADContext, check_address_escape, clone_body, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules, is_float
+from .checkpoint import refuse_forward_over_checkpoint
 from .fixed_point import fixed_point_forward, fixed_point_of
 from .float_bits import returns_float_data
 from .forward_calls import forward_call
@@ -46,6 +47,7 @@ def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     key = ("forward", fn, acts) if width == 1 else ("forward", fn, acts, width)
     done = ctx.memo.get(key)
     if done is None:
+        refuse_forward_over_checkpoint(ctx.module, fn)
         rule = custom_rules(ctx.module).forward(fn)
         fixed = fixed_point_of(ctx.module, fn)
         if fixed is not None:

@@ -53,12 +53,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#define ENZYME_CKPT_PID() ((long)getpid())
-#else
-#define ENZYME_CKPT_PID() 0L
-#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -140,7 +134,7 @@ typedef struct enzyme_ckpt_slots {
   const EnzymeCkptConfig *config;
   uint64_t bytes;  /* of one snapshot */
   int64_t count;   /* entries of buf: slot s is entry s + 2 */
-  void **buf;      /* NULL: empty; (void *)1: in a file */
+  void **buf;      /* NULL: empty; else the snapshot, or for a slot in a file its name */
   EnzymeCkptStats stats;
 } enzyme_ckpt_slots;
 
@@ -153,9 +147,21 @@ static inline int enzyme_ckpt_spilled(const enzyme_ckpt_slots *s, int64_t entry)
   return s->config->spill_dir != NULL && (uint64_t)entry * s->bytes >= s->config->mem_budget;
 }
 
-static inline void enzyme_ckpt_file(const enzyme_ckpt_slots *s, int64_t entry, char *path, size_t len) {
-  snprintf(path, len, "%s/pyenzyme_ckpt_%ld_%p_%lld", s->config->spill_dir, ENZYME_CKPT_PID(),
-           (const void *)s, (long long)entry);
+/* Opens the file of entry e for writing; its name is made (unique: opened with "x") at the first store. */
+static inline FILE *enzyme_ckpt_file_out(enzyme_ckpt_slots *s, int64_t e) {
+  static unsigned long serial = 0;
+  size_t len = strlen(s->config->spill_dir) + 64;
+  FILE *f;
+  if (s->buf[e])
+    return fopen((const char *)s->buf[e], "wb");
+  s->buf[e] = malloc(len);
+  for (;;) {
+    snprintf((char *)s->buf[e], len, "%s/pyenzyme_ckpt_%p_%lu_%lld", s->config->spill_dir, (void *)s,
+             serial++, (long long)e);
+    f = fopen((const char *)s->buf[e], "wbx");
+    if (f || serial > 1000000)
+      return f;
+  }
 }
 
 static inline void enzyme_ckpt_put(enzyme_ckpt_slots *s, int64_t slot, const EnzymeCkptRegion *r, uint64_t nr) {
@@ -178,17 +184,13 @@ static inline void enzyme_ckpt_put(enzyme_ckpt_slots *s, int64_t slot, const Enz
     if (r[k].addrspace != 0)
       enzyme_ckpt_abort("snapshots of memory outside address space 0 are not supported");
   if (enzyme_ckpt_spilled(s, e)) {
-    char path[4096];
-    FILE *f;
-    enzyme_ckpt_file(s, e, path, sizeof(path));
-    f = fopen(path, "wb");
+    FILE *f = enzyme_ckpt_file_out(s, e);
     if (!f)
       enzyme_ckpt_abort("cannot write a snapshot file in spill_dir");
     for (k = 0; k < nr; k++)
       if (fwrite(r[k].ptr, 1, (size_t)r[k].bytes, f) != r[k].bytes)
         enzyme_ckpt_abort("short write of a snapshot file");
     fclose(f);
-    s->buf[e] = (void *)1;
   } else {
     if (!s->buf[e])
       s->buf[e] = malloc(s->bytes ? (size_t)s->bytes : 1);
@@ -212,10 +214,7 @@ static inline void enzyme_ckpt_get(enzyme_ckpt_slots *s, int64_t slot, const Enz
   if (slot < -2 || e >= s->count || !s->buf[e])
     enzyme_ckpt_abort("restore of a slot that holds no snapshot");
   if (enzyme_ckpt_spilled(s, e)) {
-    char path[4096];
-    FILE *f;
-    enzyme_ckpt_file(s, e, path, sizeof(path));
-    f = fopen(path, "rb");
+    FILE *f = fopen((const char *)s->buf[e], "rb");
     if (!f)
       enzyme_ckpt_abort("cannot read a snapshot file in spill_dir");
     for (k = 0; k < nr; k++)
@@ -238,13 +237,9 @@ static inline void enzyme_ckpt_slots_done(enzyme_ckpt_slots *s) {
   for (e = 0; e < s->count; e++) {
     if (!s->buf[e])
       continue;
-    if (enzyme_ckpt_spilled(s, e)) {
-      char path[4096];
-      enzyme_ckpt_file(s, e, path, sizeof(path));
-      remove(path);
-    } else {
-      free(s->buf[e]);
-    }
+    if (enzyme_ckpt_spilled(s, e))
+      remove((const char *)s->buf[e]);
+    free(s->buf[e]);
   }
   free(s->buf);
   s->buf = NULL;
