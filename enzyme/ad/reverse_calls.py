@@ -16,6 +16,7 @@ from ..ir.builder import Builder
 from . import openmp
 from .allocators import is_allocator_call
 from .call_kinds import CallKind
+from .checkpoint import checkpoint_of
 from .common import (RUNTIME_HINTS, callee_unknown_error, describe, how_to_add_a_rule, is_null_pointer, no_rule_error,
                      value_name, zero, zero_where_seeds_zero)
 from .complex_calls import reverse_adjoints, unpack
@@ -62,7 +63,9 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
             ni.erase()
     elif kind is CallKind.CUSTOM:
         if _involved(st, inst):
-            st.refuse_batch(inst, f"the registered gradient of @{name}")
+            ckpt = checkpoint_of(st.m, inst.called_function)
+            st.refuse_batch(inst, f"the checkpointed loop of {ckpt.site}" if ckpt is not None
+                            else f"the registered gradient of @{name}")
             for a in inst.args:
                 if a in st.shadow:  # the rule adds into the shadow as it likes: not atomically
                     openmp.refuse_in_parallel(st.ctx, st.fn, inst, f"passes to the registered gradient of @{name}",

@@ -91,6 +91,9 @@ def _lower(module: Module, call: CallInst, is_while: bool) -> tuple[CallInst, Ch
     spec = CheckpointLoop(step, is_while, nregions, site)
     register_checkpoint(module, loop, spec)
     new = Builder(InsertPoint.before_inst(call)).call(loop, [*bounds, scheme, data, *regions, *rest])
+    dbg = call.get_metadata("dbg")
+    if dbg is not None:  # refusals name the source line of the loop
+        new.metadata = [*new.metadata, ("dbg", dbg)]
     erase_call(call)
     return new, spec
 
