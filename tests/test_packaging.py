@@ -54,12 +54,14 @@ def test_wheel_contains_package_cmake_and_headers(wheel: Path) -> None:
         "enzyme/include/enzyme/enzyme.h",
         "enzyme/include/enzyme/enzyme",         # the C++ interface (enzyme::autodiff)
         "enzyme/include/enzyme/fixed_point.h",  # __enzyme_fixed_point and its markers
+        "enzyme/include/enzyme/checkpoint.h",   # __enzyme_checkpoint_for/_while and the reference schemes
         "enzyme/cmake/EnzymeAddDifferentiable.cmake",
         "enzyme/fortran/enzyme.f90",
         "enzyme/rust/enzyme/Cargo.toml",
         "enzyme/rust/enzyme/src/enzyme.rs",
         "enzyme/clang/enzyme_attributes.cpp",   # the clang plugin, built on first use
         "enzyme/runtime_bodies/mpi.c",          # derivatives of MPI calls, compiled on first use
+        "enzyme/runtime_bodies/checkpoint.c",   # the driver of checkpointed loops, compiled on first use
     ]:
         assert expected in names
     assert any(name.startswith("enzyme/ir/") and name.endswith(".py") for name in names)

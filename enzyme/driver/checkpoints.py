@@ -108,7 +108,10 @@ def _as_i64(call: CallInst, v: Value) -> Value:
 def _loop_function(module: Module, step: Function, is_while: bool, nregions: int) -> Function:
     """``void L([start, n,] scheme, data, (region, bytes)..., args...)`` running the loop."""
     sp = step.function_type.params
-    head: list[Type] = ([] if is_while else [I64, I64]) + [PTR, PTR] + [PTR, I64] * nregions
+    head: list[Type] = [] if is_while else [I64, I64]
+    head += [PTR, PTR]
+    for _ in range(nregions):
+        head += [PTR, I64]
     kind = "while" if is_while else "for"
     f = Function(module.unique_name(f"__pyenzyme_checkpoint_{kind}.{step.name}"),
                  FunctionType(VOID, (*head, *sp[1:])), prefix="internal")
