@@ -1,5 +1,7 @@
 """Upstream Enzyme's type hints: ``__enzyme_double(&x)``, ``__enzyme_float(p)``, ``__enzyme_integer(p, n)`` and
-``__enzyme_pointer(p)`` tell upstream's type analysis what a memory location holds.  They have no run-time
+``__enzyme_pointer(p)`` tell upstream's type analysis what a memory location holds, and
+``__enzyme_ptr_size_hint(p, bytes, 0)`` its checkpointing how far the memory behind a pointer extends
+(pyenzyme's checkpointed loops name their regions, and annotated loops are not checkpointed).  They have no run-time
 effect, and nothing defines them: pyenzyme's own analysis needs no hint, so the calls are removed (from the
 primal as well, which could not link with them).
 
@@ -21,7 +23,7 @@ import re
 
 from ..ir import CallInst, Module
 
-HINTS = ("__enzyme_double", "__enzyme_float", "__enzyme_integer", "__enzyme_pointer")
+HINTS = ("__enzyme_double", "__enzyme_float", "__enzyme_integer", "__enzyme_pointer", "__enzyme_ptr_size_hint")
 
 
 def _is_hint(name: str) -> bool:

@@ -25,6 +25,11 @@ SUPPORTED_ATTRIBUTES = ("enzyme_inactive", "enzyme_inactive_noblock", "enzyme_fu
 #: upstream's type analysis to ignore its conflicting uses; pyenzyme's refuses what such uses would make
 #: ambiguous instead of guessing, so there is nothing to switch off.
 HINT_ATTRIBUTES = ("enzyme_notypeanalysis",)
+#: Loop annotations asking for checkpointing (``[[enzyme_checkpointing_enable("binomial", 3)]]``,
+#: ``[[enzyme::checkpoint("revolve", 2)]]``, the GNU spellings): checkpointing changes the memory a gradient
+#: keeps, never its value, so the loop is differentiated plainly, with a warning saying so
+#: (``__enzyme_checkpoint_for`` from <enzyme/checkpoint.h> does checkpoint).
+CHECKPOINT_ANNOTATIONS = ("enzyme_checkpointing_enable", "enzyme_checkpoint")
 _UNKNOWN_ATTRIBUTE = re.compile(
     r"^(?P<where>.*?): warning: unknown attribute '(?P<name>enzyme(?:_|::)\w*)' ignored", re.MULTILINE)
 # User flags that hide clang's unknown-attribute warning: a syntax-only pass then looks for them.
@@ -113,9 +118,15 @@ def _unknown_attribute_pass(clang: Tool, plugin: PluginStatus, args: list[str], 
 def refuse_unknown_enzyme_attributes(diagnostics: str, plugin: PluginStatus) -> None:
     """Raise CompileError for every ``enzyme_*`` attribute clang reported as unknown in ``diagnostics``."""
     problems = []
+    notes = []
     for m in _UNKNOWN_ATTRIBUTE.finditer(diagnostics):
         name = m["name"]
         if name.replace("::", "_") in HINT_ATTRIBUTES:
+            continue
+        if name.replace("::", "_") in CHECKPOINT_ANNOTATIONS:
+            notes.append(f"pyenzyme: warning: {m['where']}: '{name}' is not implemented: the loop is differentiated "
+                         "without checkpointing (the same derivative, every step's tape kept); "
+                         "__enzyme_checkpoint_for from <enzyme/checkpoint.h> checkpoints\n")
             continue
         if name.replace("::", "_") in SUPPORTED_ATTRIBUTES and plugin.path is None:
             problems.append(f"{m['where']}: '{name}' needs pyenzyme's clang plugin, which is unavailable: "
@@ -126,6 +137,8 @@ def refuse_unknown_enzyme_attributes(diagnostics: str, plugin: PluginStatus) -> 
                             "not support); ignoring it would give a wrong derivative")
     if problems:
         raise CompileError("; ".join(dict.fromkeys(problems)))
+    for note in dict.fromkeys(notes):
+        sys.stderr.write(note)
 
 
 def compile_c(request: CompileRequest) -> Path:
