@@ -81,16 +81,13 @@ def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts
                         sweeps_of: Callable[[Function, Activities], SweepPair]) -> tuple[Function, Function]:
     """The (augmented, reverse) pair of the loop function ``fn`` for these activities (one per argument:
     "dup" for a pointer with a shadow, else "const"), in the calling convention of registered gradients:
-    each pointer argument followed by its shadow (null where it has none); the augmented sweep returns the
-    driver's handle, the reverse sweep takes it last."""
-    key = ("checkpoint", fn, acts)
+    each pointer argument followed by its shadow (null where it has none), by ``width`` shadows in batch mode;
+    the augmented sweep returns the driver's handle, the reverse sweep takes it last."""
+    key = ("checkpoint", fn, acts, width)
     got = ctx.memo.get(key)
     if got is not None:
         return got
     head = spec.head
-    if width != 1:
-        raise DifferentiationError(f"{spec.site}: a checkpointed loop in a reverse-mode derivative of {width} "
-                                   "directions is not supported yet; use width 1")
     for a, act in zip(fn.args[head:], acts[head:]):
         if not isinstance(a.type, (PointerType, IntType)):
             raise DifferentiationError(f"{spec.site}: the step takes a {a.type} by value; reverse mode of a "
@@ -106,7 +103,7 @@ def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts
     for a in fn.args:
         params.append(a.type)
         if isinstance(a.type, PointerType):
-            params.append(a.type)
+            params += [a.type] * width
     aug = Function(m.unique_name(f"augmented_{fn.name}"), FunctionType(PTR, tuple(params)), prefix="internal")
     rev = Function(m.unique_name(f"reverse_{fn.name}"), FunctionType(VOID, (*params, PTR)), prefix="internal")
     m.add(aug)
@@ -114,14 +111,14 @@ def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts
     ctx.memo[key] = (aug, rev)
     _SWEEPS.setdefault(m, {}).update({aug: spec, rev: spec})
 
-    # The environment: each step argument after i, followed by its shadow where the step's gradient takes one.
+    # The environment: each step argument after i, followed by its shadows where the step's gradient takes them.
     fields: list[Type] = []
     for a, act in zip(fn.args[head:], acts[head:]):
         fields.append(a.type)
         if Activity(act).has_shadow:
-            fields.append(a.type)
+            fields += [a.type] * width
     env_t = StructType(tuple(fields)) if fields else StructType((I64,))
-    primal_thunk = _primal_thunk(m, fn, spec, env_t, acts)
+    primal_thunk = _primal_thunk(m, fn, spec, env_t, acts, width)
     turn_thunk = _turn_thunk(m, fn, spec, env_t, acts, pair)
 
     def unpack(d: Function) -> tuple[list[Value], list[Value]]:
@@ -132,15 +129,14 @@ def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts
         for idx, a in enumerate(fn.args):
             primals.append(d.args[k])
             k += 1
-            sh = None
+            shadows: list[Value] = []
             if isinstance(a.type, PointerType):
-                sh = d.args[k]
-                k += 1
+                shadows = list(d.args[k:k + width])
+                k += width
             if idx >= head:
                 env.append(primals[-1])
                 if Activity(acts[idx]).has_shadow:
-                    assert sh is not None
-                    env.append(sh)
+                    env += shadows
         return primals, env
 
     def build_env(b: Builder, values: list[Value]) -> Value:
@@ -193,8 +189,8 @@ def _as_step_index(b: Builder, step: Function, i: Value) -> Value:
     return i if t == I64 else b.cast("trunc", i, t)
 
 
-def _primal_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructType,
-                  acts: tuple[str, ...]) -> Function:
+def _primal_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructType, acts: tuple[str, ...],
+                  width: int) -> Function:
     """``i64 primal(env, i)``: run step i on the primal arguments; whether to go on (while loops)."""
     f = Function(m.unique_name(f"{fn.name}.primal_step"), FunctionType(I64, (PTR, I64)), prefix="internal")
     m.add(f)
@@ -204,7 +200,7 @@ def _primal_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructTy
     k = 0
     for act in acts[spec.head:]:
         args.append(values[k])
-        k += 2 if Activity(act).has_shadow else 1
+        k += 1 + width if Activity(act).has_shadow else 1
     res = b.call(spec.step, [_as_step_index(b, spec.step, f.args[1]), *args])
     if spec.is_while:
         assert isinstance(res.type, IntType)

@@ -50,7 +50,8 @@ def _custom_gradient(gen: ReverseState, inst: CallInst) -> tuple[Function, Funct
         if any(a in gen.active for a in inst.args):
             raise DifferentiationError(f"{ckpt.site}: an argument of the step passed by value is active; pass it "
                                        "through a pointer")
-        return checkpoint_gradient(gen.ctx, callee, ckpt, acts, gen.width, gen.sweeps_of)
+        return checkpoint_gradient(gen.ctx, callee, ckpt, acts, gen.width,
+                                   lambda step, step_acts: gen.sweeps_of(step, step_acts))
     return custom_rules(gen.m).gradient(callee)
 
 
@@ -61,12 +62,15 @@ def _involved(gen: ReverseState, inst: CallInst) -> bool:
 
 def _rule_args(gen: ReverseState, inst: CallInst, values: list[Value],
                shadow_of: Callable[[Value], Value | None]) -> list[Value]:
+    """The arguments of a registered gradient: each pointer followed by its shadow (null where it has none); in
+    batch mode (checkpointed loops only) by one shadow per lane."""
     out: list[Value] = []
     for a, v in zip(inst.args, values):
         out.append(v)
         if isinstance(a.type, PointerType):
-            s = shadow_of(a)
-            out.append(s if s is not None else ConstantKeyword(PTR, "null"))
+            for _ in gen.lanes():
+                s = shadow_of(a)
+                out.append(s if s is not None else ConstantKeyword(PTR, "null"))
     return out
 
 

@@ -62,10 +62,11 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
         if st.lane == 0:
             ni.erase()
     elif kind is CallKind.CUSTOM:
+        if checkpoint_of(st.m, inst.called_function) is not None and st.lane != 0:
+            return  # a checkpointed loop's sweeps take every lane's shadows: made in lane 0
         if _involved(st, inst):
-            ckpt = checkpoint_of(st.m, inst.called_function)
-            st.refuse_batch(inst, f"the checkpointed loop of {ckpt.site}" if ckpt is not None
-                            else f"the registered gradient of @{name}")
+            if checkpoint_of(st.m, inst.called_function) is None:
+                st.refuse_batch(inst, f"the registered gradient of @{name}")
             for a in inst.args:
                 if a in st.shadow:  # the rule adds into the shadow as it likes: not atomically
                     openmp.refuse_in_parallel(st.ctx, st.fn, inst, f"passes to the registered gradient of @{name}",
@@ -128,7 +129,8 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
         if acts is not None:
             reverse_through(st, b, inst, st.indirect_pair(inst, acts), acts, [st.primal(inst.callee)])
     elif kind is CallKind.CUSTOM:
-        reverse_custom_call(st, b, inst)
+        if checkpoint_of(st.m, inst.called_function) is None or st.lane == 0:
+            reverse_custom_call(st, b, inst)
     elif kind is CallKind.MPI:
         reverse_mpi_call(st, b, inst, mpi_spec(inst))
     elif kind is CallKind.MEMORY:

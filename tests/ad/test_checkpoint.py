@@ -105,21 +105,3 @@ void h(double *u, double *tu, double *du, double *tdu, double *a, double *ta, do
 }
 """
     _refused(tmp_path, body, opt_level, r"forward mode over the reverse mode of a checkpointed loop .* not supported")
-
-
-@pytest.mark.parametrize("opt_level", [0, 2])
-def test_batch_reverse_through_a_checkpointed_loop_is_refused(opt_level: int, tmp_path: Path) -> None:
-    body = """
-__attribute__((noinline)) static void step(int64_t i, double *u) { u[0] = u[0] * u[0] * 0.5 + 0.1 * i; }
-void f(double *u, double *out, int64_t n) {
-  __enzyme_checkpoint_for((void *)step, 0, n, enzyme_scheme, &EnzymeCkptRevolve, &config,
-                          enzyme_checkpoint_region, u, (int64_t)sizeof(double), u);
-  out[0] = u[0];
-  out[1] = 2 * u[0];
-}
-void g(double *u, double *du0, double *du1, double *o, double *do0, double *do1) {
-  __enzyme_autodiff((void *)f, enzyme_width, 2, enzyme_dup, u, du0, du1, enzyme_dup, o, do0, do1, enzyme_const,
-                    (int64_t)5);
-}
-"""
-    _refused(tmp_path, body, opt_level, r"not supported in batch reverse mode")
