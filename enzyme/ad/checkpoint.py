@@ -59,22 +59,31 @@ def checkpoint_of(module: Module, fn: Function | None) -> CheckpointLoop | None:
     return _REGISTRY.get(module, {}).get(fn) if fn is not None else None
 
 
-_SWEEPS: weakref.WeakKeyDictionary[Module, dict[Function, CheckpointLoop]] = weakref.WeakKeyDictionary()
+@dataclass
+class SweepLayout:
+    """Where the generated sweeps of one checkpointed loop keep things (forward mode over them reads it):
+    parameter indices are those of the augmented sweep, which the reverse sweep shares (then the handle)."""
+
+    spec: CheckpointLoop
+    width: int
+    env_t: StructType
+    env_params: list[int]                  # the parameter holding each field of the environment
+    env_primal: list[bool]                 # whether that field is a step argument (else a shadow)
+    region_params: list[tuple[int, int]]   # each named region's pointer and bytes
+    scheme_param: int
+    data_param: int
+    bounds_params: tuple[int, int] | None  # start and n (None: a while loop)
+    primal_thunk: Function
+    turn_core: Function                    # void (i, fields..., tape): one step's sweeps, its tape released
 
 
-def checkpoint_sweep_of(module: Module, fn: Function | None) -> CheckpointLoop | None:
-    """The checkpointed loop whose generated augmented or reverse sweep ``fn`` is, else None."""
+_SWEEPS: weakref.WeakKeyDictionary[Module, dict[Function, tuple[SweepLayout, bool]]] = weakref.WeakKeyDictionary()
+
+
+def checkpoint_sweep_of(module: Module, fn: Function | None) -> tuple[SweepLayout, bool] | None:
+    """For a checkpointed loop's generated augmented or reverse sweep ``fn``: its layout and whether it is the
+    augmented one; else None."""
     return _SWEEPS.get(module, {}).get(fn) if fn is not None else None
-
-
-def refuse_forward_over_checkpoint(module: Module, fn: Function) -> None:
-    """Forward mode cannot go through the driver of a checkpointed loop's gradient yet: say so."""
-    spec = checkpoint_sweep_of(module, fn)
-    if spec is not None:
-        raise DifferentiationError(
-            f"{spec.site}: forward mode over the reverse mode of a checkpointed loop (e.g. a Hessian-vector "
-            "product through __enzyme_checkpoint_for) is not supported yet; differentiate the plain loop, or "
-            "use reverse mode over forward mode")
 
 
 def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts: tuple[str, ...], width: int,
@@ -109,7 +118,6 @@ def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts
     m.add(aug)
     m.add(rev)
     ctx.memo[key] = (aug, rev)
-    _SWEEPS.setdefault(m, {}).update({aug: spec, rev: spec})
 
     # The environment: each step argument after i, followed by its shadows where the step's gradient takes them.
     fields: list[Type] = []
@@ -119,64 +127,76 @@ def checkpoint_gradient(ctx: ADContext, fn: Function, spec: CheckpointLoop, acts
             fields += [a.type] * width
     env_t = StructType(tuple(fields)) if fields else StructType((I64,))
     primal_thunk = _primal_thunk(m, fn, spec, env_t, acts, width)
-    turn_thunk = _turn_thunk(m, fn, spec, env_t, acts, pair)
-
-    def unpack(d: Function) -> tuple[list[Value], list[Value]]:
-        """L's primal arguments, and the environment's values, in ``d``'s parameters"""
-        primals: list[Value] = []
-        env: list[Value] = []
-        k = 0
-        for idx, a in enumerate(fn.args):
-            primals.append(d.args[k])
-            k += 1
-            shadows: list[Value] = []
-            if isinstance(a.type, PointerType):
-                shadows = list(d.args[k:k + width])
-                k += width
-            if idx >= head:
-                env.append(primals[-1])
-                if Activity(acts[idx]).has_shadow:
-                    env += shadows
-        return primals, env
-
-    def build_env(b: Builder, values: list[Value]) -> Value:
-        env = b.alloca(env_t, name="ckpt.env")
-        for k, v in enumerate(values):
-            b.store(v, b.gep(env_t, env, [ConstantInt(I32, 0), ConstantInt(I32, k)]))
-        return env
+    turn_core = _turn_core(m, fn, spec, env_t, pair)
+    turn_thunk = _turn_thunk(m, fn, spec, env_t, turn_core)
+    param_of: list[int] = []  # L's argument -> the sweep parameter holding it
+    env_params: list[int] = []
+    env_primal: list[bool] = []
+    k = 0
+    for idx, a in enumerate(fn.args):
+        param_of.append(k)
+        if idx >= head:
+            env_params.append(k)
+            env_primal.append(True)
+            if Activity(acts[idx]).has_shadow:
+                env_params += range(k + 1, k + 1 + width)
+                env_primal += [False] * width
+        k += 1 + (width if isinstance(a.type, PointerType) else 0)
+    regions_at = range(head - 2 * spec.nregions, head, 2)
+    layout = SweepLayout(spec, width, env_t, env_params, env_primal,
+                         [(param_of[r], param_of[r + 1]) for r in regions_at],
+                         param_of[0 if spec.is_while else 2], param_of[1 if spec.is_while else 3],
+                         None if spec.is_while else (param_of[0], param_of[1]), primal_thunk, turn_core)
+    _SWEEPS.setdefault(m, {}).update({aug: (layout, True), rev: (layout, False)})
 
     # Augmented sweep: the driver runs the loop as the scheme says, up to its first turn.
     b = Builder(aug.append_block("entry"))
-    primals, env_values = unpack(aug)
-    env = build_env(b, env_values)
-    regions = [(primals[k], primals[k + 1]) for k in range(head - 2 * spec.nregions, head, 2)]
-    layout = DataLayout.of_module(m)
-    regions += [(g, const_int(I64, layout.alloc_size(g.value_type))) for g in spec.globals]
-    pairs_t = StructType((PTR, I64))
-    arr = b.alloca(pairs_t, const_int(I64, max(1, len(regions))), name="ckpt.regions")
-    for k, (p, size) in enumerate(regions):
-        slot = b.gep(pairs_t, arr, [const_int(I64, k)])
-        b.store(p, slot)
-        b.store(size, b.gep(pairs_t, arr, [const_int(I64, k), ConstantInt(I32, 1)]))
-    if spec.is_while:
-        bounds: list[Value] = [const_int(I64, 0), const_int(I64, -1)]
-        scheme, data = primals[0], primals[1]
-    else:
-        bounds = [primals[0], primals[1]]
-        scheme, data = primals[2], primals[3]
-    forward = m.declare_function("__pyenzyme_ckpt_forward",
-                                 FunctionType(PTR, (PTR, PTR, I64, I64, PTR, I64, PTR, PTR)))
-    handle = b.call(forward, [scheme, data, *bounds, arr, const_int(I64, len(regions)), env, primal_thunk])
+    env = build_env(b, env_t, [aug.args[k] for k in env_params])
+    regions: list[tuple[Value, Value]] = [(aug.args[p], aug.args[n]) for p, n in layout.region_params]
+    handle = run_forward(b, layout, list(aug.args), regions, env, primal_thunk)
     b.ret(handle)
 
     # Reverse sweep: the rest of the schedule, each u-turn one step's derivative.
     b = Builder(rev.append_block("entry"))
-    _, env_values = unpack(rev)
-    env = build_env(b, env_values)
-    reverse = m.declare_function("__pyenzyme_ckpt_reverse", FunctionType(VOID, (PTR, PTR, PTR, PTR)))
-    b.call(reverse, [rev.args[-1], env, primal_thunk, turn_thunk])
+    env = build_env(b, env_t, [rev.args[k] for k in env_params])
+    run_reverse(b, rev.args[-1], env, primal_thunk, turn_thunk)
     b.ret(None)
     return aug, rev
+
+
+def build_env(b: Builder, env_t: StructType, values: list[Value]) -> Value:
+    env = b.alloca(env_t, name="ckpt.env")
+    for k, v in enumerate(values):
+        b.store(v, b.gep(env_t, env, [ConstantInt(I32, 0), ConstantInt(I32, k)]))
+    return env
+
+
+def run_forward(b: Builder, layout: SweepLayout, params: list[Value], regions: list[tuple[Value, Value]],
+                env: Value, primal_thunk: Function) -> Value:
+    """Call the driver's forward sweep (``params``: the values of the augmented sweep's parameters) on the named
+    ``regions`` and the globals; returns its handle."""
+    m = b.function.module
+    assert isinstance(m, Module)
+    layout_dl = DataLayout.of_module(m)
+    regions = regions + [(g, const_int(I64, layout_dl.alloc_size(g.value_type))) for g in layout.spec.globals]
+    pairs_t = StructType((PTR, I64))
+    arr = b.alloca(pairs_t, const_int(I64, max(1, len(regions))), name="ckpt.regions")
+    for k, (p, size) in enumerate(regions):
+        b.store(p, b.gep(pairs_t, arr, [const_int(I64, k)]))
+        b.store(size, b.gep(pairs_t, arr, [const_int(I64, k), ConstantInt(I32, 1)]))
+    bounds: list[Value] = [const_int(I64, 0), const_int(I64, -1)] if layout.bounds_params is None else \
+        [params[layout.bounds_params[0]], params[layout.bounds_params[1]]]
+    forward = m.declare_function("__pyenzyme_ckpt_forward",
+                                 FunctionType(PTR, (PTR, PTR, I64, I64, PTR, I64, PTR, PTR)))
+    return b.call(forward, [params[layout.scheme_param], params[layout.data_param], *bounds, arr, const_int(I64, len(regions)), env,
+                            primal_thunk])
+
+
+def run_reverse(b: Builder, handle: Value, env: Value, primal_thunk: Function, turn_thunk: Function) -> None:
+    m = b.function.module
+    assert isinstance(m, Module)
+    reverse = m.declare_function("__pyenzyme_ckpt_reverse", FunctionType(VOID, (PTR, PTR, PTR, PTR)))
+    b.call(reverse, [handle, env, primal_thunk, turn_thunk])
 
 
 def _load_env(b: Builder, env_t: StructType, env: Value) -> list[Value]:
@@ -211,20 +231,38 @@ def _primal_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructTy
     return f
 
 
-def _turn_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructType, acts: tuple[str, ...],
-                pair: SweepPair) -> Function:
-    """``void turn(env, i)``: step i's augmented sweep, then its reverse sweep, on a tape of their own."""
-    f = Function(m.unique_name(f"{fn.name}.turn_step"), FunctionType(VOID, (PTR, I64)), prefix="internal")
+def _turn_core(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructType, pair: SweepPair) -> Function:
+    """``void turn_core(i, fields..., tape)``: step i's augmented sweep, then its reverse sweep, on ``tape``,
+    which is released after."""
+    f = Function(m.unique_name(f"{fn.name}.turn_core"), FunctionType(VOID, (I64, *env_t.elements, PTR)),
+                 prefix="internal")
     m.add(f)
     b = Builder(f.append_block("entry"))
-    values = _load_env(b, env_t, f.args[0]) if len(fn.args) > spec.head else []
-    i = _as_step_index(b, spec.step, f.args[1])
-    malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
-    tape = b.call(malloc, [const_int(I64, 48)])  # TAPE_STRUCT
-    b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    i = _as_step_index(b, spec.step, f.args[0])
+    values = list(f.args[1:-1]) if len(fn.args) > spec.head else []
+    tape = f.args[-1]
     b.call(pair.augmented, [i, *values, tape])
     b.call(pair.reverse, [i, *values, tape])
     release_tape(m, b, tape)
+    b.ret(None)
+    return f
+
+
+def _turn_thunk(m: Module, fn: Function, spec: CheckpointLoop, env_t: StructType, core: Function) -> Function:
+    """``void turn(env, i)``: turn_core on the environment and a fresh tape."""
+    f = Function(m.unique_name(f"{fn.name}.turn_step"), FunctionType(VOID, (PTR, I64)), prefix="internal")
+    m.add(f)
+    b = Builder(f.append_block("entry"))
+    values = _load_env(b, env_t, f.args[0])
+    tape = new_tape(m, b)
+    b.call(core, [f.args[1], *values, tape])
     b.call(m.declare_function("free", FunctionType(VOID, (PTR,))), [tape])
     b.ret(None)
     return f
+
+
+def new_tape(m: Module, b: Builder) -> Value:
+    """A zeroed tape struct on the heap."""
+    tape = b.call(m.declare_function("malloc", FunctionType(PTR, (I64,))), [const_int(I64, 48)])  # TAPE_STRUCT
+    b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
+    return tape

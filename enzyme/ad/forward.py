@@ -24,7 +24,8 @@ from .activity_plan import ActivityPlan
 from .common import (ADContext, check_address_escape, clone_body, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules, is_float
-from .checkpoint import refuse_forward_over_checkpoint
+from .checkpoint import checkpoint_sweep_of
+from .checkpoint_forward import checkpoint_sweep_forward
 from .fixed_point import fixed_point_forward, fixed_point_of
 from .float_bits import returns_float_data
 from .forward_calls import forward_call
@@ -47,10 +48,15 @@ def forward_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...]
     key = ("forward", fn, acts) if width == 1 else ("forward", fn, acts, width)
     done = ctx.memo.get(key)
     if done is None:
-        refuse_forward_over_checkpoint(ctx.module, fn)
         rule = custom_rules(ctx.module).forward(fn)
         fixed = fixed_point_of(ctx.module, fn)
-        if fixed is not None:
+        ckpt = checkpoint_sweep_of(ctx.module, fn)
+        if ckpt is not None:  # a checkpointed loop's sweep: the same schedule on tangents too
+            str_acts = tuple(str(a) for a in acts)
+            done = checkpoint_sweep_forward(ckpt[0], ckpt[1], fn, str_acts, width,
+                                            _derivative_function(ctx, fn, str_acts, width),
+                                            lambda f, a: forward_derivative(ctx, f, a, width))
+        elif fixed is not None:
             done = fixed_point_forward(ctx, fn, fixed, tuple(str(a) for a in acts), width,
                                        _derivative_function(ctx, fn, tuple(str(a) for a in acts), width),
                                        lambda step_acts: forward_derivative(ctx, fixed.step, step_acts))
