@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from enzyme import llvm, toolchain
+from enzyme import _paths, llvm, toolchain
 from enzyme.errors import DifferentiationError
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
@@ -43,6 +43,16 @@ def test_checkpointing_bounds_the_memory_of_the_gradient(opt_level: int, tmp_pat
         # The plain gradient keeps 2000 steps of tape (~30 MiB); the checkpointed ones one step's tape and
         # 10 (revolve) or 45 + 44 (periodic) snapshots of 4 KiB.
         assert plain_kib > 20_000 and plain_kib - kib > 15_000, (mode, plain_kib, kib)
+
+
+@pytest.mark.parametrize("language", ["c", "c++"])
+def test_reference_schemes_follow_the_protocol(language: str, tmp_path: Path) -> None:
+    """The schemes of <enzyme/checkpoint.h> replayed on a model of the driver (plain C/C++, no derivative)."""
+    exe = tmp_path / "schedules"
+    subprocess.run([str(toolchain.find_tool("clang").path), "-x", language, "-O1", "-Wall", "-Wextra", "-Werror",
+                    "-I", str(_paths.include_dir()), str(HERE / "schedules.c"), "-o", str(exe)], check=True)
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0 and "ALL OK" in run.stdout, run.stdout
 
 
 PROLOGUE = """

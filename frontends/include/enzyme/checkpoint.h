@@ -34,12 +34,12 @@
  *
  * Reference schemes, used as  enzyme_scheme, &EnzymeCkptRevolve, &config  (an EnzymeCkptConfig):
  *
- *   EnzymeCkptRevolve   binomial checkpointing with config.snapshots slots (at least 1): the states kept
- *                       never exceed that many, and the number of steps run again grows like
- *                       n log n / snapshots at worst;
- *   EnzymeCkptBinomial  the same schedule;
- *   EnzymeCkptPeriodic  config.snapshots segments of equal length: the start of each is kept, and when a
- *                       segment is reversed the state before each of its steps;
+ *   EnzymeCkptRevolve   binomial checkpointing with config.snapshots slots (enzyme_ckpt_binomial_slots: by
+ *                       default floor(sqrt(n)), at least 2): the states kept never exceed that many, and
+ *                       each step is run again about as few times as that many slots allow;
+ *   EnzymeCkptBinomial  Enzyme-MLIR's binomial schedule with as many slots (a stack of slots);
+ *   EnzymeCkptPeriodic  at most config.snapshots segments (enzyme_ckpt_periodic_split): the start of each
+ *                       is kept, and when a segment is reversed the state before each of its steps;
  *   EnzymeCkptStoreAll  the state before every step (one segment); the scheme for while loops.
  *
  * Snapshots are kept in memory, or, with config.spill_dir, in files there once the slots in memory would
@@ -48,6 +48,7 @@
 #ifndef PYENZYME_CHECKPOINT_H
 #define PYENZYME_CHECKPOINT_H
 
+#include "checkpoint_schedule.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,16 +61,7 @@ extern "C" {
 
 #define ENZYME_CKPT_ABI_VERSION 1
 
-enum {
-  ENZYME_CKPT_NONE = 0,
-  ENZYME_CKPT_STORE = 1,
-  ENZYME_CKPT_RESTORE = 2,
-  ENZYME_CKPT_FORWARD = 3,
-  ENZYME_CKPT_FIRSTUTURN = 4,
-  ENZYME_CKPT_UTURN = 5,
-  ENZYME_CKPT_ERROR = 6,
-  ENZYME_CKPT_DONE = 7
-};
+/* The action flags and the schedules' arithmetic are in <enzyme/checkpoint_schedule.h>. */
 
 typedef struct EnzymeCkptAction {
   int32_t flag;
@@ -332,9 +324,7 @@ static inline void *enzyme_ckpt_revolve_init(void *data, int64_t nsteps, uint64_
   s->slots.config = (const EnzymeCkptConfig *)data;
   s->slots.bytes = bytes;
   s->n = nsteps;
-  s->snaps = s->slots.config->snapshots < 1 ? 1 : s->slots.config->snapshots;
-  if (s->snaps > nsteps && nsteps > 0)
-    s->snaps = nsteps;
+  s->snaps = enzyme_ckpt_binomial_slots(nsteps, s->slots.config->snapshots);
   s->stack = (enzyme_ckpt_frame *)calloc((size_t)s->snaps + 1, sizeof(enzyme_ckpt_frame));
   return s;
 }
@@ -453,11 +443,119 @@ static const EnzymeCheckpointScheme EnzymeCkptRevolve = {
     ENZYME_CKPT_ABI_VERSION, enzyme_ckpt_revolve_init, enzyme_ckpt_revolve_next, enzyme_ckpt_revolve_store,
     enzyme_ckpt_revolve_restore, NULL, enzyme_ckpt_revolve_finalize, NULL, NULL, NULL};
 
-static const EnzymeCheckpointScheme EnzymeCkptBinomial = {
-    ENZYME_CKPT_ABI_VERSION, enzyme_ckpt_revolve_init, enzyme_ckpt_revolve_next, enzyme_ckpt_revolve_store,
-    enzyme_ckpt_revolve_restore, NULL, enzyme_ckpt_revolve_finalize, NULL, NULL, NULL};
+/* ---- Binomial: Enzyme-MLIR's schedule, a stack of slots ----
+ *
+ * The forward sweep keeps slot k at the step it reaches and advances enzyme_ckpt_binomial_progress(steps
+ * left, slots left) steps, until the advances reach the end (the last one stops a step short: the driver's
+ * first turn runs the last step).  To reverse step cur - 1 it brings back the top slot and runs forward to
+ * cur - 1 the same way, keeping a slot at each step an advance starts from (the top slot holds the first);
+ * the slots so placed are the stack from then on, and a top slot at cur - 1 itself is dropped after its
+ * turn.  The actions of one turn are made at a time. */
 
-/* ---- Periodic: K segments of equal length ----
+typedef struct enzyme_ckpt_binomial {
+  enzyme_ckpt_slots slots;
+  int64_t n, budget, depth, cur; /* depth: slots on the stack; cur: the steps not yet reversed */
+  int64_t *at;                   /* the step each slot holds */
+  EnzymeCkptAction *queue;
+  int64_t len, next;
+} enzyme_ckpt_binomial;
+
+static inline void enzyme_ckpt_binomial_queue(enzyme_ckpt_binomial *s, int32_t flag, int64_t iteration,
+                                              int64_t start, int64_t slot) {
+  enzyme_ckpt_set(&s->queue[s->len++], flag, iteration, start, slot);
+}
+
+/* Queue the advances from step q (the current state) towards `end`, placing slots k, k+1, ...; the last
+ * advance stops a step short of `end`.  The forward sweep (`turn` 0) goes on while a step is left; a turn
+ * while two are (the step before `end` is the one it reverses), and its first slot, the top of the stack,
+ * holds q already.  Returns the next free slot. */
+static inline int64_t enzyme_ckpt_binomial_advance(enzyme_ckpt_binomial *s, int64_t k, int64_t q, int64_t end,
+                                                   int turn) {
+  int64_t first = k;
+  while (turn ? q + 1 < end : q < end) {
+    int64_t left = end - q, free_slots = s->budget - k, to, stop;
+    if (free_slots > left)
+      free_slots = left;
+    if (!turn || k != first)
+      enzyme_ckpt_binomial_queue(s, ENZYME_CKPT_STORE, q, q, k);
+    s->at[k] = q;
+    to = q + enzyme_ckpt_binomial_progress(left, free_slots);
+    stop = to == end ? end - 1 : to;
+    if (stop > q)
+      enzyme_ckpt_binomial_queue(s, ENZYME_CKPT_FORWARD, stop, q, k);
+    q = to;
+    k++;
+  }
+  return k;
+}
+
+/* Queue the reversal of step cur - 1. */
+static inline void enzyme_ckpt_binomial_turn(enzyme_ckpt_binomial *s, int first) {
+  int64_t top = s->depth - 1;
+  enzyme_ckpt_binomial_queue(s, ENZYME_CKPT_RESTORE, s->at[top], s->at[top], top);
+  s->depth = enzyme_ckpt_binomial_advance(s, top, s->at[top], s->cur, 1);
+  enzyme_ckpt_binomial_queue(s, first ? ENZYME_CKPT_FIRSTUTURN : ENZYME_CKPT_UTURN, s->cur, s->cur - 1, 0);
+  s->cur--;
+}
+
+static inline void *enzyme_ckpt_binomial_init(void *data, int64_t nsteps, uint64_t bytes) {
+  enzyme_ckpt_binomial *s;
+  if (nsteps < 0)
+    enzyme_ckpt_abort("EnzymeCkptBinomial needs the number of steps (use EnzymeCkptStoreAll for while loops)");
+  s = (enzyme_ckpt_binomial *)calloc(1, sizeof(*s));
+  s->slots.config = (const EnzymeCkptConfig *)data;
+  s->slots.bytes = bytes;
+  s->n = s->cur = nsteps;
+  s->budget = enzyme_ckpt_binomial_slots(nsteps, s->slots.config->snapshots);
+  s->at = (int64_t *)calloc((size_t)s->budget + 1, sizeof(int64_t));
+  s->queue = (EnzymeCkptAction *)calloc(4 * (size_t)s->budget + 8, sizeof(EnzymeCkptAction));
+  if (nsteps == 0) {
+    enzyme_ckpt_binomial_queue(s, ENZYME_CKPT_DONE, 0, 0, -1);
+    return s;
+  }
+  s->depth = enzyme_ckpt_binomial_advance(s, 0, 0, nsteps, 0); /* the forward sweep */
+  enzyme_ckpt_binomial_turn(s, 1);
+  return s;
+}
+
+static inline void enzyme_ckpt_binomial_next(void *state, EnzymeCkptAction *out) {
+  enzyme_ckpt_binomial *s = (enzyme_ckpt_binomial *)state;
+  if (s->next == s->len) {
+    s->len = s->next = 0;
+    if (s->cur == 0)
+      enzyme_ckpt_binomial_queue(s, ENZYME_CKPT_DONE, 0, 0, -1);
+    else
+      enzyme_ckpt_binomial_turn(s, 0);
+  }
+  *out = s->queue[s->next++];
+  enzyme_ckpt_count(&s->slots, out);
+}
+
+static inline void enzyme_ckpt_binomial_store(void *state, int64_t slot, int64_t step, const EnzymeCkptRegion *r,
+                                              uint64_t nr) {
+  (void)step;
+  enzyme_ckpt_put(&((enzyme_ckpt_binomial *)state)->slots, slot, r, nr);
+}
+
+static inline void enzyme_ckpt_binomial_restore(void *state, int64_t slot, int64_t step,
+                                                const EnzymeCkptRegion *r, uint64_t nr) {
+  (void)step;
+  enzyme_ckpt_get(&((enzyme_ckpt_binomial *)state)->slots, slot, r, nr);
+}
+
+static inline void enzyme_ckpt_binomial_finalize(void *state) {
+  enzyme_ckpt_binomial *s = (enzyme_ckpt_binomial *)state;
+  enzyme_ckpt_slots_done(&s->slots);
+  free(s->at);
+  free(s->queue);
+  free(s);
+}
+
+static const EnzymeCheckpointScheme EnzymeCkptBinomial = {
+    ENZYME_CKPT_ABI_VERSION, enzyme_ckpt_binomial_init, enzyme_ckpt_binomial_next, enzyme_ckpt_binomial_store,
+    enzyme_ckpt_binomial_restore, NULL, enzyme_ckpt_binomial_finalize, NULL, NULL, NULL};
+
+/* ---- Periodic: at most K segments (enzyme_ckpt_periodic_split) ----
  *
  * The forward sweep keeps the start of segments 0 .. K-2 in slots 0 .. K-2 and goes through the last
  * segment keeping the state before each of its steps.  A segment is reversed from the states before each
@@ -466,6 +564,7 @@ static const EnzymeCheckpointScheme EnzymeCkptBinomial = {
 
 typedef struct enzyme_ckpt_periodic {
   enzyme_ckpt_slots slots;
+  EnzymeCkptPeriodicSplit split;
   int64_t n, segs;
   int64_t seg;   /* the segment being reversed */
   int64_t phase; /* position in the segment's actions */
@@ -475,7 +574,7 @@ typedef struct enzyme_ckpt_periodic {
 } enzyme_ckpt_periodic;
 
 static inline int64_t enzyme_ckpt_seg_start(const enzyme_ckpt_periodic *p, int64_t k) {
-  return k >= p->segs ? p->n : (int64_t)((__int128)k * p->n / p->segs);
+  return k >= p->segs ? p->n : enzyme_ckpt_periodic_start(p->split, k);
 }
 
 static inline int64_t enzyme_ckpt_seg_slot(const enzyme_ckpt_periodic *p, int64_t k, int64_t j) {
@@ -494,9 +593,10 @@ static inline void *enzyme_ckpt_periodic_init_segments(void *data, int64_t nstep
     p->segs = 1;
     return p;
   }
-  p->segs = segs < 1 ? 1 : segs;
-  if (nsteps > 0 && p->segs > nsteps)
-    p->segs = nsteps;
+  p->split = enzyme_ckpt_periodic_split(nsteps, segs);
+  p->segs = enzyme_ckpt_periodic_segments(p->split);
+  if (p->segs < 1)
+    p->segs = 1;
   p->seg = -1; /* the forward sweep's segment starts first */
   return p;
 }
@@ -516,6 +616,7 @@ static inline void enzyme_ckpt_periodic_set_nsteps(void *state, int64_t nsteps) 
   enzyme_ckpt_periodic *p = (enzyme_ckpt_periodic *)state;
   p->online = 0;
   p->n = nsteps;
+  p->split = enzyme_ckpt_periodic_split(nsteps, 1);
   p->segs = 1;
   p->seg = 0;
   /* Every step's state is kept already: go back to the last one, then turn. */
