@@ -5,6 +5,11 @@ depends on and the steps change.  A snapshot holds the regions the call names an
 step reaches (``snapshot_globals``); ``check_writes`` refuses a step that may write memory outside those:
 through an argument no region starts at, or through a pointer whose object cannot be told (loaded from
 memory, an indirect or unknown call).  Fresh blocks and stack objects of the step are its own.
+
+The steps run again in the reverse sweep also read what they only read, through their other arguments: that
+memory must not change after the loop.  ``check_writes`` refuses the plain case, code after the loop in the
+same function (or what it calls) writing into the object such an argument points into; writes it cannot
+see (the caller's caller, memory reached through loaded pointers) are the program's responsibility.
 """
 from __future__ import annotations
 
@@ -166,3 +171,44 @@ def check_writes(step: Function, call: CallInst, head: int, regions: list[Value]
             raise DifferentiationError(
                 f"{site}: the step writes through its argument {k + 1}, which no enzyme_checkpoint_region "
                 "names: snapshots would not hold it; add enzyme_checkpoint_region, ptr, bytes for it")
+    read: dict[Value, int] = {}
+    for k, a in enumerate(step.args[1:], start=1):
+        given = call.args[head + k - 1]
+        if isinstance(a.type, PointerType) and k not in written and strip_pointer_casts(given) not in covered:
+            for o in _objects(given) or ():
+                read.setdefault(o, k)
+    if read:
+        _check_kept_after(call, read, site)
+
+
+def _check_kept_after(call: CallInst, read: dict[Value, int], site: str) -> None:
+    """Refuse a write, after ``call`` in its function, into an object the steps read (``read``: object ->
+    the step's argument index)."""
+    fn = call.function
+    assert fn is not None
+    block = call.parent
+    assert block is not None
+    insts = block.instructions
+    after: list[Instruction] = list(insts[insts.index(call) + 1:])
+    seen = {block}
+    work = list(block.successors)
+    while work:
+        b = work.pop()
+        if b in seen:
+            continue
+        seen.add(b)
+        after += b.instructions
+        work += b.successors
+    memo: dict[Function, frozenset[int]] = {}
+    for inst in after:
+        try:
+            targets = _targets(inst, memo)
+        except _Unknown:
+            continue  # what it writes cannot be told: the program's responsibility (module docstring)
+        for t in targets:
+            for o in _objects(t) or ():
+                if o in read:
+                    raise DifferentiationError(
+                        f"{site}: {describe(inst)} writes, after the loop, memory the step reads through its "
+                        f"argument {read[o] + 1}: the steps run again in the reverse sweep would read the new "
+                        "values; name it with enzyme_checkpoint_region, ptr, bytes (or write it elsewhere)")

@@ -99,6 +99,25 @@ void g(double *u, double *du, double *a, double *da) { __enzyme_autodiff((void *
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
+def test_writing_what_the_steps_read_after_the_loop_is_refused(opt_level: int, tmp_path: Path) -> None:
+    # The steps run again in the reverse sweep would read p[0] = 9.
+    body = """
+#include <math.h>
+__attribute__((noinline)) static void step(int64_t i, double *u, double *p) { u[0] = sin(u[0]) * p[0] + 0.1 * i; }
+double f(double *u, double *p, int64_t n) {
+  __enzyme_checkpoint_for((void *)step, 0, n, enzyme_scheme, &EnzymeCkptRevolve, &config,
+                          enzyme_checkpoint_region, u, (int64_t)sizeof(double), u, p);
+  double r = u[0] * p[0];
+  p[0] = 9;
+  return r;
+}
+void g(double *u, double *du, double *p, double *dp) { __enzyme_autodiff((void *)f, u, du, p, dp, (int64_t)5); }
+"""
+    _refused(tmp_path, body, opt_level, r"__enzyme_checkpoint_for in @f .* writes, after the loop, memory the step "
+                                        r"reads through its argument 3")
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
 def test_forward_over_reverse_with_a_floating_point_global_is_refused(opt_level: int, tmp_path: Path) -> None:
     # The step's state includes a double global: its one shadow would serve both the tangent and the adjoint.
     body = """
