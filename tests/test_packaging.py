@@ -55,6 +55,7 @@ def test_wheel_contains_package_cmake_and_headers(wheel: Path) -> None:
         "enzyme/include/enzyme/enzyme",         # the C++ interface (enzyme::autodiff)
         "enzyme/include/enzyme/fixed_point.h",  # __enzyme_fixed_point and its markers
         "enzyme/include/enzyme/checkpoint.h",   # __enzyme_checkpoint_for/_while and the reference schemes
+        "enzyme/include/enzyme/checkpoint_schedule.h",  # the schedules' arithmetic
         "enzyme/cmake/EnzymeAddDifferentiable.cmake",
         "enzyme/fortran/enzyme.f90",
         "enzyme/rust/enzyme/Cargo.toml",
