@@ -28,6 +28,7 @@ from ..ir.types import PTR, PointerType
 from .common import describe, value_name, zero
 from .checkpoint import checkpoint_gradient, checkpoint_of
 from .fixed_point import fixed_point_gradient, fixed_point_of
+from .indirect import reaches_shadowed_global
 from .custom import adjoint_types, custom_rules, has_tape, is_float, returns_primal, writes_only_its_stack
 
 if TYPE_CHECKING:
@@ -56,8 +57,11 @@ def _custom_gradient(gen: ReverseState, inst: CallInst) -> tuple[Function, Funct
 
 
 def _involved(gen: ReverseState, inst: CallInst) -> bool:
-    """Does the call carry any derivative (active float argument or result, or shadowed memory)?"""
-    return inst in gen.active or any(a in gen.active or a in gen.shadow for a in inst.args)
+    """Does the call carry any derivative (active float argument or result, or shadowed memory; for a
+    checkpointed loop also a global with a shadow that its steps reach)?"""
+    if inst in gen.active or any(a in gen.active or a in gen.shadow for a in inst.args):
+        return True
+    return checkpoint_of(gen.m, inst.called_function) is not None and reaches_shadowed_global(gen.ctx, inst)
 
 
 def _rule_args(gen: ReverseState, inst: CallInst, values: list[Value],

@@ -5,7 +5,7 @@
    budgets must equal the gradient of the same plain loop and central differences of the plain loop; the
    schedule must differentiate every step once and keep no more snapshots than Revolve is given; the
    primal state after the gradient must be the plain loop's.  A while loop (__enzyme_checkpoint_while),
-   batch reverse mode (enzyme_width 2), forward mode through a checkpointed loop, and a checkpointed loop whose steps run checkpointed loops (outer
+   a loop whose state is only a global, batch reverse mode (enzyme_width 2), forward mode through a checkpointed loop, and a checkpointed loop whose steps run checkpointed loops (outer
    snapshots in files)
    are checked the same way. */
 #include <enzyme/checkpoint.h>
@@ -83,6 +83,21 @@ static void outputs(double *T, double *kappa, double *q, double *out, int64_t ck
   else
     out[0] = plain(T, kappa, q, STEPS);
   out[1] = T[3] * T[5];
+}
+
+/* A loop whose whole state is a global, stepped by an int from 5 on: no argument carries its derivative. */
+static double G[3];
+__attribute__((noinline)) static void global_step(int i) {
+  for (int k = 0; k < 3; k++) G[k] = sin(G[k]) + 0.01 * i * G[(k + 1) % 3];
+}
+
+static double global_loop(double *x, int n, EnzymeCkptConfig *config) {
+  for (int k = 0; k < 3; k++) G[k] = x[k];
+  if (config)
+    __enzyme_checkpoint_for((void *)global_step, 5, n, enzyme_scheme, &EnzymeCkptRevolve, config);
+  else
+    for (int i = 5; i < 5 + n; i++) global_step(i);
+  return G[0] * G[1] + G[2];
 }
 
 static void init(double *T, double *kappa, double *q) {
@@ -224,6 +239,16 @@ int main(void) {
     compare("batch row 1", g[1], rows[1], 1e-12);
     compare("batch row 0 = the plain gradient", g[0], want, 1e-12);
     check("batch: each step differentiated once", (double)stats.taped_steps, STEPS, 0);
+  }
+
+  {  /* state in a global only */
+    double x[3] = {0.3, 0.5, 0.9}, want_g[3] = {0}, got_g[3] = {0};
+    EnzymeCkptStats stats;
+    EnzymeCkptConfig config = {2, 0, NULL, 0, &stats};
+    __enzyme_autodiff((void *)global_loop, enzyme_dup, x, want_g, enzyme_const, 9, enzyme_const, (void *)0);
+    __enzyme_autodiff((void *)global_loop, enzyme_dup, x, got_g, enzyme_const, 9, enzyme_const, &config);
+    for (int k = 0; k < 3; k++) check("global state", got_g[k], want_g[k], 1e-13);
+    check("global state: steps differentiated", (double)stats.taped_steps, 9, 0);
   }
 
   {  /* forward mode through the checkpointed loop: the directional derivative along (v, 1, w) */
