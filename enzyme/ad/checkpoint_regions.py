@@ -7,16 +7,19 @@ through an argument no region starts at, or through a pointer whose object canno
 memory, an indirect or unknown call).  Fresh blocks and stack objects of the step are its own.
 
 The steps run again in the reverse sweep also read what they only read, through their other arguments: that
-memory must not change after the loop.  ``check_writes`` refuses the plain case, code after the loop in the
-same function (or what it calls) writing into the object such an argument points into; writes it cannot
-see (the caller's caller, memory reached through loaded pointers) are the program's responsibility.
+memory must not change after the loop.  ``check_writes`` refuses code after the loop writing into the object
+such an argument points into: in the loop's function (or what it calls) and, through the call sites, in its
+callers.  Where it cannot tell (a write through a loaded pointer, an indirect call, a read-only argument whose
+object is unknown) it warns, naming the instruction.
 """
 from __future__ import annotations
 
-from ..errors import DifferentiationError
+import warnings
+
+from ..errors import DifferentiationError, EnzymeWarning
 from ..ir import (AllocaInst, Argument, CallInst, CastInst, ConstantExpr, Function, GEPInst, GlobalVariable,
                   Instruction, PhiInst, SelectInst, StoreInst, Value, strip_pointer_casts)
-from ..ir.values import iter_constant_operands
+from ..ir.values import iter_constant_operands, ref
 from ..ir.types import PointerType
 from ..rules import lookup
 from ..rules.memory import MemoryKind, lookup_memory
@@ -172,18 +175,32 @@ def check_writes(step: Function, call: CallInst, head: int, regions: list[Value]
                 f"{site}: the step writes through its argument {k + 1}, which no enzyme_checkpoint_region "
                 "names: snapshots would not hold it; add enzyme_checkpoint_region, ptr, bytes for it")
     read: dict[Value, int] = {}
+    unknown: list[str] = []
     for k, a in enumerate(step.args[1:], start=1):
         given = call.args[head + k - 1]
         if isinstance(a.type, PointerType) and k not in written and strip_pointer_casts(given) not in covered:
-            for o in _objects(given) or ():
+            objs = _objects(given)
+            if objs is None:
+                unknown.append(f"the object of the step's argument {k + 1} ({describe(given) if isinstance(given, Instruction) else ref(given)})")
+            for o in objs or ():
                 read.setdefault(o, k)
     if read:
-        _check_kept_after(call, read, site)
+        _check_kept_after(call, read, site, unknown, set())
+    if unknown:
+        warnings.warn(
+            f"{site}: cannot tell whether memory the checkpointed steps only read stays unchanged until the "
+            f"reverse sweep ({'; '.join(unknown[:3])}): the steps run again would read new values; name such "
+            "memory with enzyme_checkpoint_region, ptr, bytes", EnzymeWarning, stacklevel=2)
 
 
-def _check_kept_after(call: CallInst, read: dict[Value, int], site: str) -> None:
-    """Refuse a write, after ``call`` in its function, into an object the steps read (``read``: object ->
-    the step's argument index)."""
+def _check_kept_after(call: CallInst, read: dict[Value, int], site: str, unknown: list[str],
+                      visited: set[CallInst]) -> None:
+    """Refuse a write, after ``call`` in its function or after the calls of that function in its callers,
+    into an object the steps read (``read``: object -> the step's argument index); list in ``unknown`` the
+    writes whose target cannot be told."""
+    if call in visited:
+        return
+    visited.add(call)
     fn = call.function
     assert fn is not None
     block = call.parent
@@ -203,12 +220,32 @@ def _check_kept_after(call: CallInst, read: dict[Value, int], site: str) -> None
     for inst in after:
         try:
             targets = _targets(inst, memo)
-        except _Unknown:
-            continue  # what it writes cannot be told: the program's responsibility (module docstring)
+        except _Unknown as e:
+            unknown.append(describe(e.inst))
+            continue
         for t in targets:
-            for o in _objects(t) or ():
+            objs = _objects(t)
+            if objs is None:
+                unknown.append(describe(inst))
+            for o in objs or ():
                 if o in read:
                     raise DifferentiationError(
                         f"{site}: {describe(inst)} writes, after the loop, memory the step reads through its "
                         f"argument {read[o] + 1}: the steps run again in the reverse sweep would read the new "
                         "values; name it with enzyme_checkpoint_region, ptr, bytes (or write it elsewhere)")
+    for use in fn.uses:
+        caller = use.user
+        if not isinstance(caller, CallInst) or caller.called_function is not fn:
+            continue
+        outer: dict[Value, int] = {}
+        for o, k in read.items():
+            if isinstance(o, Argument):
+                objs = _objects(caller.args[fn.args.index(o)])
+                if objs is None:
+                    unknown.append(f"the object passed as argument {fn.args.index(o) + 1} by {describe(caller)}")
+                for x in objs or ():
+                    outer.setdefault(x, k)
+            elif isinstance(o, GlobalVariable):
+                outer.setdefault(o, k)
+        if outer:
+            _check_kept_after(caller, outer, site, unknown, visited)

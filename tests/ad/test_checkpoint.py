@@ -119,6 +119,28 @@ void g(double *u, double *du, double *p, double *dp) { __enzyme_autodiff((void *
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
+def test_writing_what_the_steps_read_in_a_caller_after_the_loop_is_refused(opt_level: int, tmp_path: Path) -> None:
+    # The loop lives in a helper; its caller changes the parameter the steps read after the helper returns.
+    body = """
+#include <math.h>
+__attribute__((noinline)) static void step(int64_t i, double *u, double *p) { u[0] = sin(u[0]) * p[0] + 0.1 * i; }
+__attribute__((noinline)) static void simulate(double *u, double *p, int64_t n) {
+  __enzyme_checkpoint_for((void *)step, 0, n, enzyme_scheme, &EnzymeCkptRevolve, &config,
+                          enzyme_checkpoint_region, u, (int64_t)sizeof(double), u, p);
+}
+double f(double *u, double *params, int64_t n) {
+  simulate(u, params + 1, n);
+  double r = u[0] * params[1];
+  params[1] *= 0.5;
+  return r;
+}
+void g(double *u, double *du, double *p, double *dp) { __enzyme_autodiff((void *)f, u, du, p, dp, (int64_t)5); }
+"""
+    _refused(tmp_path, body, opt_level, r"__enzyme_checkpoint_for in @simulate .* writes, after the loop, memory "
+                                        r"the step reads through its argument 3")
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
 def test_forward_over_reverse_with_a_floating_point_global_is_refused(opt_level: int, tmp_path: Path) -> None:
     # The step's state includes a double global: its one shadow would serve both the tangent and the adjoint.
     body = """

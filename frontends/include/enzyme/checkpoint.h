@@ -16,8 +16,9 @@
  * lives at a time.  A snapshot holds the regions named with enzyme_checkpoint_region and every mutable
  * global the step reads or writes; a step that writes through an argument no region names is refused.
  * What the step only reads through its other arguments must not change between the loop and the end of
- * the gradient's reverse sweep (the steps run again read it): a write after the loop in the same function
- * is refused, others are the program's responsibility; name such memory as a region if it may change.
+ * the gradient's reverse sweep (the steps run again read it): a write into it after the loop, in the loop's
+ * function or in its callers, is refused, and a write pyenzyme cannot place (through a loaded pointer, an
+ * indirect call) gives a warning; name such memory as a region if it may change.
  *
  * The scheme answers next_action with one action at a time (steps counted from 0; step j is called with
  * i = start + j):
