@@ -23,7 +23,7 @@ v2 __enzyme_fwddiff_v2(void *, ...);
 double __enzyme_autodiff(void *, ...);
 aug_t __enzyme_augmentfwd(void *, ...);
 void *__enzyme_augmentfwd_ptr(void *, ...);
-double __enzyme_reverse(void *, ...);
+double __enzyme_reverse(void *, ...); double __enzyme_fwdsplit(void *, ...);
 double f(double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }
 double sq(double x) { return x * x; }
 """
@@ -154,6 +154,62 @@ int main(void) {
     assert_stops_after_before(tmp_path, body)
 
 
+@pytest.mark.parametrize("call, pattern", [
+    ("__enzyme_fwdsplit((void *)f, x, d, n)", r"missing the tape: pass the pointer __enzyme_augmentfwd returned"),
+    ("__enzyme_fwdsplit((void *)f, x, d, n, 1.0)", r"the tape must be the pointer __enzyme_augmentfwd returned, got a double"),
+    ("__enzyme_fwdsplit((void *)f, x, d, enzyme_out, n, t)", r"enzyme_out is a reverse-mode marker"),
+])
+def test_forward_split_misuse(tmp_path: Path, call: str, pattern: str) -> None:
+    refused(tmp_path, f"double g(double *x, double *d, int n, void *t) {{ return {call}; }}", pattern)
+
+
+def test_forward_split_and_split_reverse_of_one_function_are_refused(tmp_path: Path) -> None:
+    """A tape of __enzyme_augmentfwd is either a log for __enzyme_fwdsplit or a reverse sweep's tape, not both."""
+    body = ("double g(double *x, double *d, int n, void *t) { return __enzyme_reverse((void *)f, x, d, n, 1.0, t) + "
+            "__enzyme_fwdsplit((void *)f, x, d, n, t); }")
+    refused(tmp_path, body, r"@f is also differentiated by __enzyme_fwdsplit", DifferentiationError)
+
+
+def test_forward_split_refuses_calls_it_cannot_replay(tmp_path: Path) -> None:
+    """A call of a function with a body that was not inlined: its reads are not logged, so no replay."""
+    src = tmp_path / "prog.c"
+    src.write_text(HEADER + """
+__attribute__((noinline)) double cube(double *x) { return x[0] * x[0] * x[0]; }
+double h(double *x) { return cube(x) + x[1]; }
+double g(double *x, double *d, void *t) { return __enzyme_fwdsplit((void *)h, x, d, t); }
+""")
+    module = compile_sources([src], CompileOptions(opt_level=2, debug=True))
+    with pytest.raises(DifferentiationError, match=r"^__enzyme_fwdsplit: .*@cube.*prog\.c:\d+.*not supported in "
+                                                   r"forward split mode") as info:
+        transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("calls", [
+    # a reverse tape given to the forward split derivative
+    "aug_t r = __enzyme_augmentfwd((void *)f, x, d, 2); ... __enzyme_fwdsplit((void *)sq, 3.0, 1.0, r.tape)",
+    # a forward split log given to the reverse sweep of another function
+    "aug_t r = __enzyme_augmentfwd((void *)sq, 3.0); ... __enzyme_reverse((void *)cube, 2.0, 1.0, r.tape) + "
+    "__enzyme_fwdsplit((void *)sq, 3.0, 1.0, r.tape)",
+])
+def test_forward_split_tape_of_another_kind_traps(tmp_path: Path, calls: str) -> None:
+    first, second = calls.split(" ... ")
+    body = f"""
+#include <stdio.h>
+double cube(double x) {{ return x * x * x; }}
+int main(void) {{
+  double x[2] = {{1, 2}}, d[2] = {{0, 0}};
+  {first};
+  printf("before\\n");
+  fflush(stdout);
+  double dx = {second};
+  printf("after %g\\n", dx);
+  return 0;
+}}
+"""
+    assert_stops_after_before(tmp_path, body)
+
+
 @pytest.mark.parametrize("lang, decl, call, pattern", [
     ("c", "double __enzyme_checkpoint_for(double);",
      "return sq(x[0]) * __enzyme_checkpoint_for(x[1]);",
@@ -161,8 +217,6 @@ int main(void) {
     ("cpp", "double __enzyme_checkpoint_while(double);",
      "return sq(x[0]) * __enzyme_checkpoint_while(x[1]);",
      r"^__enzyme_checkpoint_while in @_Z1gPd\b.*: this Enzyme entry point is not supported yet"),
-    ("cpp", "extern double __enzyme_fwdsplit(...);", "return __enzyme_fwdsplit((void *)sq, x[0], 1.0);",
-     r"^__enzyme_fwdsplit in @_Z1gPd\b.*: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff"),
 ])
 def test_unsupported_entry_points_are_refused(tmp_path: Path, lang: str, decl: str, call: str, pattern: str) -> None:
     """Other upstream entry points (also C++-mangled) are named in a one-line refusal, not left to the linker."""
@@ -221,7 +275,7 @@ TAPE_HEADER = ("extern int enzyme_allocated, enzyme_tape; void __enzyme_augmentf
     ("__enzyme_autodiff((void *)scale, x, d, enzyme_allocated, 64, enzyme_tape, t)",
      r"@scale takes 1 arguments but 4 more were given", UsageError),
     ("__enzyme_autodiff((void *)scale, enzyme_tape, t, x, d)",
-     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse\), not to __enzyme_autodiff",
+     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse / __enzyme_fwdsplit\), not to __enzyme_autodiff",
      UsageError),
     ("__enzyme_augmentsize(x)", r"the first argument must be the function whose augmented forward sweep", UsageError),
 ])
