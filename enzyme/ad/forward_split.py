@@ -43,6 +43,7 @@ from ..ir.types import I64, PTR, VOID, PointerType
 from ..rules.memory import MemoryKind
 from .call_kinds import CallKind, classify_call, is_libm_sincos
 from .common import ADContext, clone_body, describe, differentiable_order
+from .forward import forward_derivative_unshared
 from .modes import Mode
 from .split_tapes import CALLER_OWNED, TAPE_BYTES, trap_unless
 from .tape import TAPE_STRUCT, release_tape, slot_size, tape_functions
@@ -179,7 +180,6 @@ def logged_primal(ctx: ADContext, fn: Function) -> Function:
 
 def replay_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
     """``replay_<fn>(args, shadows, ptr tape)``: the forward derivative reading ``fn``'s log (memoized)."""
-    from .forward import forward_derivative_unshared
     key = ("forward split replay", fn, activities, width)
     got = ctx.memo.get(key)
     if got is not None:
