@@ -219,3 +219,25 @@ def test_ir_written_the_upstream_way(tmp_path: Path) -> None:
     # d/dx (global * x + noise(x) + my_sin(x)) with noise inactive and my_sin like sin; global's adjoint is x.
     assert lib.df(x) == pytest.approx(3.0 + math.cos(x), rel=1e-14)
     assert lib.shadow() == pytest.approx(x, rel=1e-15)
+
+
+def test_inactive_global_declared_but_defined_nowhere(tmp_path: Path) -> None:
+    """An ``enzyme_inactive`` variable only declared (upstream's customglob.cpp: its value is passed to a
+    function that ignores it, so -O2 drops the load): the attribute's carrier must not keep a reference to it,
+    or the link fails."""
+    source = tmp_path / "customglob.c"
+    source.write_text(HEADER + """
+#include <stdlib.h>
+__attribute__((enzyme_inactive)) extern int memory_kind;
+__attribute__((noinline)) void *alloc(int size, int kind) { (void)kind; return malloc(size); }
+double square(double a) {
+  double *d = (double *)alloc(sizeof(double), memory_kind);
+  d[0] = a * a;
+  double r = d[0];
+  free(d);
+  return r;
+}
+double grad(double a) { return __enzyme_autodiff((void *)square, a); }
+""")
+    lib = enzyme.compile([source], opt_level=2)
+    assert lib.grad(3.0) == pytest.approx(6.0, rel=1e-15)
