@@ -29,7 +29,7 @@ from .float_bits import returns_float_data
 from .forward_calls import forward_call
 from .handlers import forward_instruction, mark_float_bits
 from .memory_insts import has_tangent
-from .forward_state import ForwardState
+from .forward_state import DerivativeOf, ForwardState
 from .integer_addresses import AddressDisplacements
 from .shadowless import shadowless_merges
 from .lanes import pack
@@ -132,11 +132,14 @@ def returns_tangent(fn: Function) -> bool:
 
 
 def forward_derivative_unshared(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int,
-                                extra: tuple[tuple[Type, str], ...], base: str) -> tuple[Function, dict[Value, Value]]:
+                                extra: tuple[tuple[Type, str], ...], base: str,
+                                derivative_of: DerivativeOf) -> tuple[Function, dict[Value, Value]]:
     """A forward derivative of ``fn`` of its own, ``<base><fn>`` (not memoized, so the caller may rewrite it),
     with the ``extra`` parameters last, and the map from ``fn``'s values to their clones in it
-    (forward_split.py)."""
+    (forward_split.py).  Callees' derivatives come from ``derivative_of`` and take the extra parameters last
+    too."""
     gen = _ForwardGenerator(ctx, fn, activities_of(activities), width, extra, base)
+    gen.derivative_of = derivative_of
     return gen.run(), gen.vmap
 
 
@@ -157,6 +160,8 @@ class _ForwardGenerator(ForwardState):
     def _make_function(self) -> Function:
         fn = self.fn
         new = _derivative_function(self.ctx, fn, self.activities, self.width, self.extra or (), self.base)
+        if self.extra:
+            self.passed_on = list(new.args[len(new.args) - len(self.extra):])
         k = 0
         for a, act in zip(fn.args, self.activities):
             self.vmap[a] = new.args[k]

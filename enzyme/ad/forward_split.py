@@ -10,31 +10,34 @@ When a module asks for the forward split derivative of ``f``,
 ``__enzyme_augmentfwd`` of ``f`` runs ``logged_<f>``: ``f`` itself, writing
 to the tape (tape.py's values stack, used first in first out here), in the
 order it executes them, every value it reads from memory or gets from a
-call that is not a pure math function, and the condition of every branch.
+call that is not a pure math function, and the condition of every branch;
+a function with a body it calls is ``logged_<g>``, writing to the same log.
 ``fwdsplit_<f>`` runs ``replay_<f>``: ``f``'s forward derivative in which
 each of those reads and calls is replaced by the next value of the tape
 (the branches take the logged conditions, so the replay follows the run's
 path), and the primal's stores, copies, fills, frees and other calls are
 not done; arithmetic is recomputed from the logged values.  Tangent code
-is forward mode's, unchanged, on the shadows the call passes.
+is forward mode's, unchanged, on the shadows the call passes; callees' derivatives are their replays,
+which take the tape and the read position last (``ForwardState.passed_on``).
 
 The log depends only on ``f`` (not on the activities), so any activities
 of the augmented call serve.  Its tag (split.py) says it is such a log: a
 reverse sweep given it, or this sweep given a reverse tape, traps, as does
 reading past its end or stopping before it.  A module that needs both
 kinds of tape from ``__enzyme_augmentfwd`` of the same function is refused,
-as are functions whose replay needs more than these (calls of functions
-with a body, atomics, exception handlers, ...): each refusal names the
+as are functions whose replay needs more than these (recursion, atomics,
+registered derivatives, exception handlers, ...): each refusal names the
 instruction.
 """
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
 from ..ir import (AtomicRMWInst, BranchInst, CallInst, CmpXchgInst, ConstantKeyword, FenceInst, Function, FunctionType,
-                  Instruction, LandingPadInst, LoadInst, OpaqueInst, ResumeInst, ReturnInst, StoreInst, SwitchInst,
+                  Instruction, InvokeInst, LandingPadInst, LoadInst, OpaqueInst, ResumeInst, StoreInst, SwitchInst,
                   VAArgInst, Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.splice import add_helper_functions
@@ -44,13 +47,14 @@ from ..rules.memory import MemoryKind
 from .call_kinds import CallKind, classify_call, is_libm_sincos
 from .common import ADContext, clone_body, describe, differentiable_order
 from .forward import forward_derivative_unshared
-from .modes import Mode
+from .modes import Activity, Mode
 from .split_tapes import CALLER_OWNED, TAPE_BYTES, trap_unless
 from .tape import TAPE_STRUCT, release_tape, slot_size, tape_functions
 
 #: How ``f``'s instructions take part: their result is logged and read back ("value"), they are not
-#: replayed ("effect"), both, or the condition of the branch is logged ("condition").
-VALUE, EFFECT, CONDITION = 1, 2, 4
+#: replayed ("effect"), both, the condition of the branch is logged ("condition"), or a function with a body
+#: is called ("call": its logged and replayed versions are, in the same order).
+VALUE, EFFECT, CONDITION, CALL = 1, 2, 4, 8
 _READ = "__pyenzyme_replay_slot"
 _HELPERS = """
 declare void @llvm.trap()
@@ -142,7 +146,9 @@ def _call_part(ctx: ADContext, inst: CallInst) -> int:
     if site.kind is CallKind.MEMORY and site.memory is not None and site.memory.kind in (
             MemoryKind.COPY, MemoryKind.MOVE, MemoryKind.SET, MemoryKind.ALLOC, MemoryKind.CALLOC, MemoryKind.FREE):
         return value | EFFECT
-    what = {CallKind.DEFINED: "a call of a function with a body (not inlined into it)",
+    if site.kind is CallKind.DEFINED and not isinstance(inst, InvokeInst):
+        return CALL
+    what = {CallKind.DEFINED: "an invoke of a function that may throw",
             CallKind.CUSTOM: "a call of a function with a registered derivative",
             CallKind.MEMORY: "this memory function"}.get(site.kind, f"a call of kind '{site.kind.value}'")
     raise _refuse(inst, f"{what} (@{site.name or '?'}) is not supported in forward split mode")
@@ -168,7 +174,14 @@ def logged_primal(ctx: ADContext, fn: Function) -> Function:
     tape = d.args[-1]
     for orig, new in clone_body(differentiable_order(fn), d, vmap):
         what = plan.get(orig, 0)
-        if what & VALUE:
+        if what & CALL:
+            assert isinstance(orig, CallInst) and isinstance(new, CallInst) and orig.called_function is not None
+            call = Builder(InsertPoint.before_inst(new)).call(logged_primal(ctx, orig.called_function),
+                                                               [*new.args, tape])
+            call.name = new.name
+            new.replace_all_uses_with(call)
+            new.erase()
+        elif what & VALUE:
             b = Builder(InsertPoint.after_inst(new))
             b.store(new, b.call(push, [tape, const_int(I64, slot_size(new.type, layout))]))
         elif what & CONDITION:
@@ -178,25 +191,30 @@ def logged_primal(ctx: ADContext, fn: Function) -> Function:
     return d
 
 
-def replay_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
-    """``replay_<fn>(args, shadows, ptr tape)``: the forward derivative reading ``fn``'s log (memoized)."""
-    key = ("forward split replay", fn, activities, width)
+def replay_derivative(ctx: ADContext, fn: Function, activities: Iterable[str], width: int) -> Function:
+    """``replay_<fn>(args, shadows, ptr tape, ptr cursor)``: the forward derivative reading ``fn``'s log from
+    ``*cursor`` on (memoized)."""
+    acts = tuple(Activity(a) for a in activities)
+    key = ("forward split replay", fn, acts, width)
     got = ctx.memo.get(key)
     if got is not None:
         return got
+    if ("forward split replaying", fn) in ctx.memo:
+        raise DifferentiationError(f"__enzyme_fwdsplit: @{fn.name} calls itself (recursively); forward split "
+                                   "mode does not replay recursion yet (use __enzyme_fwddiff)")
+    ctx.memo[("forward split replaying", fn)] = True
     plan = replay_plan(ctx, fn)
     m = ctx.module
     if m.get_function(_READ) is None:
         add_helper_functions(m, _HELPERS)
-    read, done = m.get_function(_READ), m.get_function("__pyenzyme_replay_done")
-    assert read is not None and done is not None
+    read = m.get_function(_READ)
+    assert read is not None
     layout = DataLayout.of_module(m)
-    d, vmap = forward_derivative_unshared(ctx, fn, activities, width, ((PTR, "tape"),), "replay_")
+    d, vmap = forward_derivative_unshared(ctx, fn, acts, width, ((PTR, "tape"), (PTR, "log.cursor")), "replay_",
+                                          lambda g, callee_acts: replay_derivative(ctx, g, callee_acts, width))
+    del ctx.memo[("forward split replaying", fn)]
     ctx.memo[key] = d
-    tape = d.args[-1]
-    entry = Builder(InsertPoint.before_inst(d.blocks[0].instructions[0]))
-    cursor = entry.alloca(I64, name="log.cursor")
-    entry.store(const_int(I64, 0), cursor, 8)
+    tape, cursor = d.args[-2], d.args[-1]
 
     def next_value(before: Instruction, v: Value) -> Value:
         b = Builder(InsertPoint.before_inst(before))
@@ -208,6 +226,12 @@ def replay_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
             continue
         if new.parent is None:
             raise _refuse(orig, "its forward derivative replaced it")
+        if what & CALL:
+            assert isinstance(orig, CallInst) and orig.called_function is not None
+            if isinstance(new, CallInst) and new.called_function is orig.called_function:
+                # No tangent flows through this call, so forward mode left the primal call: its replay instead.
+                _replay_inactive_call(ctx, new, orig.called_function, width, tape, cursor)
+            continue
         if what & CONDITION:
             new.set_operand(0, next_value(new, new.operand(0)))
             continue
@@ -217,11 +241,19 @@ def replay_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
             if new.has_uses:
                 raise _refuse(orig, "its result is used but not logged")
             new.erase()
-    for block in d.blocks:
-        term = block.terminator
-        if isinstance(term, ReturnInst):
-            Builder(InsertPoint.before_inst(term)).call(done, [tape, cursor])
     return d
+
+
+def _replay_inactive_call(ctx: ADContext, call: CallInst, callee: Function, width: int, tape: Value,
+                          cursor: Value) -> None:
+    """``call`` of ``callee`` replaced by its replay with every argument constant (it reads the callee's log)."""
+    replay = replay_derivative(ctx, callee, [Activity.CONST] * len(callee.args), width)
+    b = Builder(InsertPoint.before_inst(call))
+    res = b.call(replay, [*call.args, tape, cursor])
+    if not call.type.is_void:
+        primal = res if replay.return_type == call.type else b.extractvalue(res, [0])
+        call.replace_all_uses_with(primal)
+    call.erase()
 
 
 def forward_split(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool,
@@ -234,8 +266,8 @@ def forward_split(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
         return got
     replay = replay_derivative(ctx, fn, activities, width)
     m = ctx.module
-    params = list(replay.function_type.params) + ([I64] if caller_tape else [])
-    names = [a.name for a in replay.args] + (["tape_bytes"] if caller_tape else [])
+    params = list(replay.function_type.params)[:-1] + ([I64] if caller_tape else [])
+    names = [a.name for a in replay.args][:-1] + (["tape_bytes"] if caller_tape else [])
     d = Function(m.unique_name(f"fwdsplit_{fn.name}"), FunctionType(replay.return_type, tuple(params)),
                  arg_names=names, prefix="internal")
     m.add(d)
@@ -250,7 +282,12 @@ def forward_split(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     owner = b.binop("and", tag, const_int(I64, CALLER_OWNED), name="owner")
     # A tape of the reverse sweeps (or of another function) holds no log of this function: stop.
     b = trap_unless(m, d, b, b.icmp("eq", b.binop("xor", tag, owner), const_int(I64, forward_split_tag(fn))))
-    res = b.call(replay, list(d.args[:len(replay.args)]))
+    cursor = b.alloca(I64, name="log.cursor")
+    b.store(const_int(I64, 0), cursor, 8)
+    res = b.call(replay, [*d.args[:len(replay.args) - 1], cursor])
+    done = m.get_function("__pyenzyme_replay_done")
+    assert done is not None
+    b.call(done, [tape, cursor])  # the whole log was read: the tape was made for this function
     release_tape(m, b, tape)
     finish, heap = d.append_block("done"), d.append_block("free_heap_tape")
     b.cond_br(b.icmp("eq", owner, const_int(I64, 0)), heap, finish)

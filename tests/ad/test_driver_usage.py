@@ -170,17 +170,31 @@ def test_forward_split_and_split_reverse_of_one_function_are_refused(tmp_path: P
     refused(tmp_path, body, r"@f is also differentiated by __enzyme_fwdsplit", DifferentiationError)
 
 
-def test_forward_split_refuses_calls_it_cannot_replay(tmp_path: Path) -> None:
-    """A call of a function with a body that was not inlined: its reads are not logged, so no replay."""
+def test_forward_split_refuses_what_it_cannot_log(tmp_path: Path) -> None:
+    """A volatile read cannot be replayed from a log: refused, naming the instruction and its line."""
     src = tmp_path / "prog.c"
     src.write_text(HEADER + """
-__attribute__((noinline)) double cube(double *x) { return x[0] * x[0] * x[0]; }
-double h(double *x) { return cube(x) + x[1]; }
-double g(double *x, double *d, void *t) { return __enzyme_fwdsplit((void *)h, x, d, t); }
+double vol(double *x) { volatile double *v = x; return v[0] * v[1]; }
+double g(double *x, double *d, void *t) { return __enzyme_fwdsplit((void *)vol, x, d, t); }
 """)
     module = compile_sources([src], CompileOptions(opt_level=2, debug=True))
-    with pytest.raises(DifferentiationError, match=r"^__enzyme_fwdsplit: .*@cube.*prog\.c:\d+.*not supported in "
-                                                   r"forward split mode") as info:
+    with pytest.raises(DifferentiationError, match=r"^__enzyme_fwdsplit: .*load volatile.*@vol.*prog\.c:\d+.*an "
+                       r"atomic or volatile memory access") as info:
+        transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
+    assert "\n" not in str(info.value)
+
+
+def test_forward_split_refuses_recursion(tmp_path: Path) -> None:
+    """A function that calls itself: its replay would be its own callee, which is not supported yet."""
+    src = tmp_path / "prog.c"
+    src.write_text(HEADER + """
+#include <math.h>
+double rec(double *x, int n) { return n == 0 ? 0.0 : x[0] + sin(rec(x + 1, n - 1)); }
+double g(double *x, double *d, void *t) { return __enzyme_fwdsplit((void *)rec, x, d, 3, t); }
+""")
+    module = compile_sources([src], CompileOptions(opt_level=2, debug=True))
+    with pytest.raises(DifferentiationError, match=r"^__enzyme_fwdsplit: @rec calls itself \(recursively\)"
+                       r"; forward split mode does not replay recursion yet") as info:
         transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
     assert "\n" not in str(info.value)
 

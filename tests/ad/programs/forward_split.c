@@ -42,7 +42,32 @@ void mix(pair_t *p, double *out, int n) {
   free(tmp);
 }
 
+/* Calls of functions with a body that are not inlined: one with a tangent, one without (an integer of
+   constant data), each replayed from the same log. */
+__attribute__((noinline)) static double poly(const double *c, double x) { return c[0] + x * (c[1] + x * c[2]); }
+__attribute__((noinline)) static int count_positive(const double *c, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++) k += c[i] > 0;
+  return k;
+}
+double with_calls(double *x, const double *c, int n) {
+  double s = 0;
+  int k = count_positive(c, n);
+  for (int i = 0; i < n; i++) {
+    s += poly(c, x[i]) * k;
+    x[i] = s;
+  }
+  return s;
+}
+
 enum { N = 5 };
+
+static double with_calls_of(const double *x0, const double *c, int k, double xk) {
+  double x[N];
+  for (int i = 0; i < N; i++) x[i] = x0[i];
+  x[k] = xk;
+  return with_calls(x, c, N);
+}
 
 static double branchy_of(const double *x0, int k, double xk) {
   double x[N];
@@ -115,6 +140,16 @@ int main(void) {
   two_t both = __enzyme_fwdsplit_two((void *)branchy, enzyme_width, 2, x, e1, e4, enzyme_const, N, a3.tape);
   check("width 2, direction 0", both.d[0], CENTRAL(branchy_of(x0, 0, v), v, x0[0]), 1e-7);
   check("width 2, direction 1", both.d[1], CENTRAL(branchy_of(x0, 3, v), v, x0[3]), 1e-7);
+  /* 4. Calls of functions with a body; the constant data's pointer is null in the split call too. */
+  const double c[N] = {0.5, -1.5, 2.0, 0.25, -0.75};
+  for (int i = 0; i < N; i++) { x[i] = x0[i]; dx[i] = dx0[i]; }
+  aug_t a4 = __enzyme_augmentfwd((void *)with_calls, x, (double *)NULL, enzyme_const, c, enzyme_const, N);
+  check("with_calls primal", a4.primal, with_calls_of(x0, c, 0, x0[0]), 1e-15);
+  double got4 = __enzyme_fwdsplit((void *)with_calls, (double *)NULL, dx, enzyme_const, (double *)NULL,
+                                  enzyme_const, N, a4.tape);
+  double fd4 = 0;
+  for (int k = 0; k < N; k++) fd4 += dx0[k] * CENTRAL(with_calls_of(x0, c, k, v), v, x0[k]);
+  check("with_calls split vs central differences", got4, fd4, 1e-7);
   if (failures) return 1;
   printf("ALL OK\n");
   return 0;
