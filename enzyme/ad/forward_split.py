@@ -278,7 +278,8 @@ def forward_split(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     if caller_tape:
         b = trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
     b = trap_unless(m, d, b, b.icmp("ne", tape, ConstantKeyword(PTR, "null")))
-    tag = b.load(I64, b.gep(TAPE_STRUCT, tape, [1]), name="tag")
+    tag_at = b.gep(TAPE_STRUCT, tape, [1])
+    tag = b.load(I64, tag_at, name="tag")
     owner = b.binop("and", tag, const_int(I64, CALLER_OWNED), name="owner")
     # A tape of the reverse sweeps (or of another function) holds no log of this function: stop.
     b = trap_unless(m, d, b, b.icmp("eq", b.binop("xor", tag, owner), const_int(I64, forward_split_tag(fn))))
@@ -289,6 +290,7 @@ def forward_split(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     assert done is not None
     b.call(done, [tape, cursor])  # the whole log was read: the tape was made for this function
     release_tape(m, b, tape)
+    b.store(const_int(I64, 0), tag_at, 8)  # used up: a second __enzyme_fwdsplit with this tape traps
     finish, heap = d.append_block("done"), d.append_block("free_heap_tape")
     b.cond_br(b.icmp("eq", owner, const_int(I64, 0)), heap, finish)
     hb = Builder(heap)

@@ -202,6 +202,11 @@ double g(double *x, double *d, void *t) { return __enzyme_fwdsplit((void *)rec, 
 @pytest.mark.parametrize("calls", [
     # a reverse tape given to the forward split derivative
     "aug_t r = __enzyme_augmentfwd((void *)f, x, d, 2); ... __enzyme_fwdsplit((void *)sq, 3.0, 1.0, r.tape)",
+    # a forward split log read twice (the first call frees it): the caller's tape memory keeps its tag cleared
+    "extern int enzyme_allocated, enzyme_tape; double __enzyme_augmentfwd_d(void *, ...); char t[64]; "
+    "__enzyme_augmentfwd_d((void *)sq, 3.0, enzyme_allocated, 64, enzyme_tape, t); double once = "
+    "__enzyme_fwdsplit((void *)sq, 3.0, 1.0, enzyme_allocated, 64, enzyme_tape, t); (void)once "
+    "... __enzyme_fwdsplit((void *)sq, 3.0, 1.0, enzyme_allocated, 64, enzyme_tape, t)",
     # a forward split log given to the reverse sweep of another function
     "aug_t r = __enzyme_augmentfwd((void *)sq, 3.0); ... __enzyme_reverse((void *)cube, 2.0, 1.0, r.tape) + "
     "__enzyme_fwdsplit((void *)sq, 3.0, 1.0, r.tape)",
