@@ -49,7 +49,8 @@ extern ENZYME_MARKER int enzyme_width;            /* next arg: constant width N 
 extern ENZYME_MARKER int enzyme_dupv;             /* next args: byte stride, primal, one buffer whose N shadows are
                                        stride bytes apart */
 extern ENZYME_MARKER int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
-extern ENZYME_MARKER int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse */
+extern ENZYME_MARKER int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse or
+                                       __enzyme_fwdsplit */
 /* Upstream markers pyenzyme recognises but refuses with an error (not supported yet). */
 /* What a call returns besides the derivatives, right after the function: enzyme_primal_return puts the
    result first ({result, {adjoints}} in reverse mode, {result, tangent} in forward mode), enzyme_noret leaves
@@ -108,6 +109,10 @@ ENZYME_HOST_DEVICE void *__enzyme_augmentfwd(void *fn, ...);
 /* ...and the reverse sweep takes the same arguments, then d result (if the
    function returns a float), then the tape, which it frees. */
 ENZYME_HOST_DEVICE double __enzyme_reverse(void *fn, ...);
+/* Forward split mode: the tangent of the run __enzyme_augmentfwd made, from its tape (the same arguments as
+   __enzyme_fwddiff, the primal pointers may be null, then the tape, which it frees); the primal is not run
+   again. */
+ENZYME_HOST_DEVICE double __enzyme_fwdsplit(void *fn, ...);
 #endif
 
 #ifdef __cplusplus
