@@ -9,7 +9,7 @@ comes from the tape.
 When a module asks for the forward split derivative of ``f``,
 ``__enzyme_augmentfwd`` of ``f`` runs ``logged_<f>``: ``f`` itself, writing
 to the tape (tape.py's values stack, used first in first out here), in the
-order it executes them, every value it reads from memory or gets from a
+order it executes them, its arguments, every value it reads from memory or gets from a
 call that is not a pure math function, and the condition of every branch;
 a function with a body it calls is ``logged_<g>``, writing to the same log.
 ``fwdsplit_<f>`` runs ``replay_<f>``: ``f``'s forward derivative in which
@@ -188,6 +188,10 @@ def logged_primal(ctx: ADContext, fn: Function) -> Function:
             b = Builder(InsertPoint.before_inst(new))
             cond = new.operand(0)
             b.store(cond, b.call(push, [tape, const_int(I64, slot_size(cond.type, layout))]))
+    # The arguments first: the replay computes with these, not with what the split call passes (null pointers).
+    b = Builder(InsertPoint.before_inst(d.blocks[0].instructions[0]))
+    for a in d.args[:-1]:
+        b.store(a, b.call(push, [tape, const_int(I64, slot_size(a.type, layout))]))
     return d
 
 
@@ -241,6 +245,10 @@ def replay_derivative(ctx: ADContext, fn: Function, activities: Iterable[str], w
             if new.has_uses:
                 raise _refuse(orig, "its result is used but not logged")
             new.erase()
+    first = d.blocks[0].instructions[0]
+    for a in fn.args:
+        primal = vmap[a]
+        primal.replace_all_uses_with(next_value(first, primal))
     return d
 
 

@@ -60,6 +60,14 @@ double with_calls(double *x, const double *c, int n) {
   return s;
 }
 
+/* Computes with the primal pointers' values (their difference), not only with what they point to. */
+double spread(double *begin, double *end) {
+  double s = 0;
+  long n = end - begin;
+  for (double *p = begin; p != end; p++) s += *p * *p * (double)n;
+  return s;
+}
+
 enum { N = 5 };
 
 static double with_calls_of(const double *x0, const double *c, int k, double xk) {
@@ -150,6 +158,13 @@ int main(void) {
   double fd4 = 0;
   for (int k = 0; k < N; k++) fd4 += dx0[k] * CENTRAL(with_calls_of(x0, c, k, v), v, x0[k]);
   check("with_calls split vs central differences", got4, fd4, 1e-7);
+  /* 5. The primal pointers are null in the split call, yet the replay needs their difference. */
+  for (int i = 0; i < N; i++) { x[i] = x0[i]; dx[i] = dx0[i]; }
+  aug_t a5 = __enzyme_augmentfwd((void *)spread, x, (double *)NULL, x + N, (double *)NULL);
+  double got5 = __enzyme_fwdsplit((void *)spread, (double *)NULL, dx, (double *)NULL, dx + N, a5.tape);
+  double want5 = 0;
+  for (int i = 0; i < N; i++) want5 += 2 * x0[i] * dx0[i] * N;
+  check("spread split vs analytic", got5, want5, 1e-14);
   if (failures) return 1;
   printf("ALL OK\n");
   return 0;
