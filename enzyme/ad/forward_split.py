@@ -265,10 +265,11 @@ def _replay_inactive_call(ctx: ADContext, call: CallInst, callee: Function, widt
 
 
 def forward_split(ctx: ADContext, fn: Function, activities: tuple[str, ...], caller_tape: bool,
-                  width: int) -> Function:
+                  width: int, keep: bool = False) -> Function:
     """``fwdsplit_<fn>(args, shadows, tape[, i64 bytes])`` (memoized): checks the tape's tag, replays, then
-    frees the log (and the tape, unless the caller's memory holds it)."""
-    key = ("fwdsplit", fn, activities, caller_tape, width)
+    frees the log (and the tape, unless the caller's memory holds it); with ``keep`` (enzyme_nofree) the tape
+    stays as it is, for more calls (reading it changes nothing)."""
+    key = ("fwdsplit", fn, activities, caller_tape, width, keep)
     got = ctx.memo.get(key)
     if got is not None:
         return got
@@ -297,6 +298,9 @@ def forward_split(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     done = m.get_function("__pyenzyme_replay_done")
     assert done is not None
     b.call(done, [tape, cursor])  # the whole log was read: the tape was made for this function
+    if keep:
+        b.ret(None if replay.return_type.is_void else res)
+        return d
     release_tape(m, b, tape)
     b.store(const_int(I64, 0), tag_at, 8)  # used up: a second __enzyme_fwdsplit with this tape traps
     finish, heap = d.append_block("done"), d.append_block("free_heap_tape")

@@ -9,7 +9,8 @@ Side by side per mode; handlers.py lists which handler each class gets.
 from __future__ import annotations
 
 from ..errors import DifferentiationError
-from ..ir import Constant, ConstantInt, ConstantKeyword, ExtractValueInst, InsertValueInst, Instruction, Module, ReturnInst, Value
+from ..ir import (Constant, ConstantInt, ConstantKeyword, ExtractValueInst, InsertValueInst, Instruction, Module,
+                  ReturnInst, Value)
 from ..ir.builder import Builder, InsertPoint
 from ..ir.splice import add_helper_functions
 from ..ir.types import I1, VectorType

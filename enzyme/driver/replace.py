@@ -85,7 +85,7 @@ def _replace_forward(ctx: ADContext, req: Request) -> CallInst:
     if req.mode == "forward_split":
         from ..ad.forward_split import forward_split
         extra = _caller_tape_args(req)
-        d = forward_split(ctx, req.function, acts, bool(extra), req.width)
+        d = forward_split(ctx, req.function, acts, bool(extra), req.width, keep=req.nofree)
         assert req.tape is not None
         extra = extra or [req.tape]
     else:

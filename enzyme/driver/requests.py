@@ -56,12 +56,17 @@ RETURN_MARKERS = {"enzyme_primal_return": ("primal", True), "enzyme_noret": ("pr
                   "enzyme_dup_return": ("ret", "dup")}
 UNSUPPORTED_MARKERS = frozenset({
     "enzyme_vector", "enzyme_scalar",
-    "enzyme_nofree", "enzyme_shadow_return", "enzyme_interleave"})
+    "enzyme_shadow_return", "enzyme_interleave"})
+# Anywhere among the arguments (a whole-call flag): the derivative need not free its memory.  __enzyme_fwdsplit
+# then keeps the tape for further calls; the combined modes and __enzyme_augmentfwd free what they allocate
+# either way (their tapes are internal or consumed by __enzyme_reverse), so there it changes nothing.
+NOFREE_MARKER = "enzyme_nofree"
 # Anywhere among the arguments: check at run time that no duplicated pointer is its own shadow
 # (enzyme.driver.runtime_activity).
 RUNTIME_ACTIVITY_MARKER = "enzyme_runtime_activity"
 KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {
-    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER, RUNTIME_ACTIVITY_MARKER}
+    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER, RUNTIME_ACTIVITY_MARKER,
+    NOFREE_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
                 ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"),
@@ -107,6 +112,7 @@ class Request:
     primal_return: bool = False  # enzyme_primal_return: the primal result comes first in what the call returns
     ret_activity: str | None = None  # enzyme_{const,active,dup}_return; None: the default for the mode
     runtime_activity: bool = False  # enzyme_runtime_activity
+    nofree: bool = False  # enzyme_nofree: __enzyme_fwdsplit keeps the tape
     # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
     inserted: list[Instruction] = field(default_factory=list)
 
@@ -253,7 +259,7 @@ def decode(call: CallInst, mode: str) -> Request:
                 i += 1
             elif mark == NOCACHE_MARKER:
                 i += 1
-            elif mark == RUNTIME_ACTIVITY_MARKER:
+            elif mark in (RUNTIME_ACTIVITY_MARKER, NOFREE_MARKER):
                 options.add(mark)
                 i += 1
             elif mark == CONTEXT_MARKER:
@@ -345,7 +351,10 @@ def decode(call: CallInst, mode: str) -> Request:
         sret, returns = None, {}
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
                   primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"),  # type: ignore[arg-type]
-                  runtime_activity=RUNTIME_ACTIVITY_MARKER in options)
+                  runtime_activity=RUNTIME_ACTIVITY_MARKER in options, nofree=NOFREE_MARKER in options)
+    if req.nofree and mode == "split_reverse":
+        raise d.fail("enzyme_nofree is not supported with __enzyme_reverse (its reverse sweep uses its tape up)",
+                     DifferentiationError)
     _check_return_markers(d, req)
     if mode in ("split_reverse", "forward_split"):
         i = _decode_split_tail(d, req, args, i, tape_options)

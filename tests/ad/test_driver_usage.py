@@ -15,7 +15,7 @@ from enzyme.errors import DifferentiationError, UsageError
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
 HEADER = """
-extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_dupv;
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_dupv, enzyme_nofree;
 typedef struct { double d[2]; } v2;
 typedef struct { void *tape; double primal; } aug_t;
 double __enzyme_fwddiff(void *, ...);
@@ -156,11 +156,20 @@ int main(void) {
 
 @pytest.mark.parametrize("call, pattern", [
     ("__enzyme_fwdsplit((void *)f, x, d, n)", r"missing the tape: pass the pointer __enzyme_augmentfwd returned"),
-    ("__enzyme_fwdsplit((void *)f, x, d, n, 1.0)", r"the tape must be the pointer __enzyme_augmentfwd returned, got a double"),
+    ("__enzyme_fwdsplit((void *)f, x, d, n, 1.0)",
+     r"the tape must be the pointer __enzyme_augmentfwd returned, got a double"),
     ("__enzyme_fwdsplit((void *)f, x, d, enzyme_out, n, t)", r"enzyme_out is a reverse-mode marker"),
 ])
 def test_forward_split_misuse(tmp_path: Path, call: str, pattern: str) -> None:
     refused(tmp_path, f"double g(double *x, double *d, int n, void *t) {{ return {call}; }}", pattern)
+
+
+def test_nofree_on_split_reverse_is_refused(tmp_path: Path) -> None:
+    """enzyme_nofree would let the caller use a tape again, which a reverse sweep's tape cannot be."""
+    body = ("double g(double *x, double *d, int n, void *t) { "
+            "return __enzyme_reverse((void *)f, enzyme_nofree, x, d, n, 1.0, t); }")
+    refused(tmp_path, body, r"enzyme_nofree is not supported with __enzyme_reverse \(its reverse sweep uses its tape "
+            r"up\)", DifferentiationError)
 
 
 def test_forward_split_and_split_reverse_of_one_function_are_refused(tmp_path: Path) -> None:
@@ -294,7 +303,8 @@ TAPE_HEADER = ("extern int enzyme_allocated, enzyme_tape; void __enzyme_augmentf
     ("__enzyme_autodiff((void *)scale, x, d, enzyme_allocated, 64, enzyme_tape, t)",
      r"@scale takes 1 arguments but 4 more were given", UsageError),
     ("__enzyme_autodiff((void *)scale, enzyme_tape, t, x, d)",
-     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse / __enzyme_fwdsplit\), not to __enzyme_autodiff",
+     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse / __enzyme_fwdsplit\), not to "
+     r"__enzyme_autodiff",
      UsageError),
     ("__enzyme_augmentsize(x)", r"the first argument must be the function whose augmented forward sweep", UsageError),
 ])

@@ -51,12 +51,14 @@ extern ENZYME_MARKER int enzyme_dupv;             /* next args: byte stride, pri
 extern ENZYME_MARKER int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
 extern ENZYME_MARKER int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse or
                                        __enzyme_fwdsplit */
-/* Upstream markers pyenzyme recognises but refuses with an error (not supported yet). */
 /* What a call returns besides the derivatives, right after the function: enzyme_primal_return puts the
    result first ({result, {adjoints}} in reverse mode, {result, tangent} in forward mode), enzyme_noret leaves
    it out; enzyme_const_return (no seed / no tangent of the result), enzyme_active_return (reverse: seed 1),
    enzyme_dup_return (forward: its tangent). <enzyme/enzyme> (C++17) passes them for you. */
 extern ENZYME_MARKER int enzyme_primal_return, enzyme_noret, enzyme_const_return, enzyme_active_return, enzyme_dup_return;
+/* enzyme_vector/enzyme_scalar (__enzyme_batch), enzyme_allocated (the size of the caller's tape memory),
+   enzyme_runtime_activity, enzyme_nofree (anywhere in a call: __enzyme_fwdsplit keeps the tape for more calls;
+   refused by __enzyme_reverse): see the README's table of upstream's ABI. */
 extern ENZYME_MARKER int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_nofree, enzyme_runtime_activity;
 
 /* Custom derivatives, registered by global arrays (names after the prefix are free):

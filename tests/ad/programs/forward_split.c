@@ -4,7 +4,7 @@
    __enzyme_fwdsplit are null (as in upstream's examples): every primal value must come from the tape.  The
    functions overwrite their inputs, so recomputing from memory would give other numbers.  Checked against
    __enzyme_fwddiff on a copy of the inputs and against central differences. */
-extern int enzyme_allocated, enzyme_tape, enzyme_width;
+extern int enzyme_allocated, enzyme_tape, enzyme_width, enzyme_nofree;
 typedef struct { void *tape; double primal; } aug_t;
 aug_t __enzyme_augmentfwd(void *, ...);
 void __enzyme_augmentfwd_alloc(void *, ...);
@@ -121,7 +121,7 @@ int main(void) {
   double av[N], bv[N], out[N], dav[N], dbv[N], dout[N];
   for (int i = 0; i < N; i++) { av[i] = a0[i]; bv[i] = b0[i]; dav[i] = da0[i]; dbv[i] = db0[i]; dout[i] = 0; }
   pair_t p = {av, bv, w}, dp = {dav, dbv, 0};
-  __enzyme_augmentfwd_alloc((void *)mix, &p, (pair_t *)NULL, out, (double *)NULL, enzyme_const, N,
+  __enzyme_augmentfwd_alloc((void *)mix, enzyme_nofree, &p, (pair_t *)NULL, out, (double *)NULL, enzyme_const, N,
                             enzyme_allocated, need, enzyme_tape, tape);
   for (int j = 0; j < N; j++) check("mix primal", out[j], mix_of(a0, b0, w, 0, 0, a0[0], j), 1e-15);
   __enzyme_fwdsplit_void((void *)mix, (pair_t *)NULL, &dp, (double *)NULL, dout, enzyme_const, N,
@@ -165,6 +165,14 @@ int main(void) {
   double want5 = 0;
   for (int i = 0; i < N; i++) want5 += 2 * x0[i] * dx0[i] * N;
   check("spread split vs analytic", got5, want5, 1e-14);
+  /* 6. enzyme_nofree: the tape stays for another direction; the last call (without it) frees it. */
+  for (int i = 0; i < N; i++) x[i] = x0[i];
+  double f1[N] = {1, 0, 0, 0, 0}, f4[N] = {0, 0, 0, 1, 0};  /* (e1, e4 hold the tangents of x written above) */
+  aug_t a6 = __enzyme_augmentfwd((void *)branchy, x, (double *)NULL, enzyme_const, N);
+  double first = __enzyme_fwdsplit((void *)branchy, enzyme_nofree, (double *)NULL, f1, enzyme_const, N, a6.tape);
+  double second = __enzyme_fwdsplit((void *)branchy, (double *)NULL, f4, enzyme_const, N, a6.tape);
+  check("nofree, first direction", first, CENTRAL(branchy_of(x0, 0, v), v, x0[0]), 1e-7);
+  check("nofree, the tape used again", second, CENTRAL(branchy_of(x0, 3, v), v, x0[3]), 1e-7);
   if (failures) return 1;
   printf("ALL OK\n");
   return 0;
