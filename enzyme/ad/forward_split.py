@@ -228,14 +228,14 @@ def replay_derivative(ctx: ADContext, fn: Function, activities: Iterable[str], w
         new = vmap.get(orig)
         if not isinstance(new, Instruction):
             continue
-        if new.parent is None:
-            raise _refuse(orig, "its forward derivative replaced it")
-        if what & CALL:
+        if what & CALL:  # the walk called the callee's replay in its place (gone), or left the primal call
             assert isinstance(orig, CallInst) and orig.called_function is not None
-            if isinstance(new, CallInst) and new.called_function is orig.called_function:
+            if new.parent is not None and isinstance(new, CallInst) and new.called_function is orig.called_function:
                 # No tangent flows through this call, so forward mode left the primal call: its replay instead.
                 _replay_inactive_call(ctx, new, orig.called_function, width, tape, cursor)
             continue
+        if new.parent is None:
+            raise _refuse(orig, "its forward derivative replaced it")
         if what & CONDITION:
             new.set_operand(0, next_value(new, new.operand(0)))
             continue
