@@ -94,7 +94,7 @@ ok:
 
 
 def forward_split_tag(fn: Function) -> int:
-    """The tag of a tape holding ``logged_<fn>``'s log (split.py's tags name reverse tapes; bit 40 differs)."""
+    """The tag of a tape holding ``logged_<fn>``'s log (split.py's tags name reverse tapes; bit 32 differs)."""
     return zlib.crc32(f"{fn.name}|forward split log".encode()) | 0x5B00000000
 
 
