@@ -97,6 +97,8 @@ class ADContext:
     roots: list[Function] = field(default_factory=list)  # the functions the module's requests differentiate
     types: "TypeAnalysis | None" = None  # made on first use (enzyme.ad.copy_types.function_contexts)
     allocators: "set[Function] | None" = None  # made on first use (enzyme.ad.allocators)
+    # Functions some __enzyme_fwdsplit differentiates: their __enzyme_augmentfwd tape is a log (forward_split.py).
+    forward_split: set[Function] = field(default_factory=set)
     _nonfinite: NonFiniteValues | None = field(default=None, init=False)
 
     @property

@@ -44,12 +44,12 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..errors import DifferentiationError, UsageError
-from ..ir import (AllocaInst, CallInst, CastInst, ConstantAggregate, Function, FunctionType, GEPInst, GlobalVariable,
-                  Module, StoreInst, Value, strip_pointer_casts)
+from ..ir import (AllocaInst, CallInst, CastInst, ConstantAggregate, ConstantKeyword, Function, FunctionType, GEPInst,
+                  GlobalVariable, Module, StoreInst, Value, strip_pointer_casts)
 from ..ir.types import PTR, VOID, FloatType, PointerType, StructType, Type, VectorType
 from ..rules import MATH
 from ..rules.names import proxy_parts
-from .annotations import AllocationLike, Annotations, read_annotations, table_name
+from .annotations import AUTOREG_PREFIX, AllocationLike, Annotations, read_annotations, table_name
 
 DERIVATIVE_PREFIX = "__enzyme_register_derivative"
 GRADIENT_PREFIX = "__enzyme_register_gradient"
@@ -145,6 +145,13 @@ def remove_registrations(module: Module) -> None:
         del module.globals[g.name or ""]
         module.entities.remove(g)
         g.module = None
+    for g in module.global_variables:
+        target = strip_pointer_casts(g.initializer) if g.initializer is not None else None
+        if table_name(g.name or "").startswith(AUTOREG_PREFIX) and isinstance(target, GlobalVariable) \
+                and target.initializer is None:
+            # The attribute's carrier (enzyme_attributes.cpp) of a variable declared but defined nowhere (upstream's
+            # customglob.cpp): the derivatives no longer need it, and it alone would make the link fail.
+            g.initializer = ConstantKeyword(PTR, "null")
     _CACHE.pop(module, None)
 
 

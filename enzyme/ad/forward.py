@@ -31,7 +31,7 @@ from .float_bits import returns_float_data
 from .forward_calls import forward_call
 from .handlers import forward_instruction, mark_float_bits
 from .memory_insts import has_tangent
-from .forward_state import ForwardState
+from .forward_state import DerivativeOf, ForwardState
 from .integer_addresses import AddressDisplacements
 from .shadowless import shadowless_merges
 from .lanes import pack
@@ -73,12 +73,15 @@ def tangent_type(t: Type, width: int) -> Type:
     return t if width == 1 else ArrayType(width, t)
 
 
-def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int) -> Function:
+def _derivative_function(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int,
+                         extra: tuple[tuple[Type, str], ...] = (), base: str | None = None) -> Function:
     params, names = primal_and_shadow_params(fn, activities, width)
+    params += [t for t, _ in extra]
+    names += [n for _, n in extra]
     rt = fn.return_type
     with_tangent = returns_tangent(fn) or returns_float_data(ctx, fn)
     ret = StructType((rt, tangent_type(rt, width))) if with_tangent else rt
-    base = "fwddiffe_" if width == 1 else f"fwddiffe{width}_"
+    base = base or ("fwddiffe_" if width == 1 else f"fwddiffe{width}_")
     new = Function(ctx.module.unique_name(f"{base}{fn.name}"), FunctionType(ret, tuple(params)),
                    arg_names=names, prefix="internal")
     ctx.module.add(new)
@@ -136,6 +139,18 @@ def returns_tangent(fn: Function) -> bool:
     return has_tangent(fn.return_type)
 
 
+def forward_derivative_unshared(ctx: ADContext, fn: Function, activities: tuple[str, ...], width: int,
+                                extra: tuple[tuple[Type, str], ...], base: str,
+                                derivative_of: DerivativeOf) -> tuple[Function, dict[Value, Value]]:
+    """A forward derivative of ``fn`` of its own, ``<base><fn>`` (not memoized, so the caller may rewrite it),
+    with the ``extra`` parameters last, and the map from ``fn``'s values to their clones in it
+    (forward_split.py).  Callees' derivatives come from ``derivative_of`` and take the extra parameters last
+    too."""
+    gen = _ForwardGenerator(ctx, fn, activities_of(activities), width, extra, base)
+    gen.derivative_of = derivative_of
+    return gen.run(), gen.vmap
+
+
 class _ForwardGenerator(ForwardState):
     """Walks one function's blocks to build its forward derivative; per-instruction code is the handlers'.
 
@@ -144,12 +159,17 @@ class _ForwardGenerator(ForwardState):
     is for width 1, and LLVM's SLP vectorizer can still pack the lanes.
     """
 
-    def __init__(self, ctx: ADContext, fn: Function, activities: Activities, width: int = 1) -> None:
+    def __init__(self, ctx: ADContext, fn: Function, activities: Activities, width: int = 1,
+                 extra: tuple[tuple[Type, str], ...] | None = None, base: str | None = None) -> None:
         super().__init__(ctx, fn, activities, lambda g, acts: forward_derivative(ctx, g, acts, width), width)
+        self.extra = extra  # None: the shared derivative (memoized); else one of its own with these parameters
+        self.base = base
 
     def _make_function(self) -> Function:
         fn = self.fn
-        new = _derivative_function(self.ctx, fn, self.activities, self.width)
+        new = _derivative_function(self.ctx, fn, self.activities, self.width, self.extra or (), self.base)
+        if self.extra:
+            self.passed_on = list(new.args[len(new.args) - len(self.extra):])
         k = 0
         for a, act in zip(fn.args, self.activities):
             self.vmap[a] = new.args[k]
@@ -168,7 +188,8 @@ class _ForwardGenerator(ForwardState):
         new = self._make_function()
         key = ("forward", self.fn, self.activities) if self.width == 1 else \
             ("forward", self.fn, self.activities, self.width)
-        self.ctx.memo[key] = new
+        if self.extra is None:
+            self.ctx.memo[key] = new
         self.new = new
         order = differentiable_order(self.fn)
         clones = clone_body(order, new, self.vmap)

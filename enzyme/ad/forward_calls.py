@@ -130,6 +130,7 @@ def _call_derivative(st: ForwardState, inst: CallInst, ni: CallInst, b: Builder,
             and not reaches_shadowed_global(st.ctx, inst):
         return
     d = derivative(tuple(acts))
+    call_args += st.passed_on
     call = b.call(d, [*lead, *call_args]) if emit is None else emit(b, d, [*lead, *call_args])
     if d.return_type != inst.type:  # {primal, tangent}
         if isinstance(inst.type, IntType):

@@ -46,6 +46,8 @@ class ForwardState(LaneState):
         # Integers holding the bits of active floats -> the width of those floats (0: unknown); their
         # tangents are integers too, the tangents' bits in the same places.
         self.float_bits: dict[Value, int] = {}
+        # Values every callee's derivative takes last as well (forward split mode's tape and read position).
+        self.passed_on: list[Value] = []
 
     @property
     def tan(self) -> dict[Value, Value]:

@@ -19,16 +19,17 @@ from __future__ import annotations
 import zlib
 
 from ..ir.target_attributes import inherit_target_attributes
-from ..ir import ConstantKeyword, Function, FunctionType, Module, StructType, Type, Value
+from ..ir import ConstantKeyword, Function, FunctionType, StructType, Type, Value
 from ..ir.builder import Builder, const_int
 from ..ir.types import I64, PTR, VOID
 from .common import ADContext, primal_and_shadow_params
+from .forward_split import forward_split_tag, logged_primal
+from .split_tapes import CALLER_OWNED, TAPE_BYTES, trap_unless
+from .modes import Activity
 from .reverse import sweeps
 from .reverse_state import returned_adjoints
 from .tape import TAPE_STRUCT, release_tape
 
-TAPE_BYTES = 56  # TAPE_STRUCT (48 bytes) + the i64 tag
-CALLER_OWNED = 1 << 48  # set in the tag of a tape in the caller's memory (enzyme_allocated): not freed
 
 
 def augmented_result_type(fn: Function) -> Type:
@@ -45,7 +46,8 @@ def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], c
     got = ctx.memo.get(key)
     if got is not None:
         return got
-    pair = sweeps(ctx, fn, activities, top_level=False, width=width)
+    logged = fn in ctx.forward_split  # the tape is a log for __enzyme_fwdsplit (forward_split.py)
+    pair = None if logged else sweeps(ctx, fn, activities, top_level=False, width=width)
     m = ctx.module
     params, names = primal_and_shadow_params(fn, activities, width)
     if caller_tape:
@@ -60,18 +62,22 @@ def split_augmented(ctx: ADContext, fn: Function, activities: tuple[str, ...], c
     b = Builder(d.append_block("entry"))
     if caller_tape:
         tape: Value = d.args[-2]
-        b = _trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
+        b = trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
     else:
         malloc = m.declare_function("malloc", FunctionType(PTR, (I64,)))
         tape = b.call(malloc, [const_int(I64, TAPE_BYTES)], name="tape")
     b.store(ConstantKeyword(TAPE_STRUCT, "zeroinitializer"), tape)
-    b.store(const_int(I64, _tag(fn, activities, width) | (CALLER_OWNED if caller_tape else 0)),
-            b.gep(TAPE_STRUCT, tape, [1], name="tag"))
-    res: Value = b.call(pair.augmented, [*d.args[:len(d.args) - 2 * caller_tape], tape])
+    tag = forward_split_tag(fn) if logged else _tag(fn, activities, width)
+    b.store(const_int(I64, tag | (CALLER_OWNED if caller_tape else 0)), b.gep(TAPE_STRUCT, tape, [1], name="tag"))
+    if pair is None:
+        primals = [d.args[i] for i in _primal_positions(activities, width)]
+        res: Value = b.call(logged_primal(ctx, fn), [*primals, tape])
+    else:
+        res = b.call(pair.augmented, [*d.args[:len(d.args) - 2 * caller_tape], tape])
     if fn.return_type.is_void:
         b.ret(None if caller_tape else tape)
         return d
-    primal = b.extractvalue(res, [0]) if pair.returns_shadow else res
+    primal = b.extractvalue(res, [0]) if pair is not None and pair.returns_shadow else res
     if caller_tape:
         b.ret(primal)
         return d
@@ -114,7 +120,7 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     b = Builder(entry)
     tape = d.args[-2] if caller_tape else d.args[-1]
     if caller_tape:
-        b = _trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
+        b = trap_unless(m, d, b, b.icmp("uge", d.args[-1], const_int(I64, TAPE_BYTES)))
     tag = b.load(I64, b.gep(TAPE_STRUCT, tape, [1]), name="tag")
     owner = b.binop("and", tag, const_int(I64, CALLER_OWNED), name="owner")
     b.cond_br(b.icmp("eq", b.binop("xor", tag, owner), const_int(I64, _tag(fn, activities, width))), run, bad)
@@ -136,14 +142,13 @@ def split_reverse(ctx: ADContext, fn: Function, activities: tuple[str, ...], cal
     return d, pair.out_types, pair.returns_adjoint
 
 
-def _trap_unless(m: Module, d: Function, b: Builder, ok: Value) -> Builder:
-    """A builder after a check that traps when ``ok`` is false (caller tape memory smaller than TAPE_BYTES)."""
-    go, bad = d.append_block("tape_big_enough"), d.append_block("tape_too_small")
-    b.cond_br(ok, go, bad)
-    bb = Builder(bad)
-    bb.call(m.declare_function("llvm.trap", FunctionType(VOID, ())), [])
-    bb.unreachable()
-    return Builder(go)
+def _primal_positions(activities: tuple[str, ...], width: int) -> list[int]:
+    """Where each primal argument is among a derivative's parameters (each dup one is followed by its shadows)."""
+    out, k = [], 0
+    for act in activities:
+        out.append(k)
+        k += 1 + (width if Activity(act).has_shadow else 0)
+    return out
 
 
 def _tag(fn: Function, activities: tuple[str, ...], width: int) -> int:

@@ -9,10 +9,15 @@ Side by side per mode; handlers.py lists which handler each class gets.
 from __future__ import annotations
 
 from ..errors import DifferentiationError
-from ..ir import ConstantKeyword, ExtractValueInst, InsertValueInst, Instruction, ReturnInst
+from ..ir import (Constant, ConstantInt, ConstantKeyword, ExtractValueInst, InsertValueInst, Instruction, Module,
+                  ReturnInst, Value)
 from ..ir.builder import Builder, InsertPoint
+from ..ir.splice import add_helper_functions
+from ..ir.types import I1, VectorType
+from ..ir.values import ref
 from .aggregate_shadows import holds_pointers
 from .common import describe, value_name, zero
+from .device import device_paths
 from .forward_state import ForwardState
 from .lanes import pack
 from .memory_insts import has_tangent, shadow_name
@@ -80,8 +85,43 @@ def augment_select(st: ReverseState, inst: Instruction, ni: Instruction, b: Buil
     if sa is not None and sb is not None:
         st.shadow[inst] = b.select(ni.operand(0), sa, sb, shadow_name(st, inst))
     elif sa is not None or sb is not None:
-        raise DifferentiationError(f"{describe(inst)}: selects between a shadowed and an unshadowed "
-                                   "pointer; not supported yet")
+        cond = ni.operand(0)
+        if isinstance(cond.type, VectorType) or device_paths(st.m):
+            raise DifferentiationError(f"{describe(inst)}: selects between a shadowed and an unshadowed "
+                                       "pointer; not supported yet")
+        # Upstream's customary case (an enzyme_inactive global or constant memory on the path not taken): the
+        # derivative follows the shadowed pointer, and stops the program where the other one is picked.
+        picks_shadowed = cond if sa is not None else b.binop("xor", cond, ConstantInt(I1, 1))
+        unshadowed = inst.operand(2 if sa is not None else 1)
+        stop_unless(st.m, b, picks_shadowed,
+                    f"pyenzyme: {describe(inst)}: picked {_spelled(unshadowed)}, which has no shadow, so derivatives "
+                    "through it cannot be kept; not supported yet")
+        shadow = sa if sa is not None else sb
+        assert shadow is not None
+        st.shadow[inst] = shadow
+
+
+def _spelled(v: Value) -> str:
+    if isinstance(v, Constant):
+        return ref(v)
+    return f"%{v.name}" if v.name else "its other operand"
+
+
+def stop_unless(m: Module, b: Builder, ok: Value, message: str) -> None:
+    """A call that writes ``message`` to stderr and aborts the program unless ``ok`` (an ``i1``) is true."""
+    name = m.unique_name("__pyenzyme_check")
+    data = message.encode() + b"\n"
+    text = "".join(chr(c) if 32 <= c < 127 and c not in (34, 92) else f"\\{c:02X}" for c in data)
+    # write(2, ...) rather than stdio: abort() does not flush buffered streams.
+    add_helper_functions(m, (
+        f'@{name}.msg = private unnamed_addr constant [{len(data)} x i8] c"{text}"\n'
+        "declare i64 @write(i32, ptr, i64)\ndeclare void @abort()\n"
+        f"define internal void @{name}(i1 %ok) {{\nentry:\n  br i1 %ok, label %fine, label %stop\n"
+        f"stop:\n  %r = call i64 @write(i32 2, ptr @{name}.msg, i64 {len(data)})\n  call void @abort()\n"
+        "  unreachable\nfine:\n  ret void\n}\n"))
+    check = m.get_function(name)
+    assert check is not None
+    b.call(check, [ok])
 
 
 def augment_extractvalue(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:

@@ -56,6 +56,7 @@ def differentiate_module(module: Module) -> int:
     proxies = install_proxies(module)
     expose_shadowed_globals(module)
     roots = list(dict.fromkeys(r.function for r in requests))
+    forward_split = _forward_split_functions(requests)
     # Each context has shadows of its own, so derivatives made for one are not shared with another.
     ad_contexts: dict[object, ADContext] = {}
     existing = set(module.functions)
@@ -63,7 +64,8 @@ def differentiate_module(module: Module) -> int:
         before = set(module.functions)
         context = contexts[id(req)]
         rules.shadows = {**own_shadows, **automatic_shadows, **(context.shadows if context else {})}
-        ctx = ad_contexts.setdefault(context.handle if context else None, ADContext(module, roots=roots))
+        ctx = ad_contexts.setdefault(context.handle if context else None,
+                                     ADContext(module, roots=roots, forward_split=forward_split))
         call = replace_request(ctx, req.refreshed())
         step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)
@@ -76,6 +78,18 @@ def differentiate_module(module: Module) -> int:
     drop_foreign_loop_locations(module)
     resolve_iterations(module)
     return batches + len(requests)
+
+
+def _forward_split_functions(requests: list[Request]) -> set[Function]:
+    """The functions some ``__enzyme_fwdsplit`` differentiates: their ``__enzyme_augmentfwd`` tapes are logs for it
+    (enzyme.ad.forward_split), which ``__enzyme_reverse`` cannot read."""
+    out = {r.function for r in requests if r.mode == "forward_split"}
+    for r in requests:
+        if r.mode == "split_reverse" and r.function in out:
+            raise DifferentiationError(
+                f"__enzyme_reverse {where(r.call)}: @{r.function.name} is also differentiated by __enzyme_fwdsplit "
+                "in this program; a tape of __enzyme_augmentfwd serves one of the two, and both are not supported")
+    return out
 
 
 def _inner_first(requests: list[Request]) -> list[Request]:

@@ -19,7 +19,7 @@ def replace_request(ctx: ADContext, req: Request) -> CallInst:
     if req.runtime_activity:
         from .runtime_activity import check_own_shadows
         check_own_shadows(ctx.module, req)
-    if req.mode == "forward":
+    if req.mode in ("forward", "forward_split"):
         return _replace_forward(ctx, req)
     if req.mode == "augment":
         return _replace_augment(ctx, req)
@@ -81,9 +81,17 @@ def _call_args(req: Request) -> list[Value]:
 
 def _replace_forward(ctx: ADContext, req: Request) -> CallInst:
     acts = tuple(Activity.DUP if a.activity.has_shadow else Activity.CONST for a in req.args)
-    d = forward_derivative(ctx, req.function, acts, req.width)
+    extra: list[Value] = []
+    if req.mode == "forward_split":
+        from ..ad.forward_split import forward_split
+        extra = _caller_tape_args(req)
+        d = forward_split(ctx, req.function, acts, bool(extra), req.width, keep=req.nofree)
+        assert req.tape is not None
+        extra = extra or [req.tape]
+    else:
+        d = forward_derivative(ctx, req.function, acts, req.width)
     b = Builder(InsertPoint.before_inst(req.call))
-    res = b.call(d, _call_args(req))
+    res = b.call(d, _call_args(req) + extra)
     pair = isinstance(d.return_type, StructType) and d.return_type != req.function.return_type  # {primal, tangent}
     tangent = b.extractvalue(res, [1]) if returns_tangent(req.function) and req.ret_activity != "const" else None
     result: Value | None = tangent

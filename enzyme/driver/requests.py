@@ -56,16 +56,24 @@ RETURN_MARKERS = {"enzyme_primal_return": ("primal", True), "enzyme_noret": ("pr
                   "enzyme_dup_return": ("ret", "dup")}
 UNSUPPORTED_MARKERS = frozenset({
     "enzyme_vector", "enzyme_scalar",
-    "enzyme_nofree", "enzyme_shadow_return", "enzyme_interleave"})
+    "enzyme_shadow_return", "enzyme_interleave"})
+# Anywhere among the arguments (a whole-call flag): the derivative need not free its memory.  __enzyme_fwdsplit
+# then keeps the tape for further calls; the combined modes and __enzyme_augmentfwd free what they allocate
+# either way (their tapes are internal or consumed by __enzyme_reverse), so there it changes nothing.
+NOFREE_MARKER = "enzyme_nofree"
 # Anywhere among the arguments: check at run time that no duplicated pointer is its own shadow
 # (enzyme.driver.runtime_activity).
 RUNTIME_ACTIVITY_MARKER = "enzyme_runtime_activity"
 KNOWN_MARKERS = frozenset(MARKERS) | UNSUPPORTED_MARKERS | frozenset(RETURN_MARKERS) | {
-    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER, RUNTIME_ACTIVITY_MARKER}
+    WIDTH_MARKER, TAPE_MARKER, ALLOCATED_MARKER, CONTEXT_MARKER, NOCACHE_MARKER, RUNTIME_ACTIVITY_MARKER,
+    NOFREE_MARKER}
 # Entry points by mode; "__enzyme_reverse" must not be tried before the others it is not a part of.
 ENTRY_POINTS = (("__enzyme_autodiff", "reverse"), ("__enzyme_fwddiff", "forward"),
-                ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"))
-MODE_DESCRIPTIONS = {"reverse": "reverse", "forward": "forward", "augment": "reverse", "split_reverse": "reverse"}
+                ("__enzyme_augmentfwd", "augment"), ("__enzyme_reverse", "split_reverse"),
+                ("__enzyme_fwdsplit", "forward_split"))
+MODE_DESCRIPTIONS = {"reverse": "reverse", "forward": "forward", "augment": "reverse", "split_reverse": "reverse",
+                     "forward_split": "forward"}
+SPLIT_MODES = ("augment", "split_reverse", "forward_split")  # the calls that take a tape
 
 
 @dataclass
@@ -104,6 +112,7 @@ class Request:
     primal_return: bool = False  # enzyme_primal_return: the primal result comes first in what the call returns
     ret_activity: str | None = None  # enzyme_{const,active,dup}_return; None: the default for the mode
     runtime_activity: bool = False  # enzyme_runtime_activity
+    nofree: bool = False  # enzyme_nofree: __enzyme_fwdsplit keeps the tape
     # made by decode before the call: enzyme_dupv address arithmetic, conversions of promoted arguments
     inserted: list[Instruction] = field(default_factory=list)
 
@@ -156,14 +165,12 @@ def find_requests(module: Module) -> list[Request]:
             out.append(decode(inst, mode))
         elif "__enzyme_iter" in name:
             continue  # enzyme.driver.iteration_counts
-        elif "__enzyme_fwdsplit" in name:
-            raise DifferentiationError(
-                f"{_source_name(name)} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
         elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
             # Another upstream entry point (__enzyme_checkpoint_for, ...): nothing would define it, so the program could not link; say which one instead.
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
-                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, "
+                "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_fwdsplit, "
+                "__enzyme_augmentsize, "
                 "__enzyme_batch, __enzyme_context, __enzyme_shadow, __enzyme_zero_shadows, __enzyme_virtualreverse, "
                 "__enzyme_iter, __enzyme_fixed_point)")
     return out
@@ -181,7 +188,7 @@ class _Decoder:
     def __init__(self, call: CallInst, mode: str) -> None:
         self.call = call
         self.mode = mode
-        self.reverse = mode != "forward"
+        self.reverse = mode not in ("forward", "forward_split")
         self.what = call.callee_name or "__enzyme_*"
 
     def fail(self, text: str, error: type[Exception] = UsageError) -> Exception:
@@ -252,7 +259,7 @@ def decode(call: CallInst, mode: str) -> Request:
                 i += 1
             elif mark == NOCACHE_MARKER:
                 i += 1
-            elif mark == RUNTIME_ACTIVITY_MARKER:
+            elif mark in (RUNTIME_ACTIVITY_MARKER, NOFREE_MARKER):
                 options.add(mark)
                 i += 1
             elif mark == CONTEXT_MARKER:
@@ -262,7 +269,7 @@ def decode(call: CallInst, mode: str) -> Request:
                 tape_options[CONTEXT_MARKER] = args[i + 1]
                 set_width(_context_width(args[i + 1]))
                 i += 2
-            elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in ("augment", "split_reverse"):
+            elif mark in (ALLOCATED_MARKER, TAPE_MARKER) and mode in SPLIT_MODES:
                 i = _decode_tape_option(d, args, i, mark, tape_options)
             else:
                 break
@@ -281,7 +288,8 @@ def decode(call: CallInst, mode: str) -> Request:
             if mark == WIDTH_MARKER:
                 raise d.fail("enzyme_width must come right after the function")
             if mark in (TAPE_MARKER, ALLOCATED_MARKER):
-                raise d.fail(f"{mark} belongs to split mode (__enzyme_augmentfwd / __enzyme_reverse), not to "
+                raise d.fail(f"{mark} belongs to split mode (__enzyme_augmentfwd / __enzyme_reverse / "
+                             "__enzyme_fwdsplit), not to "
                              f"{d.what}")
             activity = MARKERS[mark]
             i += 1
@@ -343,9 +351,12 @@ def decode(call: CallInst, mode: str) -> Request:
         sret, returns = None, {}
     req = Request(call, mode, fn, decoded, sret, width, inserted=inserted,
                   primal_return=bool(returns.get("primal", False)), ret_activity=returns.get("ret"),  # type: ignore[arg-type]
-                  runtime_activity=RUNTIME_ACTIVITY_MARKER in options)
+                  runtime_activity=RUNTIME_ACTIVITY_MARKER in options, nofree=NOFREE_MARKER in options)
+    if req.nofree and mode == "split_reverse":
+        raise d.fail("enzyme_nofree is not supported with __enzyme_reverse (its reverse sweep uses its tape up)",
+                     DifferentiationError)
     _check_return_markers(d, req)
-    if mode == "split_reverse":
+    if mode in ("split_reverse", "forward_split"):
         i = _decode_split_tail(d, req, args, i, tape_options)
     if ALLOCATED_MARKER in tape_options and TAPE_MARKER not in tape_options:
         raise d.fail("enzyme_allocated gives the size of the caller's tape memory; pass that memory with "
@@ -402,7 +413,7 @@ def _check_return_markers(d: _Decoder, req: Request) -> None:
     fn, ret = req.function, req.ret_activity
     if ret is None and not req.primal_return:
         return
-    if req.mode in ("augment", "split_reverse"):
+    if req.mode in SPLIT_MODES:
         raise d.fail("return markers (enzyme_primal_return, enzyme_*_return, enzyme_noret) are not supported in "
                      "split mode yet", DifferentiationError)
     if req.primal_return and fn.return_type.is_void:
@@ -444,10 +455,11 @@ def _unpromoted(d: _Decoder, v: Value, pt: Type, mismatch: str, inserted: list[I
 
 def _decode_split_tail(d: _Decoder, req: Request, args: list[Value], i: int, options: dict[str, Value]) -> int:
     """``__enzyme_reverse``'s trailing ``[dret,]`` then the tape: ``enzyme_allocated, size, enzyme_tape, ptr``
-    (unless given among the arguments), ``enzyme_tape, ptr`` or just the pointer."""
+    (unless given among the arguments), ``enzyme_tape, ptr`` or just the pointer; ``__enzyme_fwdsplit``'s
+    trailing tape (its tangents come with the arguments)."""
     fn = req.function
     rt = fn.return_type
-    for j in range(req.width if carries_float(rt) else 0):
+    for j in range(req.width if carries_float(rt) and req.mode == "split_reverse" else 0):
         if i >= len(args) or _marker(args[i]) is not None or isinstance(args[i].type, PointerType):
             what = "its adjoint (dret)" if req.width == 1 else f"its {req.width} adjoints (one dret per direction)"
             raise d.fail(f"@{fn.name} returns {rt}: pass {what} and then the tape after the arguments")

@@ -219,3 +219,66 @@ def test_ir_written_the_upstream_way(tmp_path: Path) -> None:
     # d/dx (global * x + noise(x) + my_sin(x)) with noise inactive and my_sin like sin; global's adjoint is x.
     assert lib.df(x) == pytest.approx(3.0 + math.cos(x), rel=1e-14)
     assert lib.shadow() == pytest.approx(x, rel=1e-15)
+
+
+def test_inactive_global_declared_but_defined_nowhere(tmp_path: Path) -> None:
+    """An ``enzyme_inactive`` variable only declared (upstream's customglob.cpp: its value is passed to a
+    function that ignores it, so -O2 drops the load): the attribute's carrier must not keep a reference to it,
+    or the link fails."""
+    source = tmp_path / "customglob.c"
+    source.write_text(HEADER + """
+#include <stdlib.h>
+__attribute__((enzyme_inactive)) extern int memory_kind;
+__attribute__((noinline)) void *alloc(int size, int kind) { (void)kind; return malloc(size); }
+double square(double a) {
+  double *d = (double *)alloc(sizeof(double), memory_kind);
+  d[0] = a * a;
+  double r = d[0];
+  free(d);
+  return r;
+}
+double grad(double a) { return __enzyme_autodiff((void *)square, a); }
+""")
+    lib = enzyme.compile([source], opt_level=2)
+    assert lib.grad(3.0) == pytest.approx(6.0, rel=1e-15)
+
+
+INACTIVE_GLOBAL_SELECTED = """
+#include <stdio.h>
+#include <stdlib.h>
+extern int enzyme_const;
+__attribute__((enzyme_inactive)) double scratch = 5.5;
+__attribute__((noinline)) void scale(int into_scratch, double a, double *c) {
+  double *p = into_scratch ? &scratch : c;
+  *p *= a;
+}
+double test(int into_scratch, double a) { double dat = a; scale(into_scratch, a, &dat); return dat; }
+int main(int argc, char **argv) {
+  int into_scratch = argc > 1;
+  double g = __enzyme_autodiff((void *)test, enzyme_const, into_scratch, 3.0);
+  printf("%g %g\\n", g, scratch);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_select_of_an_inactive_global_stops_only_where_taken(tmp_path: Path, opt_level: int) -> None:
+    """upstream's inactiveglob.cpp: a pointer that is either an ``enzyme_inactive`` global (no shadow) or a
+    shadowed one.  The derivative follows the shadowed pointer; where the program picks the global, it stops
+    with a message naming the select instead of computing with a shadow that does not exist."""
+    import subprocess
+    from enzyme import llvm
+    source = tmp_path / "prog.c"
+    source.write_text(HEADER + INACTIVE_GLOBAL_SELECTED)
+    module = compile_sources([source], CompileOptions(opt_level=opt_level))
+    result = transform_module(module, TransformOptions(postopt_level=opt_level), name="prog.c")
+    bitcode = tmp_path / "prog.bc"
+    bitcode.write_bytes(llvm.to_bitcode(result))
+    obj = toolchain.compile_ir_object(bitcode, tmp_path / "prog.o", opt_level=opt_level)
+    exe = toolchain.link_executable([obj], tmp_path / "prog", libraries=["-lm"])
+    ok = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=False)
+    assert ok.returncode == 0 and ok.stdout == "6 5.5\n"  # d(a*a)/da at a = 3; the global untouched
+    stopped = subprocess.run([str(exe), "scratch"], capture_output=True, text=True, timeout=60, check=False)
+    assert stopped.returncode != 0 and stopped.stdout == ""
+    assert "pyenzyme: " in stopped.stderr and "which has no shadow" in stopped.stderr, stopped.stderr

@@ -15,7 +15,7 @@ from enzyme.errors import DifferentiationError, UsageError
 from enzyme.pipeline import CompileOptions, TransformOptions, compile_sources, transform_module
 
 HEADER = """
-extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_dupv;
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_dupv, enzyme_nofree;
 typedef struct { double d[2]; } v2;
 typedef struct { void *tape; double primal; } aug_t;
 double __enzyme_fwddiff(void *, ...);
@@ -23,7 +23,7 @@ v2 __enzyme_fwddiff_v2(void *, ...);
 double __enzyme_autodiff(void *, ...);
 aug_t __enzyme_augmentfwd(void *, ...);
 void *__enzyme_augmentfwd_ptr(void *, ...);
-double __enzyme_reverse(void *, ...);
+double __enzyme_reverse(void *, ...); double __enzyme_fwdsplit(void *, ...);
 double f(double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i] * x[i]; return s; }
 double sq(double x) { return x * x; }
 """
@@ -154,6 +154,90 @@ int main(void) {
     assert_stops_after_before(tmp_path, body)
 
 
+@pytest.mark.parametrize("call, pattern", [
+    ("__enzyme_fwdsplit((void *)f, x, d, n)", r"missing the tape: pass the pointer __enzyme_augmentfwd returned"),
+    ("__enzyme_fwdsplit((void *)f, x, d, n, 1.0)",
+     r"the tape must be the pointer __enzyme_augmentfwd returned, got a double"),
+    ("__enzyme_fwdsplit((void *)f, x, d, enzyme_out, n, t)", r"enzyme_out is a reverse-mode marker"),
+])
+def test_forward_split_misuse(tmp_path: Path, call: str, pattern: str) -> None:
+    refused(tmp_path, f"double g(double *x, double *d, int n, void *t) {{ return {call}; }}", pattern)
+
+
+def test_nofree_on_split_reverse_is_refused(tmp_path: Path) -> None:
+    """enzyme_nofree would let the caller use a tape again, which a reverse sweep's tape cannot be."""
+    body = ("double g(double *x, double *d, int n, void *t) { "
+            "return __enzyme_reverse((void *)f, enzyme_nofree, x, d, n, 1.0, t); }")
+    refused(tmp_path, body, r"enzyme_nofree is not supported with __enzyme_reverse \(its reverse sweep uses its tape "
+            r"up\)", DifferentiationError)
+
+
+def test_forward_split_and_split_reverse_of_one_function_are_refused(tmp_path: Path) -> None:
+    """A tape of __enzyme_augmentfwd is either a log for __enzyme_fwdsplit or a reverse sweep's tape, not both."""
+    body = ("double g(double *x, double *d, int n, void *t) { return __enzyme_reverse((void *)f, x, d, n, 1.0, t) + "
+            "__enzyme_fwdsplit((void *)f, x, d, n, t); }")
+    refused(tmp_path, body, r"@f is also differentiated by __enzyme_fwdsplit", DifferentiationError)
+
+
+def test_forward_split_refuses_what_it_cannot_log(tmp_path: Path) -> None:
+    """A volatile read cannot be replayed from a log: refused, naming the instruction and its line."""
+    src = tmp_path / "prog.c"
+    src.write_text(HEADER + """
+double vol(double *x) { volatile double *v = x; return v[0] * v[1]; }
+double g(double *x, double *d, void *t) { return __enzyme_fwdsplit((void *)vol, x, d, t); }
+""")
+    module = compile_sources([src], CompileOptions(opt_level=2, debug=True))
+    with pytest.raises(DifferentiationError, match=r"^__enzyme_fwdsplit: .*load volatile.*@vol.*prog\.c:\d+.*an "
+                       r"atomic or volatile memory access") as info:
+        transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
+    assert "\n" not in str(info.value)
+
+
+def test_forward_split_refuses_recursion(tmp_path: Path) -> None:
+    """A function that calls itself: its replay would be its own callee, which is not supported yet."""
+    src = tmp_path / "prog.c"
+    src.write_text(HEADER + """
+#include <math.h>
+double rec(double *x, int n) { return n == 0 ? 0.0 : x[0] + sin(rec(x + 1, n - 1)); }
+double g(double *x, double *d, void *t) { return __enzyme_fwdsplit((void *)rec, x, d, 3, t); }
+""")
+    module = compile_sources([src], CompileOptions(opt_level=2, debug=True))
+    with pytest.raises(DifferentiationError, match=r"^__enzyme_fwdsplit: @rec calls itself \(recursively\)"
+                       r"; forward split mode does not replay recursion yet") as info:
+        transform_module(module, TransformOptions(postopt_level=0), name="prog.c")
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("calls", [
+    # a reverse tape given to the forward split derivative
+    "aug_t r = __enzyme_augmentfwd((void *)f, x, d, 2); ... __enzyme_fwdsplit((void *)sq, 3.0, 1.0, r.tape)",
+    # a forward split log read twice (the first call frees it): the caller's tape memory keeps its tag cleared
+    "extern int enzyme_allocated, enzyme_tape; double __enzyme_augmentfwd_d(void *, ...); char t[64]; "
+    "__enzyme_augmentfwd_d((void *)sq, 3.0, enzyme_allocated, 64, enzyme_tape, t); double once = "
+    "__enzyme_fwdsplit((void *)sq, 3.0, 1.0, enzyme_allocated, 64, enzyme_tape, t); (void)once "
+    "... __enzyme_fwdsplit((void *)sq, 3.0, 1.0, enzyme_allocated, 64, enzyme_tape, t)",
+    # a forward split log given to the reverse sweep of another function
+    "aug_t r = __enzyme_augmentfwd((void *)sq, 3.0); ... __enzyme_reverse((void *)cube, 2.0, 1.0, r.tape) + "
+    "__enzyme_fwdsplit((void *)sq, 3.0, 1.0, r.tape)",
+])
+def test_forward_split_tape_of_another_kind_traps(tmp_path: Path, calls: str) -> None:
+    first, second = calls.split(" ... ")
+    body = f"""
+#include <stdio.h>
+double cube(double x) {{ return x * x * x; }}
+int main(void) {{
+  double x[2] = {{1, 2}}, d[2] = {{0, 0}};
+  {first};
+  printf("before\\n");
+  fflush(stdout);
+  double dx = {second};
+  printf("after %g\\n", dx);
+  return 0;
+}}
+"""
+    assert_stops_after_before(tmp_path, body)
+
+
 @pytest.mark.parametrize("lang, decl, call, pattern", [
     ("c", "double __enzyme_checkpoint_for(double);",
      "return sq(x[0]) * __enzyme_checkpoint_for(x[1]);",
@@ -161,8 +245,6 @@ int main(void) {
     ("cpp", "double __enzyme_checkpoint_while(double);",
      "return sq(x[0]) * __enzyme_checkpoint_while(x[1]);",
      r"^__enzyme_checkpoint_while in @_Z1gPd\b.*: the first argument must be the step function"),
-    ("cpp", "extern double __enzyme_fwdsplit(...);", "return __enzyme_fwdsplit((void *)sq, x[0], 1.0);",
-     r"^__enzyme_fwdsplit in @_Z1gPd\b.*: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff"),
 ])
 def test_unsupported_entry_points_are_refused(tmp_path: Path, lang: str, decl: str, call: str, pattern: str) -> None:
     """Other upstream entry points (also C++-mangled), or checkpointed loops called wrongly, are named in a one-line
@@ -222,7 +304,8 @@ TAPE_HEADER = ("extern int enzyme_allocated, enzyme_tape; void __enzyme_augmentf
     ("__enzyme_autodiff((void *)scale, x, d, enzyme_allocated, 64, enzyme_tape, t)",
      r"@scale takes 1 arguments but 4 more were given", UsageError),
     ("__enzyme_autodiff((void *)scale, enzyme_tape, t, x, d)",
-     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse\), not to __enzyme_autodiff",
+     r"enzyme_tape belongs to split mode \(__enzyme_augmentfwd / __enzyme_reverse / __enzyme_fwdsplit\), not to "
+     r"__enzyme_autodiff",
      UsageError),
     ("__enzyme_augmentsize(x)", r"the first argument must be the function whose augmented forward sweep", UsageError),
 ])

@@ -49,13 +49,16 @@ extern ENZYME_MARKER int enzyme_width;            /* next arg: constant width N 
 extern ENZYME_MARKER int enzyme_dupv;             /* next args: byte stride, primal, one buffer whose N shadows are
                                        stride bytes apart */
 extern ENZYME_MARKER int enzyme_dupnoneedv;       /* like enzyme_dupv; the primal result is not needed */
-extern ENZYME_MARKER int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse */
-/* Upstream markers pyenzyme recognises but refuses with an error (not supported yet). */
+extern ENZYME_MARKER int enzyme_tape;             /* optional, before the tape passed to __enzyme_reverse or
+                                       __enzyme_fwdsplit */
 /* What a call returns besides the derivatives, right after the function: enzyme_primal_return puts the
    result first ({result, {adjoints}} in reverse mode, {result, tangent} in forward mode), enzyme_noret leaves
    it out; enzyme_const_return (no seed / no tangent of the result), enzyme_active_return (reverse: seed 1),
    enzyme_dup_return (forward: its tangent). <enzyme/enzyme> (C++17) passes them for you. */
 extern ENZYME_MARKER int enzyme_primal_return, enzyme_noret, enzyme_const_return, enzyme_active_return, enzyme_dup_return;
+/* enzyme_vector/enzyme_scalar (__enzyme_batch), enzyme_allocated (the size of the caller's tape memory),
+   enzyme_runtime_activity, enzyme_nofree (anywhere in a call: __enzyme_fwdsplit keeps the tape for more calls;
+   refused by __enzyme_reverse): see the README's table of upstream's ABI. */
 extern ENZYME_MARKER int enzyme_vector, enzyme_scalar, enzyme_allocated, enzyme_nofree, enzyme_runtime_activity;
 
 /* Custom derivatives, registered by global arrays (names after the prefix are free):
@@ -108,6 +111,10 @@ ENZYME_HOST_DEVICE void *__enzyme_augmentfwd(void *fn, ...);
 /* ...and the reverse sweep takes the same arguments, then d result (if the
    function returns a float), then the tape, which it frees. */
 ENZYME_HOST_DEVICE double __enzyme_reverse(void *fn, ...);
+/* Forward split mode: the tangent of the run __enzyme_augmentfwd made, from its tape (the same arguments as
+   __enzyme_fwddiff, the primal pointers may be null, then the tape, which it frees); the primal is not run
+   again. */
+ENZYME_HOST_DEVICE double __enzyme_fwdsplit(void *fn, ...);
 #endif
 
 #ifdef __cplusplus
