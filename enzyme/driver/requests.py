@@ -154,8 +154,8 @@ def find_requests(module: Module) -> list[Request]:
         mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
         if mode is not None:
             out.append(decode(inst, mode))
-        elif "__enzyme_iter" in name:
-            continue  # enzyme.driver.iteration_counts
+        elif "__enzyme_iter" in name or "todense" in name:
+            continue  # enzyme.driver.iteration_counts, enzyme.driver.todense
         elif "__enzyme_fwdsplit" in name:
             raise DifferentiationError(
                 f"{_source_name(name)} {where(inst)}: __enzyme_fwdsplit is not supported yet; use __enzyme_fwddiff")
