@@ -23,8 +23,10 @@ SUPPORTED_ATTRIBUTES = ("enzyme_inactive", "enzyme_inactive_noblock", "enzyme_fu
                         "enzyme_shadow")
 #: Enzyme attributes accepted as hints that change nothing here: ``enzyme_notypeanalysis`` on a global tells
 #: upstream's type analysis to ignore its conflicting uses; pyenzyme's refuses what such uses would make
-#: ambiguous instead of guessing, so there is nothing to switch off.
-HINT_ATTRIBUTES = ("enzyme_notypeanalysis",)
+#: ambiguous instead of guessing, so there is nothing to switch off.  ``enzyme_sparse_accumulate`` marks the
+#: function a todense store function reports an entry with, for upstream's loop sparsification (an
+#: optimization: pyenzyme calls it as written, docs/decisions.md).
+HINT_ATTRIBUTES = ("enzyme_notypeanalysis", "enzyme_sparse_accumulate")
 _UNKNOWN_ATTRIBUTE = re.compile(
     r"^(?P<where>.*?): warning: unknown attribute '(?P<name>enzyme(?:_|::)\w*)' ignored", re.MULTILINE)
 # User flags that hide clang's unknown-attribute warning: a syntax-only pass then looks for them.
