@@ -21,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..analysis.debuginfo import describe
+from ..ir.debugloc import source_location
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import (ArrayType, BinaryOperator, CallInst, CastInst, ConstantInt, ConstantKeyword, Function,
+from ..ir import (ArrayType, BinaryOperator, CallInst, CastInst, DebugRecord, ConstantInt, ConstantKeyword, Function,
                   FunctionType, GEPInst, I64, Instruction, IntType, LoadInst, Module, PhiInst, SelectInst,
                   StoreInst, StructType, Type, Value, VectorType, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint
@@ -41,7 +42,7 @@ def is_todense(name: str) -> bool:
 @dataclass
 class _Root:
     """One ``__enzyme_todense`` call: its functions, and the reads and writes it became."""
-    call: CallInst
+    site: str  # where the call was, for messages (it is replaced)
     load_fn: Function
     store_fn: Function
     loads: list[tuple[CallInst, Value]] = field(default_factory=list)
@@ -75,15 +76,17 @@ class _Lowering:
         self.layout = DataLayout.of_module(module)
         self.roots: list[_Root] = []
         self.clones: dict[tuple[int, int, int], Function] = {}
+        self.plain: dict[int, Function] = {}
 
     def lower_call(self, call: CallInst) -> None:
-        site = describe(call)
+        loc = source_location(call)
+        site = f"in @{call.function.name if call.function else '?'}" + (f" at {loc}" if loc else "")
         args = call.args
         fns = [strip_pointer_casts(a) for a in args[:2]]
         if len(args) < 2 or not all(isinstance(f, Function) and not f.is_declaration for f in fns):
-            raise DifferentiationError(f"{site}: the first two arguments of __enzyme_todense must be the load and "
+            raise DifferentiationError(f"__enzyme_todense {site}: the first two arguments of __enzyme_todense must be the load and "
                                        "store functions, defined in the program")
-        root = _Root(call, fns[0], fns[1])  # type: ignore[arg-type]
+        root = _Root(site, fns[0], fns[1])  # type: ignore[arg-type]
         self.roots.append(root)
         self.lower(call, ConstantInt(I64, 0), _Dense(root, tuple(args[2:])))
         call.erase()
@@ -97,7 +100,11 @@ class _Lowering:
         while work:
             p, off = work.pop()
             while p.uses:
-                user = p.uses[0].user
+                use = p.uses[0]
+                user = use.user
+                if isinstance(user, DebugRecord):  # a variable's location: the pointer no longer exists
+                    user.drop_value(use.index)
+                    continue
                 assert isinstance(user, Instruction)
                 nxt = self._rewrite(user, p, off, dense, offsets, pending)
                 if nxt is not None:
@@ -144,7 +151,7 @@ class _Lowering:
                 self._specialize(user, p, off, dense)
                 return None
         raise DifferentiationError(
-            f"{describe(user)}: uses a pointer made by __enzyme_todense ({describe(dense.root.call)}) in a way "
+            f"{describe(user)}: uses a pointer made by __enzyme_todense {dense.root.site} in a way "
             "pyenzyme cannot turn into calls of its load and store functions (only loads, stores, address "
             "arithmetic, phis, selects and calls of defined functions are supported)")
 
@@ -185,9 +192,30 @@ class _Lowering:
             raise DifferentiationError(
                 f"{describe(inst)}: argument {k + 1} of the {what} function @{fn.name} has type {t}, but "
                 f"__enzyme_todense passes a {a.type}; declare them alike")
-        call = b.call(fn, args)
-        call.metadata = [(k, v) for k, v in inst.metadata if k == "dbg"]
+        caller = b.function
+        if "!dbg " in caller.suffix:
+            call = b.call(fn, args)
+            call.metadata = [(k, v) for k, v in inst.metadata if k == "dbg"]
+        else:  # a function without debug info (a derivative, a clone) calls a copy without it too
+            call = b.call(self._without_debug_info(fn), args)
         return call
+
+    def _without_debug_info(self, fn: Function) -> Function:
+        """``fn`` itself when it has no debug info, else a copy without it: inlined into a function without
+        a subprogram, its locations would name the wrong one once that is inlined further."""
+        if "!dbg " not in fn.suffix:
+            return fn
+        copy = self.plain.get(id(fn))
+        if copy is None:
+            copy = _copy_function(self.module, fn, fn.function_type.params, f"{fn.name}.nodebug")
+            self.plain[id(fn)] = copy
+            for inst in list(copy.instructions()):  # and so on down: a call in it may be inlined as well
+                if not isinstance(inst, CallInst):
+                    continue
+                callee = inst.called_function
+                if callee is not None and not callee.is_declaration and "!dbg " in callee.suffix:
+                    inst.set_operand(inst._callee_index(), self._without_debug_info(callee))
+        return copy
 
     def _load(self, b: Builder, load: LoadInst, off: Value, dense: _Dense) -> None:
         fn = dense.root.load_fn
@@ -262,32 +290,37 @@ class _Lowering:
             raise DifferentiationError(f"@{callee.name}: a pointer made by __enzyme_todense is passed to a "
                                        "variadic function")
         params = (*ft.params, I64, *(e.type for e in dense.extras))
-        clone = Function(self.module.unique_name(f"{callee.name}.todense"), FunctionType(ft.ret, params),
-                         prefix="internal")
-        inherit_target_attributes(callee, clone)
-        self.module.add(clone)
-        vmap: dict[Value, Value] = dict(zip(callee.args, clone.args))
-        for blk in callee.blocks:
-            vmap[blk] = clone.append_block(blk.name)
-        made = []
-        for blk in callee.blocks:
-            nb = vmap[blk]
-            for inst in blk.instructions:
-                ni = inst.clone()
-                ni.name = inst.name
-                nb.append(ni)  # type: ignore[attr-defined]
-                vmap[inst] = ni
-                made.append(ni)
-        for ni in made:
-            for use in ni.operand_uses:
-                mapped = vmap.get(use.value)
-                if mapped is not None:
-                    ni.set_operand(use.index, mapped)
+        clone = _copy_function(self.module, callee, params, f"{callee.name}.todense")
         n = len(ft.params)
         inner = _Dense(dense.root, tuple(clone.args[n + 1:]))
         self.clones[(id(callee), k, id(dense.root))] = clone  # recursion reaches the same clone
         self.lower(clone.args[k], clone.args[n], inner)
         return clone
+
+
+def _copy_function(module: Module, fn: Function, params: tuple[Type, ...], name: str) -> Function:
+    """An internal copy of ``fn`` taking ``params`` (``fn``'s own first), without debug locations."""
+    copy = Function(module.unique_name(name), FunctionType(fn.function_type.ret, params), prefix="internal")
+    inherit_target_attributes(fn, copy)
+    module.add(copy)
+    vmap: dict[Value, Value] = dict(zip(fn.args, copy.args))
+    for blk in fn.blocks:
+        vmap[blk] = copy.append_block(blk.name)
+    made = []
+    for blk in fn.blocks:
+        nb = vmap[blk]
+        for inst in blk.instructions:
+            ni = inst.clone()
+            ni.name = inst.name
+            nb.append(ni)  # type: ignore[attr-defined]
+            vmap[inst] = ni
+            made.append(ni)
+    for ni in made:
+        for use in ni.operand_uses:
+            mapped = vmap.get(use.value)
+            if mapped is not None:
+                ni.set_operand(use.index, mapped)
+    return copy
 
 
 def _add(b: Builder, a: Value, c: Value) -> Value:
@@ -352,13 +385,13 @@ def _check_accumulation(root: _Root) -> None:
                 cur = user
                 continue
             raise DifferentiationError(
-                f"{describe(load)}: a pointer made by __enzyme_todense ({describe(root.call)}) is both read and "
+                f"{describe(load)}: a pointer made by __enzyme_todense {root.site} is both read and "
                 "written, but this read does not only feed one update `p[k] = p[k] + delta` of the same element; "
                 "pyenzyme refuses rather than depend on how many reads and writes optimization left")
     for call, _ in root.stores:
         if id(call) not in claimed:
             raise DifferentiationError(
-                f"{describe(call)}: a pointer made by __enzyme_todense ({describe(root.call)}) is both read and "
+                f"{describe(call)}: a pointer made by __enzyme_todense {root.site} is both read and "
                 "written, but this write is not an update `p[k] = p[k] + delta` of the element it writes; "
                 "pyenzyme refuses rather than depend on how many reads and writes optimization left")
 

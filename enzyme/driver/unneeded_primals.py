@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..analysis.debuginfo import describe
 from ..errors import DifferentiationError
-from ..ir import (BinaryOperator, CallInst, CastInst, CmpInst, Function, GEPInst, Instruction, LoadInst, Module,
+from ..ir import (BinaryOperator, CallInst, CastInst, CmpInst, DebugRecord, Function, GEPInst, Instruction, LoadInst, Module,
                   SelectInst, StoreInst, UnaryOperator, Value)
 from ..ir.target_attributes import inherit_target_attributes
 
@@ -77,6 +77,8 @@ class _Pruner:
             p = work.pop()
             for use in list(p.uses):
                 user = use.user
+                if isinstance(user, DebugRecord):
+                    continue
                 if isinstance(user, GEPInst) and use.index == 0:
                     work.append(user)
                 elif isinstance(user, StoreInst) and user.pointer is p and user.value is not p:
