@@ -25,7 +25,7 @@ from ..ir.debugloc import source_location
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
 from ..ir import (ArrayType, BinaryOperator, CallInst, CastInst, DebugRecord, ConstantInt, ConstantKeyword, Function,
-                  FunctionType, GEPInst, I64, Instruction, IntType, LoadInst, Module, PhiInst, SelectInst,
+                  FunctionType, GEPInst, I64, Instruction, IntType, InvokeInst, LoadInst, Module, PhiInst, SelectInst,
                   StoreInst, StructType, Type, Value, VectorType, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint
 from ..ir.target_attributes import inherit_target_attributes
@@ -89,6 +89,12 @@ class _Lowering:
         root = _Root(site, fns[0], fns[1])  # type: ignore[arg-type]
         self.roots.append(root)
         self.lower(call, ConstantInt(I64, 0), _Dense(root, tuple(args[2:])))
+        if isinstance(call, InvokeInst):  # C++ without noexcept: it cannot throw, go on to the normal successor
+            block = call.parent
+            assert block is not None
+            for phi in call.unwind_dest.phis():
+                phi.remove_incoming(block)
+            Builder(InsertPoint.before_inst(call)).br(call.normal_dest)
         call.erase()
 
     # -- one pointer value --------------------------------------------------------------------------------

@@ -23,11 +23,17 @@ REFUSED = HERE / "sparse_refused"
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
-@pytest.mark.parametrize("name", ["chain_hessian.cpp", "mesh_hessian.cpp"])
+@pytest.mark.parametrize("name", ["chain_hessian.cpp", "mesh_hessian.cpp", "flat_triangle_hessian.cpp"])
 def test_sparse_hessian(name: str, opt_level: int, tmp_path: Path) -> None:
     run = build_and_run([PROGRAMS / name], opt_level, tmp_path)
     mismatches = "\n".join(line for line in run.stdout.splitlines() if not line.startswith("ok "))
     assert run.returncode == 0 and "ALL OK" in run.stdout, f"{name} at -O{opt_level}:\n{mismatches}\n{run.stderr}"
+
+
+def test_sparse_hessian_todense_invoked(tmp_path: Path) -> None:
+    """Declared without noexcept, __enzyme_todense is called with `invoke`; it becomes a branch."""
+    run = build_and_run([PROGRAMS / "chain_hessian.cpp"], 2, tmp_path, flags=("-DTODENSE_MAY_THROW",))
+    assert run.returncode == 0 and "ALL OK" in run.stdout, run.stdout[-2000:] + run.stderr
 
 
 def test_sparse_hessian_with_debug_info(tmp_path: Path) -> None:

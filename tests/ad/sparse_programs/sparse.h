@@ -11,7 +11,11 @@ struct Entry { size_t row, col; double val; };
 extern int enzyme_dup, enzyme_const, enzyme_dupnoneed;
 extern "C" void __enzyme_autodiff(void *, ...);
 extern "C" void __enzyme_fwddiff(void *, ...);
+#ifdef TODENSE_MAY_THROW /* declared without noexcept, C++ calls it with `invoke` */
+extern "C" double *__enzyme_todense(void *, ...);
+#else
 extern "C" double *__enzyme_todense(void *, ...) noexcept;
+#endif
 
 /* A unit seed vector e_col: reading byte offset `off` gives 1 where off/8 == col. */
 static double unit_load(int64_t off, size_t col) { return off / (int64_t)sizeof(double) == (int64_t)col ? 1.0 : 0.0; }
