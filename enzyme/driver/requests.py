@@ -165,7 +165,7 @@ def find_requests(module: Module) -> list[Request]:
                 f"{_source_name(name)} {where(inst)}: this Enzyme entry point is not supported yet (supported: "
                 "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize, "
                 "__enzyme_batch, __enzyme_context, __enzyme_shadow, __enzyme_zero_shadows, __enzyme_virtualreverse, "
-                "__enzyme_iter, __enzyme_fixed_point)")
+                "__enzyme_iter, __enzyme_fixed_point, __enzyme_todense)")
     return out
 
 
