@@ -46,6 +46,7 @@ REFUSALS = {
     "scale_in_place.cpp": r"both read and written, but this read does not only feed one update",
     "escaping.cpp": r"store volatile ptr .* uses a pointer made by __enzyme_todense in @main.* in a way pyenzyme "
                     r"cannot turn into calls",
+    "todense_inside_gradient.cpp": r"@__enzyme_todense has no body to differentiate and no derivative rule",
     "dupnoneed_reread.c": r"reads memory of an enzyme_dupnoneed argument whose writes the forward derivative "
                           r"leaves out",
 }
