@@ -24,7 +24,7 @@ from ..analysis.debuginfo import describe
 from ..ir.debugloc import source_location
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
-from ..ir import (ArrayType, BinaryOperator, CallInst, CastInst, DebugRecord, ConstantInt, ConstantKeyword, Function,
+from ..ir import (ArrayType, BinaryOperator, CallInst, CastInst, CmpInst, DebugRecord, ConstantInt, ConstantKeyword, Function,
                   FunctionType, GEPInst, I64, Instruction, IntType, InvokeInst, LoadInst, Module, PhiInst, SelectInst,
                   StoreInst, StructType, Type, Value, VectorType, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint
@@ -77,6 +77,7 @@ class _Lowering:
         self.roots: list[_Root] = []
         self.clones: dict[tuple[int, int, int], Function] = {}
         self.plain: dict[int, Function] = {}
+        self.compared: dict[CmpInst, dict[int, Value]] = {}  # pointer comparisons -> offsets of the sides seen
 
     def lower_call(self, call: CallInst) -> None:
         loc = source_location(call)
@@ -101,6 +102,7 @@ class _Lowering:
     def lower(self, ptr: Value, offset: Value, dense: _Dense) -> None:
         """Rewrite every use of ``ptr`` (a todense pointer ``offset`` bytes past its start)."""
         pending: dict[Instruction, Instruction] = {}  # phi/select of pointers -> its offset twin
+        outer, self.compared = self.compared, {}  # this function's pointer comparisons (a clone has its own)
         work: list[tuple[Value, Value]] = [(ptr, offset)]
         offsets: dict[Value, Value] = {ptr: offset}
         while work:
@@ -118,6 +120,11 @@ class _Lowering:
                     work.append((user, nxt))
         for orig, twin in pending.items():
             _finish_merge(orig, twin, offsets)
+        compared, self.compared = self.compared, outer
+        for cmp in compared:
+            raise DifferentiationError(
+                f"{describe(cmp)}: compares a pointer made by __enzyme_todense {dense.root.site} with another "
+                "pointer; only comparisons of two pointers into the same todense array are supported")
         for orig in pending:
             if orig.parent is not None and not orig.has_uses:
                 orig.erase()
@@ -147,6 +154,9 @@ class _Lowering:
                     user.set_operand(use.index, ConstantKeyword(p.type, "poison"))
                     _set_twin_operand(twin, use.index, off)
             return twin if fresh else None
+        if isinstance(user, CmpInst) and user.opcode == "icmp" and not isinstance(user.type, VectorType):
+            self._compare(user, p, off)
+            return None
         if isinstance(user, CallInst) and user.opcode == "call":
             name = user.callee_name or ""
             if name.startswith(_DROPPED):
@@ -160,6 +170,20 @@ class _Lowering:
             f"{describe(user)}: uses a pointer made by __enzyme_todense {dense.root.site} in a way "
             "pyenzyme cannot turn into calls of its load and store functions (only loads, stores, address "
             "arithmetic, phis, selects and calls of defined functions are supported)")
+
+    def _compare(self, cmp: CmpInst, p: Value, off: Value) -> None:
+        """Two pointers into one todense array compare as their offsets (once both sides are seen)."""
+        sides = self.compared.setdefault(cmp, {})
+        for use in list(cmp.operand_uses):
+            if use.value is p:
+                sides[use.index] = off
+                cmp.set_operand(use.index, ConstantKeyword(p.type, "poison"))
+        if len(sides) < 2:
+            return
+        del self.compared[cmp]
+        twin = Builder(InsertPoint.before_inst(cmp)).icmp(cmp.predicate, sides[0], sides[1])
+        cmp.replace_all_uses_with(twin)
+        cmp.erase()
 
     def _gep_offset(self, b: Builder, gep: GEPInst, off: Value) -> Value:
         t: Type = gep.source_type
@@ -377,6 +401,8 @@ def _check_accumulation(root: _Root) -> None:
     claimed: set[int] = set()
     for load, off in root.loads:
         cur: Value = load
+        if not load.has_uses:
+            continue  # read for nothing: no write depends on it
         while True:
             users = cur.uses
             user = users[0].user if len(users) == 1 else None

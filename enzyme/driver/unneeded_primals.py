@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from ..analysis.debuginfo import describe
 from ..errors import DifferentiationError
-from ..ir import (BinaryOperator, CallInst, CastInst, CmpInst, DebugRecord, Function, GEPInst, Instruction, LoadInst, Module,
-                  SelectInst, StoreInst, UnaryOperator, Value)
+from ..ir import (BinaryOperator, CallInst, CastInst, CmpInst, ConstantKeyword, DebugRecord, Function, GEPInst,
+                  Instruction, LoadInst, Module, PhiInst, SelectInst, StoreInst, UnaryOperator, Value)
 from ..ir.target_attributes import inherit_target_attributes
 
 _PURE = (BinaryOperator, UnaryOperator, CastInst, CmpInst, GEPInst, LoadInst, SelectInst)
@@ -73,13 +73,22 @@ class _Pruner:
 
     def _prune(self, fn: Function, arg: Value) -> None:
         work = [arg]
+        derived: set[int] = {id(arg)}
+        merges: list[Instruction] = []
         while work:
             p = work.pop()
             for use in list(p.uses):
                 user = use.user
                 if isinstance(user, DebugRecord):
                     continue
-                if isinstance(user, GEPInst) and use.index == 0:
+                if isinstance(user, (PhiInst, SelectInst)) and user.type == p.type and \
+                        not (isinstance(user, SelectInst) and use.index == 0):
+                    if id(user) not in derived:  # a loop's moving pointer: every value it merges is checked below
+                        derived.add(id(user))
+                        merges.append(user)
+                        work.append(user)
+                elif isinstance(user, GEPInst) and use.index == 0:
+                    derived.add(id(user))
                     work.append(user)
                 elif isinstance(user, StoreInst) and user.pointer is p and user.value is not p:
                     self.values.append(user.value)
@@ -102,6 +111,14 @@ class _Pruner:
                     raise DifferentiationError(
                         f"{describe(user)}: the primal of an enzyme_dupnoneed argument is used in a way pyenzyme "
                         "cannot follow (it leaves the memory of such an argument unwritten); pass it as enzyme_dup")
+        for merge in merges:
+            for k, v in enumerate(merge.operands):
+                if v.type != merge.type or (isinstance(merge, SelectInst) and k == 0) or id(v) in derived \
+                        or isinstance(v, ConstantKeyword):
+                    continue
+                raise DifferentiationError(
+                    f"{describe(merge)}: merges the primal of an enzyme_dupnoneed argument with another pointer, "
+                    "whose writes pyenzyme cannot leave out; pass it as enzyme_dup")
 
     def finish(self) -> None:
         for v in self.values:
