@@ -4,9 +4,10 @@ from __future__ import annotations
 from ..ad.common import ADContext
 from ..ad.custom import custom_rules, remove_registrations
 from ..ad.inlining import inline_small_functions
+from ..ad.modes import Activity
 from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
-from ..ir import CallInst, Function, Module
+from ..ir import CallInst, Function, Module, PointerType
 from ..ir.target_attributes import is_gpu_module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
@@ -22,6 +23,8 @@ from .replace import replace_request, replace_size_queries, replace_virtual_reve
 from .requests import Request, find_requests, where
 from .runtime_calls import install_runtime_bodies, restore_runtime_calls
 from .shadowed_globals import expose_shadowed_globals
+from .todense import lower_todense
+from .unneeded_primals import drop_unneeded_primal_writes
 from .type_hints import remove_type_hints
 
 __all__ = ["Request", "differentiate_module", "find_requests"]
@@ -44,7 +47,7 @@ def differentiate_module(module: Module) -> int:
     check_shadow_forms(shadow_forms, requests)
     if not requests:
         resolve_iterations(module)
-        return batches
+        return batches + lower_todense(module)
     rules = custom_rules(module)  # validate registrations and annotations before generating anything
     contexts = {id(r): shadow_forms.context_of(r) for r in requests}
     own_shadows = dict(rules.shadows)  # declared with enzyme_shadow, and the query form's
@@ -67,6 +70,8 @@ def differentiate_module(module: Module) -> int:
         ctx = ad_contexts.setdefault(context.handle if context else None,
                                      ADContext(module, roots=roots, forward_split=forward_split))
         call = replace_request(ctx, req.refreshed())
+        if req.mode == "forward":
+            drop_unneeded_primal_writes(module, call, _unneeded_positions(req))
         step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)
     inline_small_functions(f for f in module.functions if f not in existing)
@@ -77,6 +82,8 @@ def differentiate_module(module: Module) -> int:
     remove_registrations(module)
     drop_foreign_loop_locations(module)
     resolve_iterations(module)
+    # After every derivative: their code reads and writes the todense pointers passed as shadows.
+    lower_todense(module)
     return batches + len(requests)
 
 
@@ -89,6 +96,16 @@ def _forward_split_functions(requests: list[Request]) -> set[Function]:
             raise DifferentiationError(
                 f"__enzyme_reverse {where(r.call)}: @{r.function.name} is also differentiated by __enzyme_fwdsplit "
                 "in this program; a tape of __enzyme_augmentfwd serves one of the two, and both are not supported")
+    return out
+
+
+def _unneeded_positions(req: Request) -> list[int]:
+    """Where the derivative's call gets the primal of each enzyme_dupnoneed pointer argument."""
+    out, k = [], 0
+    for a in req.args:
+        if a.activity is Activity.DUPNONEED and isinstance(a.value.type, PointerType):
+            out.append(k)
+        k += 1 + len(a.shadows)
     return out
 
 

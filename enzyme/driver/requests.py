@@ -163,8 +163,8 @@ def find_requests(module: Module) -> list[Request]:
         mode = next((m for entry, m in ENTRY_POINTS if entry in name), None)
         if mode is not None:
             out.append(decode(inst, mode))
-        elif "__enzyme_iter" in name:
-            continue  # enzyme.driver.iteration_counts
+        elif "__enzyme_iter" in name or "todense" in name:
+            continue  # enzyme.driver.iteration_counts, enzyme.driver.todense
         elif "__enzyme_" in name and inst.called_function is not None and inst.called_function.is_declaration:
             # Another upstream entry point (__enzyme_checkpoint_for, ...): nothing would define it, so the program could not link; say which one instead.
             raise DifferentiationError(
@@ -172,7 +172,7 @@ def find_requests(module: Module) -> list[Request]:
                 "__enzyme_autodiff, __enzyme_fwddiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_fwdsplit, "
                 "__enzyme_augmentsize, "
                 "__enzyme_batch, __enzyme_context, __enzyme_shadow, __enzyme_zero_shadows, __enzyme_virtualreverse, "
-                "__enzyme_iter, __enzyme_fixed_point)")
+                "__enzyme_iter, __enzyme_fixed_point, __enzyme_checkpoint_for, __enzyme_checkpoint_while, __enzyme_todense)")
     return out
 
 

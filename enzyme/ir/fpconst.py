@@ -56,8 +56,10 @@ def spell_float(type_name: str, value: float) -> str:
     if type_name == "x86_fp80":
         if value == 0.0:
             return "0xK" + ("8" if math.copysign(1.0, value) < 0 else "0") + "0" * 19
+        if math.isinf(value):  # exponent all ones, explicit integer bit set, fraction zero
+            return "0xK" + ("F" if value < 0 else "7") + "FFF8000000000000000"
         if not math.isfinite(value):
-            raise ValueError("non-finite x86_fp80 constants are spelled by LLVM only")
+            raise ValueError("NaN x86_fp80 constants are spelled by LLVM only")
         m, e = math.frexp(abs(value))  # value = m * 2**e, 0.5 <= m < 1
         mant = int(m * (1 << 64))
         exp = e - 1 + 16383

@@ -123,13 +123,23 @@ class Emitter:
             if e.value == 0.0:
                 return self.emit(self._zero_term)
             return seed if e.value == 1.0 else self.b.fneg(seed)
-        product = self.b.fmul(self.emit(e), seed)
+        partial = self.emit(e)
+        product = self.b.fmul(partial, seed)
         if not singular:
             return product
         is_zero = self._zero_seeds.get(seed)
         if is_zero is None:
             is_zero = self._zero_seeds[seed] = self.b.fcmp("oeq", seed, self.emit(_ZERO))
-        return self.b.select(is_zero, self.emit(_ZERO), product)  # +0.0: a select of it is one AND
+        # Only where the partial is infinite (or NaN): with a finite one the product is the zero already, and
+        # a select on `seed == 0` alone would hide the product from a derivative of this code (a Hessian by
+        # forward over reverse lost p·t(seed) wherever the gradient's seed was exactly zero).
+        t = self.type
+        inf = const_fp(scalar_of(t), float("inf"))
+        infinity = ConstantExpr(t, "splat", [inf]) if isinstance(t, VectorType) else inf
+        size = self.b.call(function_for(self.module, "fabs", t, 1), [partial])
+        infinite = self.b.fcmp("ueq", size, infinity)
+        cond = self.b.binop("and", is_zero, infinite)
+        return self.b.select(cond, self.emit(_ZERO), product)  # +0.0: a select of it is one AND
 
     def _int_to_float(self, v: Value) -> Value:
         """``sitofp`` to the rule's type; a scalar integer is splatted for vector rules (``llvm.powi.v2f64.i32``)."""

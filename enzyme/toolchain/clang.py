@@ -23,8 +23,10 @@ SUPPORTED_ATTRIBUTES = ("enzyme_inactive", "enzyme_inactive_noblock", "enzyme_fu
                         "enzyme_shadow")
 #: Enzyme attributes accepted as hints that change nothing here: ``enzyme_notypeanalysis`` on a global tells
 #: upstream's type analysis to ignore its conflicting uses; pyenzyme's refuses what such uses would make
-#: ambiguous instead of guessing, so there is nothing to switch off.
-HINT_ATTRIBUTES = ("enzyme_notypeanalysis",)
+#: ambiguous instead of guessing, so there is nothing to switch off.  ``enzyme_sparse_accumulate`` marks the
+#: function a todense store function reports an entry with, for upstream's loop sparsification (an
+#: optimization: pyenzyme calls it as written, docs/decisions.md).
+HINT_ATTRIBUTES = ("enzyme_notypeanalysis", "enzyme_sparse_accumulate")
 #: Loop annotations asking for checkpointing (``[[enzyme_checkpointing_enable("binomial", 3)]]``,
 #: ``[[enzyme::checkpoint("revolve", 2)]]``, the GNU spellings): checkpointing changes the memory a gradient
 #: keeps, never its value, so the loop is differentiated plainly, with a warning saying so

@@ -124,24 +124,27 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP23]], %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP24]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP23]])
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp ueq double %[[TMP26]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = and i1 %[[TMP25]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP29:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP32:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP29]]:
+; CHECK-NEXT: {{^}}[[TMP32]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP30]], 0
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue { double, double } %[[TMP31]], double %[[TMP32]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP33]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP33]], 0
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP35]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP36]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -75,25 +75,31 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fpext float %[[TMP8]] to double
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[B]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP9]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fptrunc double %[[TMP17]] to float
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd float %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store float %[[TMP20]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call double @llvm.fabs.f64(double %[[B]])
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp ueq double %[[TMP12]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = and i1 %[[TMP11]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP4]])
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp ueq double %[[TMP17]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = and i1 %[[TMP11]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP16]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP22]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fptrunc double %[[TMP23]] to float
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd float %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store float %[[TMP26]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP21]], 0
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { float, double } %[[TMP22]], double %[[TMP23]], 1
-; CHECK-NEXT:   ret { float, double } %[[TMP24]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP27]], 0
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { float, double } %[[TMP28]], double %[[TMP29]], 1
+; CHECK-NEXT:   ret { float, double } %[[TMP30]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @diffef(

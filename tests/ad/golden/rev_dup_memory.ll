@@ -77,18 +77,21 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP3]])
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP9]])
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp ueq double %[[TMP12]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = and i1 %[[TMP11]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_Y]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -63,42 +63,51 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
-; CHECK-NEXT:   store double %[[TMP15]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[Y]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double 0.000000e+00, double %[[TMP16]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP17]], double 0.000000e+00, double %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp uno double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oge double %[[X]], %[[Y]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double %[[TMP4]], double -0.000000e+00
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP25]], double %[[TMP4]], double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP26]], double -0.000000e+00, double %[[TMP4]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP25]], double -0.000000e+00, double %[[TMP31]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
-; CHECK-NEXT:   store double %[[TMP34]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP9]])
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp ueq double %[[TMP12]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = and i1 %[[TMP11]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[Y]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = call double @llvm.fabs.f64(double %[[Y]])
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp ueq double %[[TMP21]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = and i1 %[[TMP20]], %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp ueq double %[[TMP28]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = and i1 %[[TMP20]], %[[TMP29]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp uno double %[[Y]], %[[Y]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oge double %[[X]], %[[Y]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP4]], double -0.000000e+00
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP34]], double %[[TMP4]], double %[[TMP36]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP35]], double -0.000000e+00, double %[[TMP4]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP34]], double -0.000000e+00, double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
+; CHECK-NEXT:   store double %[[TMP43]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP35]], 0
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = insertvalue { double, double } %[[TMP36]], double %[[TMP37]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP38]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP44]], 0
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double, double } %[[TMP45]], double %[[TMP46]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP47]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -89,65 +89,83 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv float 1.000000e+00, %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul float %[[TMP12]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq float %[[TMP9]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP13]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fpext float %[[TMP15]] to double
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[X]], %[[X]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP20]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fdiv double %[[X]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP22]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP23]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fneg double %[[Y]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double %[[TMP28]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP30]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = call float @llvm.fabs.f32(float %[[TMP12]])
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp ueq float %[[TMP15]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = and i1 %[[TMP14]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], float 0.000000e+00, float %[[TMP13]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fpext float %[[TMP18]] to double
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[X]], %[[X]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP23]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fdiv double %[[X]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP25]])
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp ueq double %[[TMP28]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = and i1 %[[TMP27]], %[[TMP29]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = call double @llvm.cosh.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fmul double %[[TMP34]], %[[TMP34]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP35]]
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fmul double %[[TMP36]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP37]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fcmp oeq double %[[Y]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fsub double %[[Y]], 1.000000e+00
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP43]])
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fmul double %[[Y]], %[[TMP44]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fneg double %[[Y]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fdiv double %[[TMP34]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fmul double %[[TMP35]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP35]])
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp ueq double %[[TMP37]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = and i1 %[[TMP27]], %[[TMP38]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP39]], double 0.000000e+00, double %[[TMP36]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP40]]
+; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = call double @llvm.cosh.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fmul double %[[TMP43]], %[[TMP43]]
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP44]]
 ; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fmul double %[[TMP45]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP46]]
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP42]], double -0.000000e+00, double %[[TMP48]]
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP49]]
-; CHECK-NEXT:   store double %[[TMP51]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP53]]
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fmul double %[[TMP54]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP55]]
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP52]], double -0.000000e+00, double %[[TMP56]]
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fadd double %[[TMP58]], %[[TMP57]]
-; CHECK-NEXT:   store double %[[TMP59]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP45]])
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fcmp ueq double %[[TMP48]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = and i1 %[[TMP47]], %[[TMP49]]
+; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = select i1 %[[TMP50]], double 0.000000e+00, double %[[TMP46]]
+; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fadd double %[[TMP52]], %[[TMP51]]
+; CHECK-NEXT:   store double %[[TMP53]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fcmp oeq double %[[Y]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fsub double %[[Y]], 1.000000e+00
+; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP55]])
+; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = fmul double %[[Y]], %[[TMP56]]
+; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = fmul double %[[TMP57]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP57]])
+; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = fcmp ueq double %[[TMP60]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = and i1 %[[TMP59]], %[[TMP61]]
+; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = select i1 %[[TMP62]], double 0.000000e+00, double %[[TMP58]]
+; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = select i1 %[[TMP54]], double -0.000000e+00, double %[[TMP63]]
+; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP66:[^ ,]+]] = fadd double %[[TMP65]], %[[TMP64]]
+; CHECK-NEXT:   store double %[[TMP66]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP67:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP68:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP69:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP68]]
+; CHECK-NEXT:   %[[TMP70:[^ ,]+]] = fmul double %[[TMP69]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP71:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP69]])
+; CHECK-NEXT:   %[[TMP72:[^ ,]+]] = fcmp ueq double %[[TMP71]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP73:[^ ,]+]] = and i1 %[[TMP59]], %[[TMP72]]
+; CHECK-NEXT:   %[[TMP74:[^ ,]+]] = select i1 %[[TMP73]], double 0.000000e+00, double %[[TMP70]]
+; CHECK-NEXT:   %[[TMP75:[^ ,]+]] = select i1 %[[TMP67]], double -0.000000e+00, double %[[TMP74]]
+; CHECK-NEXT:   %[[TMP76:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP77:[^ ,]+]] = fadd double %[[TMP76]], %[[TMP75]]
+; CHECK-NEXT:   store double %[[TMP77]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP60]], 0
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = insertvalue { double, double } %[[TMP61]], double %[[TMP62]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP63]]
+; CHECK-NEXT:   %[[TMP78:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP79:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP78]], 0
+; CHECK-NEXT:   %[[TMP80:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP81:[^ ,]+]] = insertvalue { double, double } %[[TMP79]], double %[[TMP80]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP81]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

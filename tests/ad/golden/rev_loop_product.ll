@@ -212,25 +212,28 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP19]])
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP26]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
-; CHECK-NEXT:   store double %[[TMP30]], ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP25]])
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp ueq double %[[TMP28]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = and i1 %[[TMP27]], %[[TMP29]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[TMP20]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP17]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[TMP31:[^ ,]+]]
+; CHECK-NEXT:     i64 1, label %[[TMP34:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP31]]:
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP34]]:
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP36]], ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP34:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP37:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP34]]:
+; CHECK-NEXT: {{^}}[[TMP37]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

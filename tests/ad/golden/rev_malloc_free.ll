@@ -99,39 +99,51 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp oeq double %[[TMP14]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP17]]
-; CHECK-NEXT:   store double %[[TMP23]], ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP11]])
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp ueq double %[[TMP17]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = and i1 %[[TMP16]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP9]])
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp ueq double %[[TMP22]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = and i1 %[[TMP16]], %[[TMP23]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP21]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP29]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[X]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp oeq double %[[TMP27]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP28]]
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
 ; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[X]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP33]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
-; CHECK-NEXT:   store double %[[TMP36]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[X]], %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oeq double %[[TMP33]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fcmp ueq double %[[TMP36]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = and i1 %[[TMP35]], %[[TMP37]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[X]], %[[TMP33]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fcmp ueq double %[[TMP43]], 0x7FF0000000000000
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = and i1 %[[TMP35]], %[[TMP44]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = select i1 %[[TMP45]], double 0.000000e+00, double %[[TMP42]]
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fadd double %[[TMP47]], %[[TMP46]]
+; CHECK-NEXT:   store double %[[TMP48]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = insertvalue { double } undef, double %[[TMP37]], 0
-; CHECK-NEXT:   ret { double } %[[TMP38]]
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = insertvalue { double } undef, double %[[TMP49]], 0
+; CHECK-NEXT:   ret { double } %[[TMP50]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -204,16 +204,14 @@ define { double, double } @grad(double %x, double %y) {
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
 ; O2-NEXT:   %[[TMP6:[^ ,]+]] = phi double [ %[[TMP4]], %[[PARK_I_I]] ], [ %[[TMP5]], %[[FREE_I_I]] ]
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP8]]
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = fsub double %[[TMP10]], %[[TMP6]]
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], 0.000000e+00
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP12]], 0
-; O2-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[X]], %[[TMP8]]
-; O2-NEXT:   %[[TMP15:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP14]]
-; O2-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP7]], double 0.000000e+00, double %[[TMP15]]
-; O2-NEXT:   %[[TMP17:[^ ,]+]] = insertvalue { double, double } %[[TMP13]], double %[[TMP16]], 1
-; O2-NEXT:   ret { double, double } %[[TMP17]]
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP7]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fsub double %[[TMP9]], %[[TMP6]]
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], 0.000000e+00
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP11]], 0
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[X]], %[[TMP7]]
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP13]]
+; O2-NEXT:   %[[TMP15:[^ ,]+]] = insertvalue { double, double } %[[TMP12]], double %[[TMP14]], 1
+; O2-NEXT:   ret { double, double } %[[TMP15]]
 ; O2-NEXT: }
