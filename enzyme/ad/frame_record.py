@@ -182,15 +182,19 @@ class FrameRecord:
             return False
         if not all(isinstance(b.terminator, (ReturnInst, BranchInst, SwitchInst)) for b in self.aug.blocks):
             return False
-        for _, slot in self.slots:
-            if not all(isinstance(u, StoreInst) and u.pointer is slot and u.value is not slot for u in slot.users):
-                return False
         entry = self.aug.blocks[0]
-        at = Builder(InsertPoint(entry, entry.instructions[0] if entry.instructions else None))
+        for _, slot in self.slots:
+            if slot.parent is not entry or not all(
+                    isinstance(u, StoreInst) and u.pointer is slot and u.value is not slot for u in slot.users):
+                return False
+        erased = {slot for _, slot in self.slots}  # all in the entry block (see _store)
+        # After the entry's other allocas, which stay together at its start (static allocas to the inliner).
+        first = next((inst for inst in entry.instructions if inst not in erased and not isinstance(inst, AllocaInst)),
+                     None)
+        at = Builder(InsertPoint(entry, first))
         pushed = at.call(push, [aug_tape, size], name="frame.record")
         for offset, slot in self.slots:
             slot.replace_all_uses_with(at.gep(I8, pushed, [offset], inbounds=True))
-        erased = {slot for _, slot in self.slots}  # all in the entry block (see _store)
         entry.instructions = [inst for inst in entry.instructions if inst not in erased]
         for slot in erased:
             slot.parent = None
