@@ -19,7 +19,8 @@ from __future__ import annotations
 from ..analysis.layout import DataLayout
 from ..ir import Block, Function, Module, Type, Value
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.instructions import AllocaInst, CallInst, Instruction, LoadInst, ReturnInst
+from ..ir.instructions import (AllocaInst, BranchInst, CallInst, Instruction, LoadInst, ReturnInst, StoreInst,
+                               SwitchInst)
 from ..ir.types import I8, I64, FloatType, VectorType
 from .tape import slot_size, tape_functions
 
@@ -157,9 +158,45 @@ class FrameRecord:
         if self.rev_popped is not None:
             self.rev_popped.set_operand(1, size)
         push, _ = tape_functions(self.module)
+        if self._push_at_entry(aug_tape, push, size):
+            return
         for blk in self.aug.blocks:
             if isinstance(blk.terminator, ReturnInst):
                 b = Builder(InsertPoint.before_terminator(blk))
                 pushed = b.call(push, [aug_tape, size])
                 for offset, slot in self.slots:
                     b.store(b.load(slot.allocated_type, slot, align=8), b.gep(I8, pushed, [offset], inbounds=True), 8)
+
+    def _push_at_entry(self, aug_tape: Value, push: Function, size: Value) -> bool:
+        """Push the record at the augmented sweep's entry and store each value straight into its slot there,
+        when nothing else in the sweep pushes (its tape has no other use: no loop values, no callee
+        sweeps) and every path through it returns (no invoke, resume or unreachable): the record is then
+        the last thing pushed either way, and nothing moves the tape between the push and the stores.
+
+        The copy slot by slot before each return kept every value of a straight-line function live to
+        the end, in a register or spilled: thousands at once, where LLVM's register allocator and machine
+        scheduler (superlinear in what is live) spent most of the build, and the code copied each spilled
+        value twice.  Returns False, changing nothing, where the copy at the returns is needed.
+        """
+        if aug_tape.users or not any(isinstance(b.terminator, ReturnInst) for b in self.aug.blocks):
+            return False
+        if not all(isinstance(b.terminator, (ReturnInst, BranchInst, SwitchInst)) for b in self.aug.blocks):
+            return False
+        entry = self.aug.blocks[0]
+        for _, slot in self.slots:
+            if slot.parent is not entry or not all(
+                    isinstance(u, StoreInst) and u.pointer is slot and u.value is not slot for u in slot.users):
+                return False
+        erased = {slot for _, slot in self.slots}  # all in the entry block (see _store)
+        # After the entry's other allocas, which stay together at its start (static allocas to the inliner).
+        first = next((inst for inst in entry.instructions if inst not in erased and not isinstance(inst, AllocaInst)),
+                     None)
+        at = Builder(InsertPoint(entry, first))
+        pushed = at.call(push, [aug_tape, size], name="frame.record")
+        for offset, slot in self.slots:
+            slot.replace_all_uses_with(at.gep(I8, pushed, [offset], inbounds=True))
+        entry.instructions = [inst for inst in entry.instructions if inst not in erased]
+        for slot in erased:
+            slot.parent = None
+            slot.drop_operands()
+        return True

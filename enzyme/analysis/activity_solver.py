@@ -237,14 +237,20 @@ class ActivitySolver:
             for inst in g.instructions():
                 if isinstance(inst, ReturnInst) and inst.operands:
                     self.returns[g].append(inst.operand(0))
+        # Every transfer function only adds facts, so the fixed point does not depend on the order of the
+        # sweeps.  "varied" flows from definitions to uses and "useful" from uses to definitions: sweeping
+        # forwards and backwards in turn moves both across a whole function per sweep, where forward sweeps
+        # alone moved "useful" back one instruction per sweep (about 45 sweeps on a 5,000-instruction
+        # straight-line function, most of its differentiation time).
+        order = [inst for g in self.functions for inst in g.instructions()]
         while True:
             self.changed = False
-            for g in self.functions:
-                for inst in g.instructions():
-                    self.transfer(inst)
+            for inst in order:
+                self.transfer(inst)
             self.close()
             if not self.changed:
                 break
+            order.reverse()
 
     def close(self) -> None:
         """Roots and reachability: what the caller owns a shadow of, and what it can read back."""

@@ -44,9 +44,10 @@ class InsertPoint:
         return cls(block, block.terminator)
 
 
-# Where the last ``after_inst`` found its instruction: (block id, position).  Callers walk a block
-# forwards (the engine adds code after each instruction in turn), so the next search starts there
-# instead of at the block's start, which made walking a block of n instructions cost n^2 / 2 steps.
+# Where the last ``after_inst`` or insertion found its instruction: (block id, position).  Callers walk a
+# block forwards (the engine adds code after each instruction in turn, or before one instruction again and
+# again), so the next search starts there instead of at the block's start, which made walking a block of n
+# instructions cost n^2 / 2 steps.
 _last_position: tuple[int, int] = (0, 0)
 
 
@@ -86,7 +87,7 @@ class Builder:
         if self.ip.before is None:
             b.append(inst)
         else:
-            b.insert(b.instructions.index(self.ip.before), inst)
+            b.insert(_position(b, self.ip.before), inst)
         return inst
 
     # -- arithmetic ----------------------------------------------------------

@@ -33,15 +33,12 @@ define { double, double } @adjoints(double %x, ptr %w, ptr %dw1, ptr %dw2) {
 ;
 ; CHECK-LABEL: define internal double @augmented2_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[D_W0:[^ ,]+]], ptr %[[D_W1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[W0:[^ ,]+]] = load double, ptr %[[W]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[W0]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[M]], %[[X]]
-; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store double %[[M]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;

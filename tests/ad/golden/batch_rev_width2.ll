@@ -35,9 +35,10 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ;
 ; CHECK-LABEL: define internal void @augmented2_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X0:[^ ,]+]], ptr %[[D_X1:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT0:[^ ,]+]], ptr %[[D_OUT1:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 24)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 16
 ; CHECK-NEXT:   %[[X0:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 1
 ; CHECK-NEXT:   %[[D_PX10:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X0]], i64 1
@@ -50,19 +51,9 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT:   %[[D_PO10:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT0]], i64 1
 ; CHECK-NEXT:   %[[D_PO11:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_OUT1]], i64 1
 ; CHECK-NEXT:   store double %[[E]], ptr %[[PO1]], align 8
-; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT2]], align 8
-; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 24)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
-; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 16
-; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   store double %[[E]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double %[[X0]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   store double %[[X1]], ptr %[[TMP3]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;

@@ -143,15 +143,12 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ;
 ; CHECK-LABEL: define internal void @augmented_scale(
 ; CHECK-SAME: ptr %[[P:[^ ,]+]], ptr %[[D_P:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load double, ptr %[[P]], align 8
 ; CHECK-NEXT:   %[[W:[^ ,]+]] = fmul double %[[V]], %[[K]]
 ; CHECK-NEXT:   store double %[[W]], ptr %[[P]], align 8
-; CHECK-NEXT:   store double %[[V]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store double %[[V]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;

@@ -28,22 +28,16 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ;
 ; CHECK-LABEL: define internal float @augmented_f(
 ; CHECK-SAME: float %[[A:[^ ,]+]], i32 %[[N:[^ ,]+]], double %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[AD:[^ ,]+]] = fpext float %[[A]] to double
 ; CHECK-NEXT:   %[[ND:[^ ,]+]] = sitofp i32 %[[N]] to double
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[AD]], %[[ND]]
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = fmul double %[[M]], %[[B]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fptrunc double %[[P]] to float
-; CHECK-NEXT:   store double %[[M]], ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   store double %[[ND]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
-; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   store double %[[M]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double %[[ND]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   ret float %[[R]]
 ; CHECK-NEXT: }
 ;

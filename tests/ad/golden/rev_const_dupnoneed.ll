@@ -31,15 +31,12 @@ define double @grad(double %x, ptr %w, ptr %out, ptr %dout) {
 ;
 ; CHECK-LABEL: define internal void @augmented_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[W:[^ ,]+]], ptr %[[OUT:[^ ,]+]], ptr %[[D_OUT:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[W0:[^ ,]+]] = load double, ptr %[[W]], align 8
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[W0]]
 ; CHECK-NEXT:   store double %[[M]], ptr %[[OUT]], align 8
-; CHECK-NEXT:   store double %[[W0]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store double %[[W0]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;

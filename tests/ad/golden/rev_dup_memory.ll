@@ -32,8 +32,9 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ;
 ; CHECK-LABEL: define internal void @augmented_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[X0:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[X]], i64 1
 ; CHECK-NEXT:   %[[D_PX1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_X]], i64 1
@@ -44,15 +45,8 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[PY1:[^ ,]+]] = getelementptr inbounds double, ptr %[[Y]], i64 1
 ; CHECK-NEXT:   %[[D_PY1:[^ ,]+]] = getelementptr inbounds double, ptr %[[D_Y]], i64 1
 ; CHECK-NEXT:   store double %[[S]], ptr %[[PY1]], align 8
-; CHECK-NEXT:   store double %[[X0]], ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   store double %[[X1]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
-; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   store double %[[X0]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double %[[X1]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 ;

@@ -27,16 +27,13 @@ define { float, float } @grad(float %a, float %b) {
 ;
 ; CHECK-LABEL: define internal float @augmented_f(
 ; CHECK-SAME: float %[[A:[^ ,]+]], float %[[B:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca float, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul float %[[A]], %[[B]]
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call float @sinf(float %[[A]])
 ; CHECK-NEXT:   %[[Q:[^ ,]+]] = fdiv float %[[S]], %[[B]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd float %[[M]], %[[Q]]
-; CHECK-NEXT:   store float %[[S]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load float, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store float %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store float %[[S]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   ret float %[[R]]
 ; CHECK-NEXT: }
 ;

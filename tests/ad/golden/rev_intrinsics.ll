@@ -35,10 +35,11 @@ define double @grad(double %x) {
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT2:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT3:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 32)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 16
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 24
 ; CHECK-NEXT:   %[[S:[^ ,]+]] = call double @llvm.sin.f64(double %[[X]])
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = call double @llvm.fabs.f64(double %[[S]])
 ; CHECK-NEXT:   %[[Q:[^ ,]+]] = call double @llvm.sqrt.f64(double %[[A]])
@@ -46,23 +47,10 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   %[[L:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
 ; CHECK-NEXT:   %[[EL:[^ ,]+]] = fmul double %[[E]], %[[L]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd double %[[Q]], %[[EL]]
-; CHECK-NEXT:   store double %[[E]], ptr %[[FRAME_SLOT3]], align 8
-; CHECK-NEXT:   store double %[[L]], ptr %[[FRAME_SLOT2]], align 8
-; CHECK-NEXT:   store double %[[Q]], ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   store double %[[S]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 32)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT3]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT2]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
-; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 16
-; CHECK-NEXT:   store double %[[TMP6]], ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 24
-; CHECK-NEXT:   store double %[[TMP8]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   store double %[[E]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double %[[L]], ptr %[[TMP2]], align 8
+; CHECK-NEXT:   store double %[[Q]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store double %[[S]], ptr %[[TMP4]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;

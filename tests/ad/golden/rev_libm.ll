@@ -35,8 +35,9 @@ define { double, double } @grad(double %x, double %y) {
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca float, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[P:[^ ,]+]] = call double @pow(double %[[X]], double %[[Y]])
 ; CHECK-NEXT:   %[[T:[^ ,]+]] = call double @tanh(double %[[X]])
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = call double @atan2(double %[[Y]], double %[[X]])
@@ -46,15 +47,8 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[S1:[^ ,]+]] = fadd double %[[P]], %[[T]]
 ; CHECK-NEXT:   %[[S2:[^ ,]+]] = fadd double %[[S1]], %[[A]]
 ; CHECK-NEXT:   %[[S3:[^ ,]+]] = fadd double %[[S2]], %[[CD]]
-; CHECK-NEXT:   store float %[[C]], ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   store double %[[P]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load float, ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store float %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
-; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   store float %[[C]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double %[[P]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   ret double %[[S3]]
 ; CHECK-NEXT: }
 ;

@@ -31,17 +31,14 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], double %[[K:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[SQ:[^ ,]+]] = fmul double %[[A]], %[[A]]
 ; CHECK-NEXT:   store double %[[SQ]], ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = load double, ptr %[[X]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[B]], %[[K]]
-; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store double %[[A]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;

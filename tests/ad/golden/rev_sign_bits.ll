@@ -35,8 +35,9 @@ define { double, double } @grad(double %x, double %y) {
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[XB:[^ ,]+]] = bitcast double %[[X]] to i64
 ; CHECK-NEXT:   %[[YB:[^ ,]+]] = bitcast double %[[Y]] to i64
 ; CHECK-NEXT:   %[[NEGB:[^ ,]+]] = xor i64 %[[XB]], -9223372036854775808
@@ -49,15 +50,8 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[CP:[^ ,]+]] = bitcast i64 %[[CPB]] to double
 ; CHECK-NEXT:   %[[S1:[^ ,]+]] = fmul double %[[NEG]], %[[ABS]]
 ; CHECK-NEXT:   %[[S2:[^ ,]+]] = fadd double %[[S1]], %[[CP]]
-; CHECK-NEXT:   store double %[[NEG]], ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   store double %[[ABS]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
-; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   store double %[[NEG]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double %[[ABS]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   ret double %[[S2]]
 ; CHECK-NEXT: }
 ;
@@ -156,26 +150,21 @@ define { double, double } @grad(double %x, double %y) {
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
 ; O2-NEXT:   %[[SPARE_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
 ; O2-NEXT:   %[[NONE_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I]], null
-; O2-NEXT:   br i1 %[[NONE_I]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT_THREAD:[^ ,]+]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT:[^ ,]+]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT_THREAD]]:
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
-; O2-NEXT:   br label %[[GROW_I_I_I:[^ ,]+]]
+; O2-NEXT:   br i1 %[[NONE_I]], label %[[GROW_I_I_I:[^ ,]+]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT]]:
 ; O2-NEXT:   %[[CAP_I:[^ ,]+]] = load i64, ptr %[[SPARE_I]], align 8
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
 ; O2-NEXT:   %[[FULL_I_I_I:[^ ,]+]] = icmp ult i64 %[[CAP_I]], 8
 ; O2-NEXT:   br i1 %[[FULL_I_I_I]], label %[[GROW_I_I_I]], label %[[DONE_I:[^ ,]+]], !prof !{{[0-9]+}}
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[GROW_I_I_I]]:
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = phi double [ %[[TMP1]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT_THREAD]] ], [ %[[TMP2]], %[[TMP__PYENZYME_TAPE_REUSE_EXIT]] ]
 ; O2-NEXT:   %[[NB_I_I_I:[^ ,]+]] = tail call dereferenceable_or_null(4096) ptr @realloc(ptr %[[SPARE_I]], i64 4096)
 ; O2-NEXT:   %[[FAILED_I_I_I:[^ ,]+]] = icmp eq ptr %[[NB_I_I_I]], null
 ; O2-NEXT:   br i1 %[[FAILED_I_I_I]], label %[[OOM_I_I_I:[^ ,]+]], label %[[DONE_I_THREAD:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[DONE_I_THREAD]]:
-; O2-NEXT:   store double %[[TMP3]], ptr %[[NB_I_I_I]], align 8
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
+; O2-NEXT:   store double %[[TMP1]], ptr %[[NB_I_I_I]], align 8
 ; O2-NEXT:   br label %[[PARK_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[OOM_I_I_I]]:
@@ -183,35 +172,38 @@ define { double, double } @grad(double %x, double %y) {
 ; O2-NEXT:   unreachable
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[DONE_I]]:
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = tail call double @llvm.fabs.f64(double %[[Y]])
 ; O2-NEXT:   store double %[[TMP2]], ptr %[[SPARE_I]], align 8
 ; O2-NEXT:   %[[HUGE_I_I:[^ ,]+]] = icmp ugt i64 %[[CAP_I]], 268435456
 ; O2-NEXT:   br i1 %[[HUGE_I_I]], label %[[FREE_I_I:[^ ,]+]], label %[[PARK_I_I]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[PARK_I_I]]:
-; O2-NEXT:   %[[TAPE_I_SROA_0_015:[^ ,]+]] = phi ptr [ %[[NB_I_I_I]], %[[DONE_I_THREAD]] ], [ %[[SPARE_I]], %[[DONE_I]] ]
-; O2-NEXT:   %[[TAPE_I_SROA_14_014:[^ ,]+]] = phi i64 [ 4096, %[[DONE_I_THREAD]] ], [ %[[CAP_I]], %[[DONE_I]] ]
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = phi double [ %[[TMP3]], %[[DONE_I_THREAD]] ], [ %[[TMP2]], %[[DONE_I]] ]
-; O2-NEXT:   store i64 %[[TAPE_I_SROA_14_014]], ptr %[[TAPE_I_SROA_0_015]], align 8
-; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[TAPE_I_SROA_0_015]] acq_rel monotonic, align 8
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = phi double [ %[[TMP1]], %[[DONE_I_THREAD]] ], [ %[[TMP2]], %[[DONE_I]] ]
+; O2-NEXT:   %[[TAPE_I_SROA_0_014:[^ ,]+]] = phi ptr [ %[[NB_I_I_I]], %[[DONE_I_THREAD]] ], [ %[[SPARE_I]], %[[DONE_I]] ]
+; O2-NEXT:   %[[TAPE_I_SROA_14_013:[^ ,]+]] = phi i64 [ 4096, %[[DONE_I_THREAD]] ], [ %[[CAP_I]], %[[DONE_I]] ]
+; O2-NEXT:   store i64 %[[TAPE_I_SROA_14_013]], ptr %[[TAPE_I_SROA_0_014]], align 8
+; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[TAPE_I_SROA_0_014]] acq_rel monotonic, align 8
 ; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
 ; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[FREE_I_I]]:
-; O2-NEXT:   %[[TAPE_I_SROA_0_016:[^ ,]+]] = phi ptr [ %[[TAPE_I_SROA_0_015]], %[[PARK_I_I]] ], [ %[[SPARE_I]], %[[DONE_I]] ]
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = phi double [ %[[TMP4]], %[[PARK_I_I]] ], [ %[[TMP2]], %[[DONE_I]] ]
-; O2-NEXT:   tail call void @free(ptr nonnull %[[TAPE_I_SROA_0_016]])
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = phi double [ %[[TMP3]], %[[PARK_I_I]] ], [ %[[TMP2]], %[[DONE_I]] ]
+; O2-NEXT:   %[[TAPE_I_SROA_0_015:[^ ,]+]] = phi ptr [ %[[TAPE_I_SROA_0_014]], %[[PARK_I_I]] ], [ %[[SPARE_I]], %[[DONE_I]] ]
+; O2-NEXT:   tail call void @free(ptr nonnull %[[TAPE_I_SROA_0_015]])
 ; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = phi double [ %[[TMP4]], %[[PARK_I_I]] ], [ %[[TMP5]], %[[FREE_I_I]] ]
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = phi double [ %[[TMP3]], %[[PARK_I_I]] ], [ %[[TMP4]], %[[FREE_I_I]] ]
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
 ; O2-NEXT:   %[[TMP7:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
 ; O2-NEXT:   %[[TMP8:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
 ; O2-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP7]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fsub double %[[TMP9]], %[[TMP6]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fsub double %[[TMP9]], %[[TMP5]]
 ; O2-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], 0.000000e+00
 ; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP11]], 0
 ; O2-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[X]], %[[TMP7]]
 ; O2-NEXT:   %[[TMP14:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP13]]
-; O2-NEXT:   %[[TMP15:[^ ,]+]] = insertvalue { double, double } %[[TMP12]], double %[[TMP14]], 1
-; O2-NEXT:   ret { double, double } %[[TMP15]]
+; O2-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP14]]
+; O2-NEXT:   %[[TMP16:[^ ,]+]] = insertvalue { double, double } %[[TMP12]], double %[[TMP15]], 1
+; O2-NEXT:   ret { double, double } %[[TMP16]]
 ; O2-NEXT: }

@@ -26,22 +26,16 @@ define void @grad(ptr %x, ptr %dx) {
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
-; CHECK-NEXT:   %[[FRAME_SLOT1:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 8
 ; CHECK-NEXT:   %[[V:[^ ,]+]] = load <2 x double>, ptr %[[X]], align 16
 ; CHECK-NEXT:   %[[SQ:[^ ,]+]] = fmul <2 x double> %[[V]], %[[V]]
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = extractelement <2 x double> %[[SQ]], i64 0
 ; CHECK-NEXT:   %[[B:[^ ,]+]] = extractelement <2 x double> %[[SQ]], i64 1
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A]], %[[B]]
-; CHECK-NEXT:   store double %[[A]], ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   store double %[[B]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 16)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT1]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 8
-; CHECK-NEXT:   store double %[[TMP4]], ptr %[[TMP5]], align 8
+; CHECK-NEXT:   store double %[[A]], ptr %[[TMP1]], align 8
+; CHECK-NEXT:   store double %[[B]], ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;

@@ -39,15 +39,12 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ;
 ; CHECK-LABEL: define internal double @augmented_f(
 ; CHECK-SAME: ptr %[[A:[^ ,]+]], ptr %[[D_A:[^ ,]+]], double %[[V:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[FRAME_SLOT:[^ ,]+]] = alloca double, align 8
+; CHECK-NEXT:   %[[FRAME_RECORD:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds i8, ptr %[[FRAME_RECORD]], i64 0
 ; CHECK-NEXT:   %[[A_2:[^ ,]+]] = load double, ptr %[[A]], align 8
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fmul double %[[A_2]], %[[V]]
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[A]], align 8
-; CHECK-NEXT:   store double %[[A_2]], ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call ptr @__pyenzyme_tape_push(ptr %[[TAPE]], i64 8)
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[FRAME_SLOT]], align 8
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP1]], i64 0
-; CHECK-NEXT:   store double %[[TMP2]], ptr %[[TMP3]], align 8
+; CHECK-NEXT:   store double %[[A_2]], ptr %[[TMP1]], align 8
 ; CHECK-NEXT:   ret double %[[R]]
 ; CHECK-NEXT: }
 ;
@@ -138,8 +135,6 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; O2-LABEL: define double @split(
 ; O2-SAME: ptr captures(none) %[[A:[^ ,]+]], ptr writeonly captures(none) %[[DA:[^ ,]+]], double %[[V:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
 ; O2-NEXT: {{^}}[[GROW_I_I_I:[^ ,]+]]:
-; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[A]], align 8
-; O2-NEXT:   store double 0.000000e+00, ptr %[[A]], align 8
 ; O2-NEXT:   %[[MALLOC:[^ ,]+]] = tail call dereferenceable_or_null(4096) ptr @malloc(i64 4096)
 ; O2-NEXT:   %[[FAILED_I_I_I:[^ ,]+]] = icmp eq ptr %[[MALLOC]], null
 ; O2-NEXT:   br i1 %[[FAILED_I_I_I]], label %[[OOM_I_I_I:[^ ,]+]], label %[[PARK_I_I:[^ ,]+]]
@@ -149,6 +144,7 @@ define double @split(ptr %A, ptr %dA, double %v) {
 ; O2-NEXT:   unreachable
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[PARK_I_I]]:
+; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[A]], align 8
 ; O2-NEXT:   store double 1.230000e+02, ptr %[[A]], align 8
 ; O2-NEXT:   %[[TMP0:[^ ,]+]] = fadd double %[[V]], 0.000000e+00
 ; O2-NEXT:   store double %[[TMP0]], ptr %[[DA]], align 8
