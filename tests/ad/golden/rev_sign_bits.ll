@@ -194,16 +194,14 @@ define { double, double } @grad(double %x, double %y) {
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
 ; O2-NEXT:   %[[TMP5:[^ ,]+]] = phi double [ %[[TMP3]], %[[PARK_I_I]] ], [ %[[TMP4]], %[[FREE_I_I]] ]
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP7]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fsub double %[[TMP9]], %[[TMP5]]
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = fadd double %[[TMP10]], 0.000000e+00
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP11]], 0
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[X]], %[[TMP7]]
-; O2-NEXT:   %[[TMP14:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP13]]
-; O2-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP14]]
-; O2-NEXT:   %[[TMP16:[^ ,]+]] = insertvalue { double, double } %[[TMP12]], double %[[TMP15]], 1
-; O2-NEXT:   ret { double, double } %[[TMP16]]
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP7]], %[[TMP6]]
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = fsub double %[[TMP8]], %[[TMP5]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], 0.000000e+00
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP10]], 0
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[X]], %[[TMP6]]
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP12]]
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double %[[TMP13]], 1
+; O2-NEXT:   ret { double, double } %[[TMP14]]
 ; O2-NEXT: }
