@@ -196,11 +196,13 @@ def declared_without_floats(p: Value, nbytes: int | None, layout: DataLayout) ->
         and nbytes <= layout.alloc_size(t)
 
 
-def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None) -> bool:
-    """Does ``fn`` itself load or store an integer or pointer in the first ``nbytes`` bytes (all, if None) of one
-    of ``pointers``, directly or at a constant byte offset (``getelementptr i8, p, 8``)?  A copy of such bytes
-    is no array of floats, whatever type analysis merged for them (a Fortran descriptor built field by field,
-    then copied, whose base points to a derived type holding doubles)."""
+def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None, element: FloatType) -> bool:
+    """Does ``fn`` itself load or store a pointer, or an integer of another width than ``element`` (one of the
+    same width may be a bit copy of it), in the first ``nbytes`` bytes (all, if None) of one of ``pointers``,
+    directly or at a constant byte offset (``getelementptr i8, p, 8``)?  A copy of such bytes is no array of
+    ``element``, whatever type analysis merged for them (a Fortran descriptor built field by field, then
+    copied, whose base points to a derived type holding doubles)."""
+    bits = element.bits
     def offset_in(p: Value) -> int | None:
         while isinstance(p, CastInst) and p.opcode in ("bitcast", "addrspacecast"):
             p = p.operand(0)
@@ -221,7 +223,7 @@ def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None)
             continue
         if isinstance(t, VectorType):
             t = t.element
-        if isinstance(t, FloatType):
+        if isinstance(t, FloatType) or (isinstance(t, IntType) and t.bits == bits):
             continue
         off = offset_in(ptr)
         if off is not None and 0 <= off and (nbytes is None or off < nbytes):

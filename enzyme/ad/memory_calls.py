@@ -232,6 +232,6 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
-    if found is not None and found.element is not None and stored_as_non_float(st.fn, [dst, src], nbytes):
+    if found is not None and found.element is not None and stored_as_non_float(st.fn, [dst, src], nbytes, found.element):
         return None  # "floats throughout", yet this function puts integers or pointers there: contradictory
     return found

@@ -71,13 +71,15 @@ int main(void) {
     ad[k] = __enzyme_fwddiff((void *)transmission, height, k == 0 ? 1.0 : 0.0, width, k == 1 ? 1.0 : 0.0, k0,
                              k == 2 ? 1.0 : 0.0, enzyme_const, N, enzyme_const, STEPS);
 #endif
-#ifdef MODE_REV /* one active argument at a time, the others constant */
-  ad[0] = __enzyme_autodiff((void *)transmission, height, enzyme_const, width, enzyme_const, k0, enzyme_const, N,
-                            enzyme_const, STEPS);
-  ad[1] = __enzyme_autodiff((void *)transmission, enzyme_const, height, width, enzyme_const, k0, enzyme_const, N,
-                            enzyme_const, STEPS);
-  ad[2] = __enzyme_autodiff((void *)transmission, enzyme_const, height, enzyme_const, width, k0, enzyme_const, N,
-                            enzyme_const, STEPS);
+#ifdef MODE_REV
+  for (int k = 0; k < 3; k++) { /* one active argument at a time, the others constant */
+    if (k == 0) ad[0] = __enzyme_autodiff((void *)transmission, height, enzyme_const, width, enzyme_const, k0,
+                                          enzyme_const, N, enzyme_const, STEPS);
+    if (k == 1) ad[1] = __enzyme_autodiff((void *)transmission, enzyme_const, height, width, enzyme_const, k0,
+                                          enzyme_const, N, enzyme_const, STEPS);
+    if (k == 2) ad[2] = __enzyme_autodiff((void *)transmission, enzyme_const, height, enzyme_const, width, k0,
+                                          enzyme_const, N, enzyme_const, STEPS);
+  }
 #endif
   hunt_check_vec("grad", ad, fd, 3);
   return hunt_finish();
