@@ -58,7 +58,7 @@ double exchanger(const double *flows, double fouling, int cells, char *report, s
     for (int i = 0; i < cells; i++) {
       double tm = 0.5 * (th + tc[i]);
       double u = 1.0 / (1.0 / (900.0 * interp(props, tm)) + fouling);
-      double q = u * 12.0 * (th - tc[i]) * dx;
+      double q = u * 0.4 * (th - tc[i]) * dx; /* 0.4 m^2: NTU about 1, far from saturation */
       qs[i] = q;
       th -= q / (flows[0] * cp);
       q_total += q;
