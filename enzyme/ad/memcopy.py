@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..analysis.layout import DataLayout
-from ..ir import CallInst, CastInst, Function, GEPInst, LoadInst, Module, StoreInst, Type, Value
+from ..ir import (AllocaInst, CallInst, CastInst, ConstantInt, Function, GEPInst, LoadInst, Module, StoreInst, Type,
+                  Value)
 from ..ir.splice import add_helper_functions
-from ..ir.types import I8, I64, FloatType, PointerType
+from ..ir.types import I8, I64, ArrayType, FloatType, IntType, NamedStructType, PointerType, StructType, VectorType
 from ..rules import MemoryFunction, Returns
 from .device import atomic_helper_text
 
@@ -165,6 +166,69 @@ def copied_element_type(fn: Function, pointers: list[Value]) -> FloatType | None
         if isinstance(t, FloatType):
             return t
     return None
+
+
+def declared_without_floats(p: Value, nbytes: int | None, layout: DataLayout) -> bool:
+    """Is ``p`` the start of a stack object declared as a struct of pointers and integers only (two fields or
+    more, at least one pointer, no byte array, no union), ``nbytes`` long at most?  A copy of it moves no
+    floats, only pointers whose shadows move along (flang's array descriptors, built field by field and
+    copied whole).  A byte array or a union may hold anything, so neither counts."""
+    while isinstance(p, CastInst) and p.opcode in ("bitcast", "addrspacecast"):
+        p = p.operand(0)
+    if not isinstance(p, AllocaInst) or p.operands or nbytes is None:
+        return False
+    t = p.allocated_type
+    if not isinstance(t, StructType) or (isinstance(t, NamedStructType) and t.name.startswith("union.")):
+        return False
+    leaves: list[Type] = []
+
+    def flatten(u: Type) -> bool:
+        if isinstance(u, StructType):
+            return all(flatten(e) for e in u.elements)
+        if isinstance(u, ArrayType):
+            return u.element != I8 and flatten(u.element)
+        if isinstance(u, (IntType, PointerType)):
+            leaves.append(u)
+            return True
+        return False  # floats, vectors, anything else
+
+    return flatten(t) and len(leaves) >= 2 and any(isinstance(u, PointerType) for u in leaves) \
+        and nbytes <= layout.alloc_size(t)
+
+
+def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None, element: FloatType) -> bool:
+    """Does ``fn`` itself load or store a pointer, or an integer of another width than ``element`` (one of the
+    same width may be a bit copy of it), in the first ``nbytes`` bytes (all, if None) of one of ``pointers``,
+    directly or at a constant byte offset (``getelementptr i8, p, 8``)?  A copy of such bytes is no array of
+    ``element``, whatever type analysis merged for them (a Fortran descriptor built field by field, then
+    copied, whose base points to a derived type holding doubles)."""
+    bits = element.bits
+    def offset_in(p: Value) -> int | None:
+        while isinstance(p, CastInst) and p.opcode in ("bitcast", "addrspacecast"):
+            p = p.operand(0)
+        if p in pointers:
+            return 0
+        if isinstance(p, GEPInst) and p.source_type == I8 and len(p.indices) == 1 \
+                and isinstance(p.indices[0], ConstantInt):
+            inner = offset_in(p.operand(0))
+            return None if inner is None else inner + p.indices[0].value
+        return None
+
+    for inst in fn.instructions():
+        if isinstance(inst, LoadInst):
+            ptr, t = inst.pointer, inst.type
+        elif isinstance(inst, StoreInst):
+            ptr, t = inst.pointer, inst.value.type
+        else:
+            continue
+        if isinstance(t, VectorType):
+            t = t.element
+        if isinstance(t, FloatType) or (isinstance(t, IntType) and t.bits == bits):
+            continue
+        off = offset_in(ptr)
+        if off is not None and 0 <= off and (nbytes is None or off < nbytes):
+            return True
+    return False
 
 
 def record_returned_shadow(shadow: dict[Value, Value], b: Builder, mf: MemoryFunction, inst: CallInst,

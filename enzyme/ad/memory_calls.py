@@ -22,7 +22,8 @@ from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
 from .openmp import refuse_in_parallel
-from .memcopy import copied_element_type, copy_adjoint_function, record_adjoint_function, record_returned_shadow
+from .memcopy import (copied_element_type, copy_adjoint_function, declared_without_floats, record_adjoint_function,
+                      record_returned_shadow, stored_as_non_float)
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .forward_state import ForwardState
 from .reverse_state import ReverseState
@@ -225,8 +226,12 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
+    if any(declared_without_floats(p, nbytes, st.layout) for p in (dst, src)):
+        return CopyLayout(no_floats=True)
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
+    if found is not None and found.element is not None and stored_as_non_float(st.fn, [dst, src], nbytes, found.element):
+        return None  # "floats throughout", yet this function puts integers or pointers there: contradictory
     return found

@@ -11,25 +11,28 @@ read address zero, and calls given it would count as active.
 The answer is an optimistic fixed point: every pointer phi and select starts
 shadowless and leaves the set as soon as one of its incoming values may have a
 shadow.  Anything but a shadowless merge, an inactive call, a null/undef
-constant and a global without a shadow (``std::cout``: globals get theirs before
-the walk) may have one.
+constant, a global or an argument without a shadow (``std::cout``, an
+``enzyme_const`` array: globals and arguments get theirs before the walk), and
+an address computed from one of those (a GEP or cast: the pointer walking a
+constant array in ``std::inner_product``'s loop) may have one.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..ir import CallInst, ConstantKeyword, GlobalVariable, Instruction, PhiInst, SelectInst, Value
+from ..ir import (Argument, CallInst, CastInst, ConstantKeyword, GEPInst, GlobalVariable, Instruction, PhiInst,
+                  SelectInst, Value)
 from .aggregate_shadows import holds_pointers
 from .call_kinds import CallKind
 
 
 def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst], CallKind],
                       live: Callable[[PhiInst], Iterable[Value]],
-                      shadowed_global: Callable[[GlobalVariable], bool]) -> set[Instruction]:
+                      shadowed: Callable[[Value], bool]) -> set[Instruction]:
     """The pointer phis and selects of ``insts`` whose every incoming value has no shadow.
 
     ``kind_of`` classifies a call; ``live(phi)`` are the phi's incoming values on edges that are differentiated;
-    ``shadowed_global(g)``: does global ``g`` have a shadow?
+    ``shadowed(v)``: does global or argument ``v`` have a shadow?
     """
     merges = [i for i in insts if isinstance(i, (PhiInst, SelectInst)) and holds_pointers(i.type)]
     out: set[Instruction] = set(merges)
@@ -39,8 +42,10 @@ def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst]
             return True
         if isinstance(v, ConstantKeyword):
             return v.keyword in ("null", "undef", "poison")
-        if isinstance(v, GlobalVariable):
-            return not shadowed_global(v)
+        if isinstance(v, (GlobalVariable, Argument)):
+            return not shadowed(v)
+        if isinstance(v, GEPInst) or isinstance(v, CastInst) and v.opcode in ("bitcast", "addrspacecast"):
+            return leaf(v.operand(0))
         return isinstance(v, CallInst) and kind_of(v) is CallKind.INACTIVE
 
     changed = True

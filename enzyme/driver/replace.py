@@ -7,8 +7,8 @@ from ..ad.common import ADContext
 from ..ad.forward import forward_derivative, returns_tangent
 from ..ad.modes import Activity
 from ..errors import DifferentiationError, UsageError
-from ..ir import (ArrayType, CallInst, ConstantInt, ConstantKeyword, FloatType, Function, InvokeInst, Module, StructType,
-                  Type, Value, VectorType, strip_pointer_casts)
+from ..ir import (ArrayType, CallInst, ConstantInt, ConstantKeyword, FloatType, Function, InvokeInst, Module, PhiInst,
+                  StructType, Type, Value, VectorType, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, IntType, PointerType
 from .requests import Request, calls_named, where
@@ -57,7 +57,25 @@ def _finish(req: Request, result: Value | None) -> None:
 
 
 def erase_call(call: CallInst) -> None:
-    """Remove a replaced call; an ``invoke`` (C++) continues on its normal path, without the unwind edge."""
+    """Remove a replaced call; an ``invoke`` (C++) continues on its normal path, without the unwind edge.
+
+    Phis only the call used go too: an LCSSA phi of a marker load (``enzyme_const`` loaded once before a loop)
+    would keep the load, and the undefined marker symbol, alive through code generation at -O0."""
+    phis = [a for a in call.operands if isinstance(a, PhiInst)]
+    _erase_call(call)
+    for phi in dict.fromkeys(phis):
+        _erase_dead_phis(phi)
+
+
+def _erase_dead_phis(v: Value) -> None:
+    if isinstance(v, PhiInst) and not v.has_uses and v.parent is not None:
+        incoming = [x for x, _ in v.incoming]
+        v.erase()
+        for x in dict.fromkeys(incoming):
+            _erase_dead_phis(x)
+
+
+def _erase_call(call: CallInst) -> None:
     if isinstance(call, InvokeInst):
         block = call.parent
         Builder(InsertPoint.before_inst(call)).br(call.normal_dest)

@@ -36,7 +36,7 @@ from ..ad.common import carries_float
 from ..ad.modes import Activity
 from ..errors import DifferentiationError, UsageError
 from ..ir import (CallInst, Constant, ConstantInt, Function, GlobalVariable, Instruction, LoadInst,
-                  Module, Type, Value, strip_pointer_casts)
+                  Module, PhiInst, Type, Value, strip_pointer_casts)
 from ..ir.types import DOUBLE, FLOAT, I1, I8, I32, I64, FloatType, IntType, PointerType, VectorType
 
 MARKERS = {"enzyme_dup": Activity.DUP, "enzyme_dupnoneed": Activity.DUPNONEED, "enzyme_const": Activity.CONST,
@@ -136,7 +136,14 @@ def where(call: CallInst) -> str:
     return f"in @{f.name if f else '?'}" + (f" ({loc})" if loc else "")
 
 
-def _marker(v: Value) -> str | None:
+def _marker(v: Value, seen: frozenset[Value] = frozenset()) -> str | None:
+    """The marker global ``v`` is (or loads), if any; also through phis all of whose incoming values are the same
+    marker (the LCSSA phi of a marker load that loop passes hoisted out of a loop)."""
+    if isinstance(v, PhiInst):
+        if v in seen:
+            return ""  # a cycle back to a phi being looked at: no information
+        names = {_marker(x, seen | {v}) for x, _ in v.incoming} - {""}
+        return names.pop() if len(names) == 1 else None
     g = strip_pointer_casts(v.pointer if isinstance(v, LoadInst) else v)
     if isinstance(g, GlobalVariable) and g.name in KNOWN_MARKERS:
         return g.name

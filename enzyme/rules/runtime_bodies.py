@@ -22,7 +22,8 @@ FORTRAN_ENTRIES = frozenset({
     "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate", "_FortranASumDim",
     "_FortranACshiftVector", "_FortranAMaxvalDim", "_FortranAMinvalDim", "_FortranAPack", "_FortranAEoshiftVector",
     "_FortranAAssign", "_FortranAAssignTemporary", "_FortranATranspose",
-    "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranAInitArrayConstructorVector",
+    "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranADestroyWithoutFinalization",
+    "_FortranAInitArrayConstructorVector",
     "_FortranAPushArrayConstructorValue", "_FortranAPushArrayConstructorSimpleScalar",
 })
 
@@ -32,6 +33,7 @@ FORTRAN_ENTRIES = frozenset({
 # do back to their callers: merged over all calls, the types would conflict and spoil the callers' descriptors.
 TYPELESS_HELPERS = frozenset({
     "__pyenzyme_fortran_copy_inactive", "__pyenzyme_fortran_initialize_component", "__pyenzyme_fortran_free_component",
+    "__pyenzyme_fortran_establish_component",
     "__pyenzyme_fortran_copy_derived", "__pyenzyme_fortran_derived_type", "__pyenzyme_fortran_copy_floats",
     "__pyenzyme_fortran_dim", "__pyenzyme_fortran_sum_dim_float", "__pyenzyme_fortran_sum_dim_double",
     "__pyenzyme_fortran_extreme_dim_float", "__pyenzyme_fortran_extreme_dim_double",

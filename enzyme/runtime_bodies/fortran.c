@@ -76,7 +76,7 @@ static const char *const REASONS[] = {
   "PAD= or ORDER=",
   "an allocated result or this SHAPE=",
   "a SOURCE= smaller than SHAPE= without PAD=",
-  "default initialization of pointer, allocatable, automatic or derived-type components",
+  "default initialization of pointer, automatic or derived-type components (or allocatable ones of such types)",
   "FINAL subroutines, or derived-type or automatic components that need deallocation",
   "a result that is not a vector, or values of another length or type",
   "an array that is already allocated",
@@ -489,7 +489,8 @@ struct DerivedType {
 _Static_assert(sizeof(Component) == 256, "flang-22 typeInfo::Component");
 _Static_assert(__builtin_offsetof(DerivedType, no_initialization_needed) == 429, "flang-22 typeInfo::DerivedType");
 
-enum { GENRE_DATA = 1, GENRE_POINTER = 2, GENRE_ALLOCATABLE = 3, CATEGORY_REAL = 2, CATEGORY_COMPLEX = 3,
+enum { GENRE_DATA = 1, GENRE_POINTER = 2, GENRE_ALLOCATABLE = 3, CATEGORY_INTEGER = 0, CATEGORY_REAL = 2,
+       CATEGORY_COMPLEX = 3,
        CATEGORY_CHARACTER = 4, CATEGORY_DERIVED = 6, HAS_ADDENDUM = 1, VALUE_EXPLICIT = 2 };
 
 /* The DerivedType of a descriptor's elements, or null (intrinsic type).  The addendum follows the last dimension,
@@ -547,6 +548,35 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_initialize_component(cha
     store_scalar(c, object + c->offset + e * (long)len, c->initialization + e * (long)len, len);
 }
 
+/* An allocatable component's descriptor, unallocated, as flang-rt's Component::EstablishDescriptor makes it: the
+ * type code and length of its element, its rank, the allocatable attribute, a null base.  The words go by the
+ * inactive byte copy; the null base is a pointer store, mirrored in the shadow. */
+__attribute__((weak, noinline)) void __pyenzyme_fortran_establish_component(char *object, const Component *c,
+                                                                          signed char type) {
+  Desc head;
+  memset(&head, 0, sizeof head);
+  head.elem_len = scalar_bytes(c);
+  head.version = 20240719;  /* CFI_VERSION */
+  head.rank = c->rank;
+  head.type = type;
+  head.attribute = ATTR_ALLOCATABLE;
+  Desc *component = (Desc *)(object + c->offset);
+  __pyenzyme_fortran_copy_inactive((char *)component + sizeof(char *), (const char *)&head + sizeof(char *),
+                                   sizeof(Desc0) - sizeof(char *) + c->rank * sizeof(Dim));
+  component->base = 0;
+}
+
+/* The type code of an allocatable component's elements: integers, reals and complexes (others are refused). */
+static signed char component_type_code(const Component *c) {
+  int k = c->kind;
+  switch (c->category) {
+  case CATEGORY_INTEGER: return k == 1 ? 7 : k == 2 ? 8 : k == 4 ? 9 : k == 8 ? 10 : 0;
+  case CATEGORY_REAL: return k == 4 ? T_FLOAT : k == 8 ? T_DOUBLE : 0;
+  case CATEGORY_COMPLEX: return k == 4 ? T_FLOAT_COMPLEX : k == 8 ? T_DOUBLE_COMPLEX : 0;
+  default: return 0;
+  }
+}
+
 /* Deallocates an allocatable component if it is allocated. */
 __attribute__((weak, noinline)) void __pyenzyme_fortran_free_component(char *object, long offset) {
   Desc0 *component = (Desc0 *)(object + offset);
@@ -556,7 +586,8 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_free_component(char *obj
   }
 }
 
-/* Default initialization of an object of derived type: each data component with an initializer gets its bytes.
+/* Default initialization of an object of derived type: each data component with an initializer gets its bytes,
+ * each allocatable component of intrinsic numeric type an unallocated descriptor.
  * Types that need none are what flang-22 asks for most (a structure constructor's temporary): nothing happens. */
 __attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, const char *file, int line) {
   const DerivedType *t = derived_type_of(d);
@@ -569,6 +600,12 @@ __attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, co
     if (c->genre == GENRE_DATA && (c->category == CATEGORY_DERIVED ? c->derived.type->no_initialization_needed
                                                                    : !c->initialization))
       continue;
+    if (c->genre == GENRE_ALLOCATABLE && c->rank <= 15 && component_type_code(c)) {
+      for (long i = 0; i < n; i++)
+        __pyenzyme_fortran_establish_component(d->base + (d->rank ? element_offset(d, i) : 0), c,
+                                               component_type_code(c));
+      continue;
+    }
     int ok = c->genre == GENRE_DATA && c->category != CATEGORY_DERIVED && c->category != CATEGORY_CHARACTER;
     long m = ok ? component_elements(c, &ok) : 0;
     if (!ok)
@@ -580,10 +617,7 @@ __attribute__((weak)) void __pyenzyme_body__FortranAInitialize(const Desc *d, co
 
 /* Deallocation of an object's allocatable components (not the object itself), as at the end of a procedure
  * with a local of derived type.  Components of derived type would need the same recursively: refused. */
-__attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
-  const DerivedType *t = derived_type_of(d);
-  if (t && !t->no_finalization_needed)  /* FINAL subroutines may do anything */
-    __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
+static void destroy_components(const Desc *d, const DerivedType *t) {
   if (!t || t->no_destruction_needed)
     return;
   long n = element_count(d);
@@ -598,6 +632,19 @@ __attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
     for (long i = 0; i < n; i++)
       __pyenzyme_fortran_free_component(d->base + (d->rank ? element_offset(d, i) : 0), c->offset);
   }
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranADestroy(const Desc *d) {
+  const DerivedType *t = derived_type_of(d);
+  if (t && !t->no_finalization_needed)  /* FINAL subroutines may do anything */
+    __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
+  destroy_components(d, t);
+}
+
+/* The same without finalization, which flang-22 calls for temporaries (a structure constructor's result once
+ * it has been assigned): FINAL subroutines are not run, so they need not be refused. */
+__attribute__((weak)) void __pyenzyme_body__FortranADestroyWithoutFinalization(const Desc *d) {
+  destroy_components(d, derived_type_of(d));
 }
 
 /* Array constructors whose size is known only at run time ([x(1), x(2:n) - x(1:n-1), -x(n)]): flang passes a
@@ -740,10 +787,34 @@ __attribute__((weak)) int __pyenzyme_body__FortranAAllocatableDeallocate(Desc *d
 /* One object of derived type `t`, component by component, so that the engine sees each real as a float or double
  * load and store.  Allocatable and pointer components (deep copies, pointer association) are refused.  Called at
  * offsets read from the type description: type analysis keeps its types to itself (TYPELESS_HELPERS). */
+/* Intrinsic assignment of an allocatable component of intrinsic numeric type (F2003): the left side's block is
+ * freed, and if the right side is allocated the left gets a block of its shape and a copy of its elements. */
+static void copy_allocatable_component(Desc *to, const Desc *from) {
+  if (to->base == from->base)
+    return;  /* the same object */
+  if (to->base) {
+    free(to->base);
+    to->base = 0;
+  }
+  if (!from->base)
+    return;
+  /* length, version, rank, type code and attribute words as the right side's (inactive bytes) */
+  __pyenzyme_fortran_copy_inactive((char *)to + sizeof(char *), (const char *)from + sizeof(char *),
+                                   sizeof(Desc0) - sizeof(char *));
+  allocate_like(to, from);
+  long n = element_count(from);
+  for (long i = 0; i < n; i++)
+    copy_element(from, to->base + element_offset(to, i), from->base + element_offset(from, i));
+}
+
 __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_derived(char *to, const char *from, const DerivedType *t) {
   long count = (long)t->component.dim[0].extent;
   for (long j = 0; j < count; j++) {
     const Component *c = &t->component.base[j];
+    if (c->genre == GENRE_ALLOCATABLE && c->rank <= 15 && component_type_code(c)) {
+      copy_allocatable_component((Desc *)(to + c->offset), (const Desc *)(from + c->offset));
+      continue;
+    }
     int ok = c->genre == GENRE_DATA && (c->category != CATEGORY_CHARACTER || c->character_len.genre == VALUE_EXPLICIT);
     long m = ok ? component_elements(c, &ok) : 0;
     if (!ok)

@@ -22,6 +22,7 @@ PROGRAMS = Path(__file__).parent / "fortran"
 # program -> (sources, inputs checked)
 CASES = {
     "heat_rod": (["heat_rod.f90", "heat_rod_main.c"], 14),
+    "owned_arrays": (["owned_arrays.f90", "owned_arrays_main.c"], 5),
     "particle_cloud": (["particle_cloud.f90", "particle_cloud_main.c"], 20),
     "single_precision": (["single_precision.f90", "single_precision_main.c"], 6),
     "spring_chain_driver": (["spring_chain_driver.f90"], 7),
@@ -36,8 +37,9 @@ def build(tmp_path: Path, sources: list[str], opt_level: int) -> Path:
     return toolchain.link_executable([obj], tmp_path / "prog", libraries=[str(runtime_archive()), "-lstdc++", "-lm"])
 
 
-# heat_rod at -O0 is refused (test_heat_rod_at_O0_is_refused_by_name).
-BUILDS = [(name, level) for name in sorted(CASES) for level in range(4) if (name, level) != ("heat_rod", 0)]
+# heat_rod and owned_arrays at -O0 are refused (test_heat_rod_at_O0_is_refused_by_name, test_owned_arrays_at_O0...).
+BUILDS = [(name, level) for name in sorted(CASES) for level in range(4)
+          if (name, level) not in (("heat_rod", 0), ("owned_arrays", 0))]
 
 
 @pytest.mark.parametrize(("name", "opt_level"), BUILDS)
@@ -56,3 +58,9 @@ def test_heat_rod_at_O0_is_refused_by_name(tmp_path: Path) -> None:
     words also meet pointer loads at the same offsets): refused, never a wrong number."""
     with pytest.raises(DifferentiationError, match=r"@_QMrod_modelPadvance: copies memory through an integer"):
         build(tmp_path, CASES["heat_rod"][0], 0)
+
+
+def test_owned_arrays_at_O0_is_refused_by_name(tmp_path: Path) -> None:
+    """The same at -O0 for the structure constructor's temporary: its descriptors move through integers."""
+    with pytest.raises(DifferentiationError, match=r"@owned_energy: copies memory through an integer"):
+        build(tmp_path, CASES["owned_arrays"][0], 0)

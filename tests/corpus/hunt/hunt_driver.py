@@ -18,7 +18,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 MODES = ("rev", "fwd", "batch", "batchrev", "split")
-SUFFIXES = (".f90", ".c", ".cpp")
+SUFFIXES = (".f90", ".c", ".cpp", ".rs")
 
 
 def sources_of(name: str) -> list[Path]:
