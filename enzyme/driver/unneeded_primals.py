@@ -4,14 +4,16 @@ Only the shadow of such an argument is wanted, so the caller may pass a pointer 
 sparse-Jacobian tests pass ``nullptr`` or ``(double*)0x1``): the forward derivative's writes through the
 primal pointer are dropped (in a copy of each function they happen in: a derivative may be shared with a
 request that wants them).  Reads that only fed those writes go with them; a function that still reads
-memory through the pointer after a write was dropped would read what it did not write, and is refused.
+memory through the pointer after a write was dropped would read what it did not write.  Where the writes cannot
+be left out safely (such a read, a use pyenzyme cannot follow) they are kept, as for ``enzyme_dup``: right
+whenever the caller passed memory; a caller that visibly passed none (a null or integer constant) is refused.
 """
 from __future__ import annotations
 
 from ..analysis.debuginfo import describe
 from ..errors import DifferentiationError
-from ..ir import (BinaryOperator, CallInst, CastInst, CmpInst, ConstantKeyword, DebugRecord, Function, GEPInst,
-                  Instruction, LoadInst, Module, PhiInst, SelectInst, StoreInst, UnaryOperator, Value)
+from ..ir import (BinaryOperator, CallInst, CastInst, CmpInst, ConstantExpr, ConstantKeyword, DebugRecord, Function,
+                  GEPInst, Instruction, LoadInst, Module, PhiInst, SelectInst, StoreInst, UnaryOperator, Value)
 from ..ir.target_attributes import inherit_target_attributes
 
 _PURE = (BinaryOperator, UnaryOperator, CastInst, CmpInst, GEPInst, LoadInst, SelectInst)
@@ -20,11 +22,25 @@ _WRITES = ("llvm.memset.",)
 
 
 def drop_unneeded_primal_writes(module: Module, call: CallInst, positions: list[int]) -> None:
-    """In ``call`` (of a forward derivative), drop the writes through the primal arguments at ``positions``."""
+    """In ``call`` (of a forward derivative), drop the writes through the primal arguments at ``positions``
+    (keep them where that cannot be done safely and the caller passed memory)."""
+    original = call.called_function
     pruner = _Pruner(module)
-    for k in positions:
-        pruner.specialize(call, k)
-    pruner.finish()
+    try:
+        for k in positions:
+            pruner.specialize(call, k)
+        pruner.finish()
+    except DifferentiationError:
+        if original is None or any(_no_memory(call.args[k]) for k in positions):
+            raise
+        call.set_operand(call._callee_index(), original)  # the clones stay unused (internal: LLVM drops them)
+
+
+def _no_memory(v: Value) -> bool:
+    """Is ``v`` visibly no buffer (``nullptr``, ``(double*)0x1``)?"""
+    if isinstance(v, ConstantKeyword):
+        return v.keyword in ("null", "undef", "poison")
+    return isinstance(v, ConstantExpr) and v.opcode == "inttoptr"
 
 
 class _Pruner:

@@ -36,8 +36,7 @@ def differentiate(tmp_path: Path, text: str, name: str = "prog.c", opt_level: in
     ("__attribute__((enzyme_inactiv))", "enzyme_inactiv"),
     ("[[enzyme::inactiv]]", "enzyme::inactiv"),
     ("[[enzyme_inactiv]]", "enzyme_inactiv"),
-    # Upstream attributes pyenzyme does not implement are refused the same way.
-    ("__attribute__((enzyme_sparse_accumulate))", "enzyme_sparse_accumulate"),
+    ("__attribute__((enzyme_inactive_nobloc))", "enzyme_inactive_nobloc"),
 ])
 @pytest.mark.parametrize("flags", [(), ("-w",), ("-Wno-unknown-attributes",)], ids=["plain", "-w", "-Wno"])
 def test_unknown_enzyme_attribute_is_a_compile_error(tmp_path: Path, spelling: str, name: str,
