@@ -17,7 +17,7 @@ from ..ir.types import I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
-from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
@@ -227,6 +227,10 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     assert types is not None  # function_contexts made it
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
+    if found is None and fields is not None and nbytes is not None:
+        # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
+        # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.
+        found = declared_copy_layout(infos, dst, src, nbytes, st.layout, fields.tree, fields.padding)
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
     return found
