@@ -18,7 +18,7 @@ from ..analysis.debuginfo import describe, source_location
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
 from ..errors import DifferentiationError
 from ..ir import (BinaryOperator, BranchInst, CallInst, CastInst, CmpInst, Constant, FreezeInst, Function, GEPInst,
-                  Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, SwitchInst, Value)
+                  Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, StoreInst, SwitchInst, Value)
 from ..ir.builder import Builder, const_int
 from ..ir.types import FloatType
 from ..rules import lookup
@@ -40,6 +40,20 @@ def float_bits_type(ctx: ADContext, fn: Function, v: Value) -> FloatType | None:
         if kind is not None and FloatType(kind).bits == t.bits:
             return FloatType(kind)
     return None
+
+
+def copied_word_type(ctx: ADContext, fn: Function, v: Value, pointer_bits: int) -> FloatType | None:
+    """``float`` for a 32-bit integer load that is only stored again (a copy of 4 bytes, ``std::swap`` of an
+    ``int`` or a ``float`` at -O0) when type analysis does not prove it an integer in every context: such bytes
+    can only be a float's or an integer's (a pointer is wider), and moving their adjoint like a float's is right
+    for both -- an integer's shadow bytes hold zeros, whose sum is zero.  None otherwise."""
+    t = v.type
+    if not isinstance(v, LoadInst) or not isinstance(t, IntType) or t.bits != 32 or pointer_bits == 32 \
+            or not v.uses or any(not isinstance(u.user, StoreInst) or u.user.value is not v or u.user.pointer is v
+                                 for u in v.uses) \
+            or is_integer_data(ctx, fn, v):
+        return None
+    return FloatType("float")
 
 
 def is_float_data(ctx: ADContext, fn: Function, v: Value) -> bool:
