@@ -158,6 +158,13 @@ def declared_copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, 
     for path, t in declared:
         if len(path) != 1 or t.is_anything or facts.setdefault(path[0], t) != t:
             return None
+    return checked_leaves(infos, dst, src, nbytes, layout, facts, padding)
+
+
+def checked_leaves(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int, layout: DataLayout,
+                   facts: dict[int, ConcreteType], padding: frozenset[int]) -> CopyLayout | None:
+    """The copy's layout from ``facts`` known from elsewhere (its declared type), when they and ``padding``
+    account for every byte and no type-analysis fact about either pointer contradicts them."""
     found = _leaves(facts, nbytes, layout, set(padding))
     if found is None:
         return None
