@@ -7,7 +7,8 @@ closure's type is named in the helper's mangled name (``Z16lorenz_objectiveE3$_0
 in a function), and so is its call operator (``_ZZ16lorenz_objectiveENK3$_0clE...``): the operator's ``this``
 is ``dereferenceable(<size of the closure>)`` and the operator reads every capture with its type (a pointer for
 a capture by reference, the value's type for one by value).  A copy of exactly that many bytes from or to a
-reference to the closure (an argument of the helper with the same size) moves those fields.  Captures the
+reference to the closure (an argument of the helper with the same size), a pointer loaded from memory (the
+``_Functor*`` std::function keeps) or a new block moves those fields.  Captures the
 operator does not read leave bytes without a type, and the copy stays refused.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 
 from ..analysis import DataLayout, FunctionTypeInfo
 from ..analysis.type_tree import ConcreteType
-from ..ir import Argument, Function, Instruction, Module, Value
+from ..ir import Argument, CallInst, Function, Instruction, LoadInst, Module, Value
 from .copy_sites import InfosOf
 from .copy_types import CopyLayout, checked_leaves
 
@@ -28,12 +29,13 @@ _DEREFERENCEABLE = re.compile(r"\bdereferenceable\((\d+)\)")
 def closure_copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int, layout: DataLayout,
                         infos_of: InfosOf) -> CopyLayout | None:
     """The layout of a copy of a whole closure object in a helper whose name names the closure type (None: not
-    such a copy, or its call operators do not type every byte)."""
+    such a copy, or its call operators do not type every byte).  ``infos_of`` gives a call operator's analyses
+    (its calling contexts, or its own alone when it is only called through ``std::function``'s invoker)."""
     fn = dst.function if isinstance(dst, (Argument, Instruction)) else None
     if not isinstance(fn, Function) or not isinstance(fn.module, Module) or not fn.name:
         return None
-    if not any(isinstance(p, Argument) and p.function is fn and _size_of(p) == nbytes for p in (dst, src)):
-        return None  # not a copy of the object a reference argument points to
+    if not all(_may_point_to_closure(p, nbytes) for p in (dst, src)):
+        return None
     facts: dict[int, ConcreteType] = {}
     found = False
     for g in fn.module.functions:
@@ -56,6 +58,17 @@ def closure_copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, n
     if not found:
         return None
     return checked_leaves(infos, dst, src, nbytes, layout, facts, frozenset())
+
+
+def _may_point_to_closure(p: Value, nbytes: int) -> bool:
+    """Is ``p`` a reference argument to an object of ``nbytes`` bytes (``_Functor const&``), a pointer loaded
+    from memory (the ``_Functor*`` std::function keeps) or a new block (the heap copy being made)?  A copy of
+    std::function's own ``_Any_data`` storage has reference arguments of its size (16 bytes)."""
+    if isinstance(p, Argument):
+        return _size_of(p) == nbytes
+    if isinstance(p, LoadInst):
+        return True
+    return isinstance(p, CallInst) and p.callee_name in ("_Znwm", "_ZnwmSt11align_val_t", "malloc")
 
 
 def _size_of(arg: Argument) -> int | None:

@@ -156,7 +156,9 @@ def declared_copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, 
     ``Anything`` (contexts merged into a conflict) do not count against it."""
     facts: dict[int, ConcreteType] = {}
     for path, t in declared:
-        if len(path) != 1 or t.is_anything or facts.setdefault(path[0], t) != t:
+        if len(path) != 1:
+            continue  # what a pointer field points to
+        if t.is_anything or facts.setdefault(path[0], t) != t:
             return None
     return checked_leaves(infos, dst, src, nbytes, layout, facts, padding)
 

@@ -233,7 +233,7 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.
         found = declared_copy_layout(infos, dst, src, nbytes, st.layout, fields.tree, fields.padding)
     if found is None and nbytes is not None:  # std::function cloning a lambda's closure
-        found = closure_copy_layout(infos, dst, src, nbytes, st.layout, types.contexts)
+        found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
     return found

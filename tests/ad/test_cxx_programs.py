@@ -38,3 +38,14 @@ def test_cxx_program_unoptimized_is_right_or_refused(name: str, tmp_path: Path) 
         _check(name, 0, tmp_path)
     except DifferentiationError as e:
         assert O0_COPY_REFUSAL in str(e) and "\n" not in str(e), str(e)
+
+
+#: Programs whose -O0 builds must differentiate (not only be right or refused): std::map's tree code mirrored on
+#: the shadow tree, int copies through i32 in its nodes, std::function cloning a closure whose call operator
+#: types every capture (closure_copies.py).
+O0_DIFFERENTIATES = ["cpp_function_capture.cpp", "cpp_map_sparse.cpp"]
+
+
+@pytest.mark.parametrize("name", O0_DIFFERENTIATES)
+def test_cxx_program_unoptimized_differentiates(name: str, tmp_path: Path) -> None:
+    _check(name, 0, tmp_path)
