@@ -18,6 +18,7 @@ from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .closure_copies import closure_copy_layout
+from .copy_records import template_element
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
@@ -220,7 +221,7 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
 def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, size: Value) -> CopyLayout | None:
     """What a copy moves, from type analysis, how this function accesses the memory and the copy's own
     ``!tbaa.struct`` (its field types are in type analysis; the bytes it lists no field for are padding)."""
-    accessed = copied_element_type(st.fn, [dst, src])
+    accessed = copied_element_type(st.fn, [dst, src]) or template_element(st.fn)
     nbytes = size.value if isinstance(size, ConstantInt) else None
     fields = struct_copy(inst, nbytes) if nbytes is not None else None
     infos = function_contexts(st.ctx, st.fn)
