@@ -1,6 +1,8 @@
 """Pieces shared by the forward and reverse generators."""
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -343,6 +345,11 @@ def address_origins(v: Value, has_shadow: Callable[[Value], bool]) -> list[Value
     return origins
 
 
+#: ``std::hash<T*>::operator()`` (``std::hash<const char*>`` keys of an ``std::unordered_map``): returns the address
+#: as the key's hash code.
+_POINTER_HASH = re.compile(r"^_ZNKSt4hashIP.*EclE")
+
+
 def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool]) -> None:
     """Refuse an address of memory with a shadow leaving as an integer (stored where no shadow is, passed,
     returned).
@@ -362,6 +369,8 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
             return  # printf("%lx", (uintptr_t)p) and the like only look at it
         values = list(inst.args)
     elif isinstance(inst, ReturnInst) and inst.value is not None:
+        if _POINTER_HASH.match(getattr(inst.function, "name", None) or ""):
+            return  # std::hash<T*>: a hash code (bucket index, equality of cached codes), never an address again
         values = [inst.value]
     else:
         return
