@@ -1,6 +1,8 @@
 """Pieces shared by the forward and reverse generators."""
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -345,6 +347,11 @@ def address_origins(v: Value, has_shadow: Callable[[Value], bool]) -> list[Value
     return origins
 
 
+#: ``std::hash<T*>::operator()`` (``std::hash<const char*>`` keys of an ``std::unordered_map``): returns the address
+#: as the key's hash code.
+_POINTER_HASH = re.compile(r"^_ZNKSt4hashIP.*EclE")
+
+
 def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool]) -> None:
     """Refuse an address of memory with a shadow leaving as an integer (stored where no shadow is, passed,
     returned).
@@ -364,6 +371,8 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
             return  # printf("%lx", (uintptr_t)p) and the like only look at it
         values = list(inst.args)
     elif isinstance(inst, ReturnInst) and inst.value is not None:
+        if _POINTER_HASH.match(getattr(inst.function, "name", None) or ""):
+            return  # std::hash<T*>: a hash code (bucket index, equality of cached codes), never an address again
         values = [inst.value]
     else:
         return
@@ -375,16 +384,7 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
 
 
 # Runtime-library calls that compilers emit for user code, with what to do about them.
-_RB_TREE = ("libstdc++'s red-black tree code (std::map, std::set) links, rebalances and walks the tree "
-            "outside the program's bitcode, so the shadow tree that holds the derivatives of the mapped values "
-            "cannot be kept in step with it; keep values that carry derivatives in a std::vector (sorted keys "
-            "with std::lower_bound, or indices stored in the map)")
 RUNTIME_HINTS = {
-    **{name: _RB_TREE for name in (
-        "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
-        "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
-        "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
-        "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_")},
     "_FortranAAssign": "flang assigns to an allocatable array through its runtime (reallocating the left side "
                        "if its shape differs); build with -O1 or higher and -fno-realloc-lhs when the shapes "
                        "always conform, so the assignment becomes a loop pyenzyme can differentiate",

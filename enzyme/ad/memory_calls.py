@@ -17,7 +17,9 @@ from ..ir.types import I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
-from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
+from .closure_copies import closure_copy_layout
+from .copy_records import template_element
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
@@ -220,7 +222,7 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
 def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, size: Value) -> CopyLayout | None:
     """What a copy moves, from type analysis, how this function accesses the memory and the copy's own
     ``!tbaa.struct`` (its field types are in type analysis; the bytes it lists no field for are padding)."""
-    accessed = copied_element_type(st.fn, [dst, src])
+    accessed = copied_element_type(st.fn, [dst, src]) or template_element(st.fn)
     nbytes = size.value if isinstance(size, ConstantInt) else None
     fields = struct_copy(inst, nbytes) if nbytes is not None else None
     infos = function_contexts(st.ctx, st.fn)
@@ -230,6 +232,12 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         return CopyLayout(no_floats=True)
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
+    if found is None and fields is not None and nbytes is not None:
+        # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
+        # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.
+        found = declared_copy_layout(infos, dst, src, nbytes, st.layout, fields.tree, fields.padding)
+    if found is None and nbytes is not None:  # std::function cloning a lambda's closure
+        found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
     if found is not None and found.element is not None and stored_as_non_float(st.fn, [dst, src], nbytes, found.element):

@@ -36,7 +36,7 @@ from .call_kinds import CallKind
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules
-from .float_bits import float_bits_type, only_integer_uses, returned_float_bits
+from .float_bits import copied_word_type, float_bits_type, only_integer_uses, returned_float_bits
 from .frame_record import FrameRecord, blocks_on_no_cycle
 from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
@@ -257,7 +257,8 @@ class _ReverseGenerator(ReverseState):
             if carries_float(inst.type):
                 candidates.append((inst, None))
             else:
-                bits = float_bits_type(self.ctx, self.fn, inst)
+                bits = float_bits_type(self.ctx, self.fn, inst) \
+                    or copied_word_type(self.ctx, self.fn, inst, 8 * self.layout.pointer_size())
                 if bits is not None and not only_integer_uses(self.ctx, self.fn, inst):
                     candidates.append((inst, bits))
         changed = True
