@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..analysis.activity import ActivityResult, analyze_activity, normalize_activity
-from ..ir import (BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
+from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
                   InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, ShuffleVectorInst,
                   StoreInst, UnaryOperator, Value)
 from ..rules import lookup
@@ -82,6 +82,27 @@ class ActivityPlan:
                 or holds_pointers(v.type) or _next_to_bits(v):
             return False
         return self.result.is_constant_value(v)
+
+    def inactive_allocation(self, inst: Instruction) -> bool:
+        """Is ``inst`` a stack object or a heap block allocated here (``alloca``, ``malloc``, ``new``) that the
+        analysis proves holds no derivative data (a stream, a ``char`` buffer handed to a library, a scratch
+        array nothing reads back into the result)?  It needs no shadow: nothing it holds reaches an active
+        output, and no pointer to active memory is kept in it (memory holding such a pointer is active
+        itself)."""
+        r = self.result
+        if r is None or not isinstance(inst, (AllocaInst, CallInst)):
+            return False
+        targets = r.points_to(inst)
+        return bool(targets) and not any(r.is_active_memory(o) for o in targets) and r.is_constant_value(inst)
+
+    def stores_into_inactive_memory(self, inst: Instruction) -> bool:
+        """Does the store ``inst`` write only memory the analysis proves inactive (a value that is active
+        elsewhere, also printed through a local buffer)?  Nothing read back from there reaches an output."""
+        r = self.result
+        if r is None or not isinstance(inst, StoreInst):
+            return False
+        targets = r.points_to(inst.pointer)
+        return bool(targets) and not any(r.is_active_memory(o) for o in targets)
 
     def prune(self, active: set[Value]) -> None:
         """Reverse mode: drop from ``active`` the float values the analysis proves constant.

@@ -100,6 +100,9 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         augment_input_call(st, ni, b, mf)
         return
     if kind in ("alloc", "calloc"):
+        if mf.out is None and proxy_parts(name) is None and custom_rules(st.m).allocation(inst) is None \
+                and st.plan.inactive_allocation(inst):
+            return  # a block that never holds derivative data (a stream buffer): no shadow
         c = ni.clone()
         if mf.out is not None:  # posix_memalign: the shadow block goes into the shadow of *out
             out = inst.args[mf.out]

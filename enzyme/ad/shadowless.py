@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..ir import CallInst, ConstantKeyword, GlobalVariable, Instruction, PhiInst, SelectInst, Value
+from ..ir import (CallInst, CastInst, CmpInst, ConstantKeyword, GEPInst, GlobalVariable, Instruction, LoadInst, PhiInst,
+                  SelectInst, StoreInst, Value)
 from .aggregate_shadows import holds_pointers
-from .call_kinds import CallKind
+from .call_kinds import CallKind, CallSite
 
 
 def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst], CallKind],
@@ -54,3 +55,53 @@ def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst]
                 out.discard(m)
                 changed = True
     return out
+
+
+#: Calls whose pointer arguments' shadows nothing differentiated would use: a local passed to them may have none.
+_SHADOW_FREE_KINDS = (CallKind.INACTIVE, CallKind.UNKNOWN, CallKind.INDIRECT, CallKind.LIFETIME)
+
+
+def stays_out_of_derivatives(alloca: Instruction, site_of: Callable[[CallInst], CallSite]) -> bool:
+    """Does the address of ``alloca`` (through GEPs and casts) only serve loads and stores into it, comparisons, calls of
+    functions whose derivative is not generated from a body (library calls, calls through pointers), reads
+    of input into it (``istream::read``) and copies into it from constants (``const char s[] = "..."``)?  A
+    local that activity analysis proves inactive may then go without a shadow.  One passed to a
+    differentiated callee, merged with other pointers or stored keeps its shadow: the callee's derivative
+    would otherwise see it constant beside shadowed pointers (``std::max`` of two locals)."""
+    work: list[Value] = [alloca]
+    seen: set[Value] = set(work)
+    into: list[Value] = []  # where its address is stored: only into itself (a string's pointer to its own buffer)
+    while work:
+        v = work.pop()
+        for u in v.uses:
+            user = u.user
+            if isinstance(user, (LoadInst, CmpInst)):
+                continue
+            if isinstance(user, StoreInst) and (user.pointer is v) != (user.value is v):
+                if user.value is v:
+                    into.append(user.pointer)
+                continue
+            if isinstance(user, CallInst) and user.callee is not v and _shadow_free_call(user, v, seen, site_of):
+                continue
+            if isinstance(user, (GEPInst, CastInst)) and user.operand(0) is v and holds_pointers(user.type):
+                if user not in seen:
+                    seen.add(user)
+                    work.append(user)
+                continue
+            return False
+    return all(p in seen for p in into)
+
+
+def _shadow_free_call(call: CallInst, v: Value, seen: set[Value], site_of: Callable[[CallInst], CallSite]) -> bool:
+    site = site_of(call)
+    if site.kind in _SHADOW_FREE_KINDS:
+        return True
+    mf = site.memory
+    if site.kind is not CallKind.MEMORY or mf is None:
+        return False
+    if mf.kind.value == "input":  # data read from a stream (into it, or by it): constant
+        return True
+    if mf.kind.value not in ("copy", "move", "set"):
+        return False
+    return all(a in seen or not holds_pointers(a.type) or (isinstance(a, GlobalVariable) and a.is_constant)
+               for a in call.args)
