@@ -58,12 +58,12 @@ def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst]
 
 
 #: Calls whose pointer arguments' shadows nothing differentiated would use: a local passed to them may have none.
-_SHADOW_FREE_KINDS = (CallKind.INACTIVE, CallKind.UNKNOWN, CallKind.INDIRECT, CallKind.LIFETIME)
+_SHADOW_FREE_KINDS = (CallKind.INACTIVE, CallKind.UNKNOWN, CallKind.INDIRECT, CallKind.LIFETIME, CallKind.DEFINED)
 
 
 def stays_out_of_derivatives(alloca: Instruction, site_of: Callable[[CallInst], CallSite]) -> bool:
     """Does the address of ``alloca`` (through GEPs and casts) only serve loads and stores into it, comparisons, calls of
-    functions whose derivative is not generated from a body (library calls, calls through pointers), reads
+    library functions, calls through pointers and differentiated callees (given it as constant), reads
     of input into it (``istream::read``) and copies into it from constants (``const char s[] = "..."``)?  A
     local that activity analysis proves inactive may then go without a shadow.  One passed to a
     differentiated callee, merged with other pointers or stored keeps its shadow: the callee's derivative
