@@ -11,14 +11,14 @@ read address zero, and calls given it would count as active.
 The answer is an optimistic fixed point: every pointer phi and select starts
 shadowless and leaves the set as soon as one of its incoming values may have a
 shadow.  Anything but a shadowless merge, an inactive call, a null/undef
-constant and a global without a shadow (``std::cout``: globals get theirs before
-the walk) may have one.
+constant, a global without a shadow (``std::cout``: globals get theirs before
+the walk) and a landing pad's exception object may have one.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..ir import (CallInst, CastInst, CmpInst, ConstantKeyword, GEPInst, GlobalVariable, Instruction, LoadInst, PhiInst,
+from ..ir import (CallInst, CastInst, CmpInst, ExtractValueInst, LandingPadInst, ConstantKeyword, GEPInst, GlobalVariable, Instruction, LoadInst, PhiInst,
                   SelectInst, StoreInst, Value)
 from .aggregate_shadows import holds_pointers
 from .call_kinds import CallKind, CallSite
@@ -42,6 +42,10 @@ def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst]
             return v.keyword in ("null", "undef", "poison")
         if isinstance(v, GlobalVariable):
             return not shadowed_global(v)
+        if isinstance(v, LandingPadInst):  # an exception object and its type's number: inactive
+            return True
+        if isinstance(v, ExtractValueInst):
+            return leaf(v.operand(0))
         return isinstance(v, CallInst) and kind_of(v) is CallKind.INACTIVE
 
     changed = True
