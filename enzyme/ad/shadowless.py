@@ -66,12 +66,11 @@ _SHADOW_FREE_KINDS = (CallKind.INACTIVE, CallKind.UNKNOWN, CallKind.INDIRECT, Ca
 
 
 def stays_out_of_derivatives(alloca: Instruction, site_of: Callable[[CallInst], CallSite]) -> bool:
-    """Does the address of ``alloca`` (through GEPs and casts) only serve loads and stores into it, comparisons, calls of
-    library functions, calls through pointers and differentiated callees (given it as constant), reads
-    of input into it (``istream::read``) and copies into it from constants (``const char s[] = "..."``)?  A
-    local that activity analysis proves inactive may then go without a shadow.  One passed to a
-    differentiated callee, merged with other pointers or stored keeps its shadow: the callee's derivative
-    would otherwise see it constant beside shadowed pointers (``std::max`` of two locals)."""
+    """Does the address of ``alloca`` (through GEPs and casts) only serve loads, stores into it (a string's
+    pointer to its own buffer too), comparisons, calls of library functions, calls through pointers and
+    differentiated callees (which get it as a constant argument), input calls (``istream::read``) and copies
+    into it from constants (``const char s[] = "..."``)?  A local that activity analysis proves inactive may
+    then go without a shadow.  One stored elsewhere or merged with other pointers keeps its shadow."""
     work: list[Value] = [alloca]
     seen: set[Value] = set(work)
     into: list[Value] = []  # where its address is stored: only into itself (a string's pointer to its own buffer)

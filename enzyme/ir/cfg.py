@@ -55,7 +55,6 @@ def blocks_without_return(order: list[Block]) -> set[Block]:
     inside = set(order)
     preds: dict[Block, list[Block]] = {b: [] for b in order}
     for b in order:
-        term = b.terminator
         for s in b.successors:  # an unwind edge only where ``order`` holds its handler (a caught exception)
             if s in inside:
                 preds[s].append(b)
