@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..analysis.activity import ActivityResult, analyze_activity, normalize_activity
-from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
-                  InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, ShuffleVectorInst,
-                  StoreInst, UnaryOperator, Value)
+from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst,
+                  Function, InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst,
+                  ShuffleVectorInst, StoreInst, UnaryOperator, Value)
 from ..rules import lookup
 from .aggregate_shadows import holds_pointers
 from .common import ADContext, carries_float

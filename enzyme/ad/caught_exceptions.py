@@ -125,7 +125,8 @@ def _standing_call(inv: InvokeInst, nb: Block) -> CallInst:
             break
         if _has_effect(i):
             break
-    raise DifferentiationError(f"{describe(inv)}: an exception thrown here is caught in @{inv.function.name if inv.function else '?'}, "
+    where = inv.function.name if inv.function is not None else "?"
+    raise DifferentiationError(f"{describe(inv)}: an exception thrown here is caught in @{where}, "
                                "but its derivative code is not a single call that can unwind to the handler; "
                                "not supported yet (catch the exception outside the differentiated function)")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from ..analysis.tbaa import struct_copy
 from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantInt, Instruction, Value
-from ..ir.builder import Builder
-from ..ir.types import I64, PTR, PointerType
+from ..ir.builder import Builder, const_int
+from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
@@ -21,7 +21,8 @@ from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_
                          function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
-from .openmp import refuse_in_parallel
+from .openmp import needs_atomic_adjoint, refuse_in_parallel
+from .openmp_runtime import atomic_add
 from .memcopy import copied_element_type, copy_adjoint_function, record_adjoint_function, record_returned_shadow
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .forward_state import ForwardState
@@ -207,8 +208,19 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
         zero_fill(st.m, b, sd, nbytes)
         return
     assert layout is not None  # checked in the augmented sweep
-    refuse_in_parallel(st.ctx, st.fn, inst, "copies floating-point data out of", src)
     ss = st.available(st.shadow[src])
+    if layout.stride is None and layout.element is None and needs_atomic_adjoint(st.ctx, st.fn, src) \
+            and not needs_atomic_adjoint(st.ctx, st.fn, dst):
+        # A thread's private copy of a shared struct (firstprivate): its fields' adjoints go back atomically.
+        taken = []
+        for off, t in layout.leaves:
+            p = b.gep(I8, sd, [const_int(I64, off)])
+            taken.append((off, b.load(t, p, align=1)))
+            b.store(zero(t), p, 1)
+        for off, d in taken:
+            atomic_add(st.m, b, b.gep(I8, ss, [const_int(I64, off)]), d, inst)
+        return
+    refuse_in_parallel(st.ctx, st.fn, inst, "copies floating-point data out of", src)
     if layout.stride is not None:
         b.call(record_adjoint_function(st.m, layout.leaves, layout.stride, overlapping), [sd, ss, nbytes])
         return
