@@ -145,12 +145,13 @@ def differentiable_order(fn: Function) -> list[Block]:
 
 
 def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value],
-               caught: Collection[InvokeInst] = ()) -> list[tuple[Instruction, Instruction]]:
+               caught: Collection[InvokeInst] | None = None) -> list[tuple[Instruction, Instruction]]:
     """Clone the blocks ``order`` (reachable, in RPO) into ``into``, mapping operands through ``vmap``.
 
     ``vmap`` must already map the arguments; it gains the blocks and instructions.
-    Phi edges from unreachable blocks are dropped.  Returns (original, clone) pairs.  Invokes become a call
-    and a branch to their normal destination, the ``caught`` ones too until ``restore_invokes``.
+    Phi edges from unreachable blocks are dropped.  Returns (original, clone) pairs.  Invokes whose landing
+    pad is not cloned become a call and a branch to their normal destination; given ``caught`` (a derivative's
+    walk), every invoke does, the ``caught`` ones until ``restore_invokes`` makes them invokes again.
     """
     for b in order:
         vmap[b] = into.append_block(b.name)
@@ -158,7 +159,7 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value],
     for b in order:
         nb = vmap[b]
         for inst in b.instructions:
-            if isinstance(inst, InvokeInst) and (inst.unwind_dest not in vmap or inst in caught):
+            if isinstance(inst, InvokeInst) and (inst.unwind_dest not in vmap or caught is not None):
                 # Unwind paths are not differentiated (see differentiable_order): call, then continue.
                 call = invoke_as_call(inst)
                 call.name = inst.name
