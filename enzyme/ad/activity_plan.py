@@ -95,13 +95,14 @@ class ActivityPlan:
         targets = r.points_to(inst)
         return bool(targets) and not any(r.is_active_memory(o) for o in targets) and r.is_constant_value(inst)
 
-    def stores_into_inactive_memory(self, inst: Instruction) -> bool:
-        """Does the store ``inst`` write only memory the analysis proves inactive (a value that is active
-        elsewhere, also printed through a local buffer)?  Nothing read back from there reaches an output."""
+    def inactive_memory(self, ptr: Value) -> bool:
+        """Does ``ptr`` point only into memory the analysis proves inactive (a value active elsewhere is also
+        stored or copied there, to be printed, say)?  Nothing read back from there reaches an output, and no
+        pointer to active memory is kept there."""
         r = self.result
-        if r is None or not isinstance(inst, StoreInst):
+        if r is None:
             return False
-        targets = r.points_to(inst.pointer)
+        targets = r.points_to(ptr)
         return bool(targets) and not any(r.is_active_memory(o) for o in targets)
 
     def prune(self, active: set[Value]) -> None:

@@ -101,8 +101,7 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         augment_input_call(st, ni, b, mf)
         return
     if kind in ("alloc", "calloc"):
-        if mf.out is None and proxy_parts(name) is None and custom_rules(st.m).allocation(inst) is None \
-                and st.plan.inactive_allocation(inst):
+        if inst in st.inactive_locals:
             return  # a block that never holds derivative data (a stream buffer): no shadow
         c = ni.clone()
         if mf.out is not None:  # posix_memalign: the shadow block goes into the shadow of *out
@@ -148,6 +147,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         if dst not in st.shadow:
             if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
                 return  # into a global declared inactive: the derivative is dropped on purpose
+            if st.plan.inactive_memory(dst):
+                return  # into memory nothing reads back into the result (activity analysis)
             raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
                                        "memory that has no shadow; pass the destination as enzyme_dup")
         if src not in st.shadow and may_copy_pointers(function_contexts(st.ctx, st.fn), dst, src,

@@ -134,7 +134,7 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             b.store(b.extractvalue(sv, list(path)), at, 1)
     elif sp is None and (v in st.active or (holds_pointers(v.type) and v in st.shadow)) \
             and not custom_rules(st.m).is_inactive_global(underlying_global(p)) \
-            and not st.plan.stores_into_inactive_memory(inst):
+            and not st.plan.inactive_memory(p):
         # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it back
         # would see constant memory and lose the derivatives through it.  (Not into a global declared
         # inactive: there the derivative is dropped on purpose.)

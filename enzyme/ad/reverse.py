@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..errors import DifferentiationError
 from ..ir.target_attributes import inherit_target_attributes, is_gpu_module
-from ..ir import (AllocaInst, Block, CallInst, ConstantExpr, ConstantFP, ConstantKeyword, Function, FunctionType, Instruction,
+from ..ir import (Block, CallInst, ConstantExpr, ConstantFP, ConstantKeyword, Function, FunctionType, Instruction,
                   LoadInst, PhiInst, ReturnInst, StructType, Value, BinaryOperator)
 from ..analysis.sign_bits import BITWISE, sign_operation
 from ..ir.builder import Builder, InsertPoint, const_int
@@ -52,7 +52,7 @@ from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
-from .shadowless import shadowless_merges, stays_out_of_derivatives
+from .shadowless import plain_allocation, shadowless_merges, stays_out_of_derivatives
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape, reuse_tape
 from .common import check_address_escape
@@ -245,8 +245,8 @@ class _ReverseGenerator(ReverseState):
         # Activity analysis looks backward too: what cannot reach an active output needs no adjoint, and stack
         # objects holding no derivative data (streams, buffers handed to a library) need no shadow.
         self.plan = ActivityPlan(self.ctx, self.fn, self.acts, self.returns_adjoint or self.returns_shadow)
-        self.inactive_locals = {i for i, _ in clones if isinstance(i, AllocaInst) and self.plan.inactive_allocation(i)
-                                and stays_out_of_derivatives(i, self.call_site)}
+        self.inactive_locals = {i for i, _ in clones if plain_allocation(i, self.call_site, self.m)
+                                and self.plan.inactive_allocation(i) and stays_out_of_derivatives(i, self.call_site)}
         # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
         ptr_phis = []
         # Pointer phis and selects merging only pointers without a shadow (inactive calls' results) get none.

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..ir import (CallInst, CastInst, CmpInst, ExtractValueInst, LandingPadInst, ConstantKeyword, GEPInst, GlobalVariable, Instruction, LoadInst, PhiInst,
+from ..ir import (AllocaInst, CallInst, CastInst, CmpInst, ExtractValueInst, LandingPadInst, ConstantKeyword, GEPInst, GlobalVariable, Instruction, LoadInst, PhiInst,
                   SelectInst, StoreInst, Value)
 from .aggregate_shadows import holds_pointers
+from ..ir import Module
+from ..rules.names import proxy_parts
 from .call_kinds import CallKind, CallSite
+from .custom import custom_rules
 
 
 def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst], CallKind],
@@ -65,12 +68,25 @@ def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst]
 _SHADOW_FREE_KINDS = (CallKind.INACTIVE, CallKind.UNKNOWN, CallKind.INDIRECT, CallKind.LIFETIME, CallKind.DEFINED)
 
 
+def plain_allocation(i: Instruction, site_of: Callable[[CallInst], CallSite], module: Module) -> bool:
+    """Is ``i`` a stack object, or a heap block of malloc's family (not a user's allocation_like allocator)?"""
+    if isinstance(i, AllocaInst):
+        return True
+    if not isinstance(i, CallInst):
+        return False
+    site = site_of(i)
+    mf = site.memory
+    return mf is not None and mf.out is None and mf.kind.value in ("alloc", "calloc") \
+        and proxy_parts(site.name or "") is None and custom_rules(module).allocation(i) is None
+
+
 def stays_out_of_derivatives(alloca: Instruction, site_of: Callable[[CallInst], CallSite]) -> bool:
-    """Does the address of ``alloca`` (through GEPs and casts) only serve loads, stores into it (a string's
-    pointer to its own buffer too), comparisons, calls of library functions, calls through pointers and
-    differentiated callees (which get it as a constant argument), input calls (``istream::read``) and copies
-    into it from constants (``const char s[] = "..."``)?  A local that activity analysis proves inactive may
-    then go without a shadow.  One stored elsewhere or merged with other pointers keeps its shadow."""
+    """Does the address of ``alloca`` (a stack object or heap block; through GEPs and casts) only serve loads,
+    stores into it (a string's pointer to its own buffer too), comparisons, calls of library functions, calls
+    through pointers and differentiated callees (which get it as a constant argument), input calls
+    (``istream::read``), ``free`` and copies into it from constants (``const char s[] = "..."``)?  One that
+    activity analysis proves inactive may then go without a shadow.  One stored elsewhere or merged with other
+    pointers keeps its shadow."""
     work: list[Value] = [alloca]
     seen: set[Value] = set(work)
     into: list[Value] = []  # where its address is stored: only into itself (a string's pointer to its own buffer)
@@ -102,7 +118,7 @@ def _shadow_free_call(call: CallInst, v: Value, seen: set[Value], site_of: Calla
     mf = site.memory
     if site.kind is not CallKind.MEMORY or mf is None:
         return False
-    if mf.kind.value == "input":  # data read from a stream (into it, or by it): constant
+    if mf.kind.value in ("input", "free"):  # data read from a stream (into it, or by it): constant
         return True
     if mf.kind.value not in ("copy", "move", "set"):
         return False
