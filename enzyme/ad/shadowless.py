@@ -65,7 +65,7 @@ def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst]
 
 
 #: Calls whose pointer arguments' shadows nothing differentiated would use: a local passed to them may have none.
-_SHADOW_FREE_KINDS = (CallKind.INACTIVE, CallKind.UNKNOWN, CallKind.INDIRECT, CallKind.LIFETIME, CallKind.DEFINED)
+_SHADOW_FREE_KINDS = (CallKind.INACTIVE, CallKind.UNKNOWN, CallKind.INDIRECT, CallKind.LIFETIME)
 
 
 def plain_allocation(i: Instruction, site_of: Callable[[CallInst], CallSite], module: Module) -> bool:
@@ -82,11 +82,12 @@ def plain_allocation(i: Instruction, site_of: Callable[[CallInst], CallSite], mo
 
 def stays_out_of_derivatives(alloca: Instruction, site_of: Callable[[CallInst], CallSite]) -> bool:
     """Does the address of ``alloca`` (a stack object or heap block; through GEPs and casts) only serve loads,
-    stores into it (a string's pointer to its own buffer too), comparisons, calls of library functions, calls
-    through pointers and differentiated callees (which get it as a constant argument), input calls
-    (``istream::read``), ``free`` and copies into it from constants (``const char s[] = "..."``)?  One that
-    activity analysis proves inactive may then go without a shadow.  One stored elsewhere or merged with other
-    pointers keeps its shadow."""
+    stores into it (a string's pointer to its own buffer too), comparisons, calls of library functions and
+    calls through pointers, input calls (``istream::read``), ``free`` and copies into it from constants
+    (``const char s[] = "..."``)?  One that activity analysis proves inactive may then go without a shadow.
+    One passed to a differentiated callee, stored elsewhere or merged with other pointers keeps its shadow: the
+    callee's derivative would see it as constant memory beside shadowed pointers, and refuse what it copies or
+    selects there (``std::max`` of two locals, ``memcpy`` of integers into a work array)."""
     work: list[Value] = [alloca]
     seen: set[Value] = set(work)
     into: list[Value] = []  # where its address is stored: only into itself (a string's pointer to its own buffer)
