@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from ..errors import DifferentiationError
 from ..ir import (Block, BranchInst, CallInst, Constant, ConstantExpr, ConstantFP, ConstantInt, ConstantKeyword,
                   ConstantText, Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, Value)
-from ..ir.cfg import normal_flow_order, reverse_post_order
+from ..ir.cfg import catching_flow_order
+from ..ir.invokes import catching_invokes
 from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
 from ..analysis.nonfinite import NonFiniteValues
@@ -137,33 +138,24 @@ def is_inactive_function(name: str) -> bool:
 
 
 def differentiable_order(fn: Function) -> list[Block]:
-    """The blocks derivatives are made of, in reverse post-order: those reached without unwinding.
+    """The blocks derivatives are made of, in reverse post-order: those reached without unwinding, and the
+    exception handlers that catch and carry on (``caught_exceptions.py``).
 
-    Exceptions are not differentiated: a derivative calls where the primal
-    invokes, so an exception thrown inside it skips the landing pads (the
-    cleanups of the differentiated frames do not run).  Handlers that resume
-    normal execution (``catch`` and carry on) would change the control flow
-    the derivative follows, so they are refused.
+    Landing pads that only clean up and resume are not differentiated: a
+    derivative calls where the primal invokes them, so an exception thrown
+    inside it skips them (the cleanups of the differentiated frames do not run).
     """
-    order = normal_flow_order(fn)
-    normal = set(order)
-    for b in reverse_post_order(fn):
-        if b not in normal:
-            back = [s for s in b.successors if s in normal]
-            if back:
-                term = b.terminator
-                raise DifferentiationError(
-                    f"{describe(term) if term is not None else '@' + str(fn.name)}: an exception handler in "
-                    f"@{fn.name} resumes normal execution (block %{back[0].name}); exceptions caught inside a "
-                    "differentiated function are not supported; catch them outside it")
-    return order
+    return catching_flow_order(fn, frozenset(catching_invokes(fn)))
 
 
-def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> list[tuple[Instruction, Instruction]]:
+def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value],
+               caught: Collection[InvokeInst] | None = None) -> list[tuple[Instruction, Instruction]]:
     """Clone the blocks ``order`` (reachable, in RPO) into ``into``, mapping operands through ``vmap``.
 
     ``vmap`` must already map the arguments; it gains the blocks and instructions.
-    Phi edges from unreachable blocks are dropped.  Returns (original, clone) pairs.
+    Phi edges from unreachable blocks are dropped.  Returns (original, clone) pairs.  Invokes whose landing
+    pad is not cloned become a call and a branch to their normal destination; given ``caught`` (a derivative's
+    walk), every invoke does, the ``caught`` ones until ``restore_invokes`` makes them invokes again.
     """
     for b in order:
         vmap[b] = into.append_block(b.name)
@@ -171,7 +163,7 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> 
     for b in order:
         nb = vmap[b]
         for inst in b.instructions:
-            if isinstance(inst, InvokeInst) and inst.unwind_dest not in vmap:
+            if isinstance(inst, InvokeInst) and (inst.unwind_dest not in vmap or caught is not None):
                 # Unwind paths are not differentiated (see differentiable_order): call, then continue.
                 call = invoke_as_call(inst)
                 call.name = inst.name
