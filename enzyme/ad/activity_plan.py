@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..analysis.activity import ActivityResult, analyze_activity, normalize_activity
-from ..ir import (BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
-                  InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst, ShuffleVectorInst,
-                  StoreInst, UnaryOperator, Value)
+from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst,
+                  Function, InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst,
+                  ShuffleVectorInst, StoreInst, UnaryOperator, Value)
 from ..rules import lookup
 from .aggregate_shadows import holds_pointers
 from .common import ADContext, carries_float
@@ -82,6 +82,28 @@ class ActivityPlan:
                 or holds_pointers(v.type) or _next_to_bits(v):
             return False
         return self.result.is_constant_value(v)
+
+    def inactive_allocation(self, inst: Instruction) -> bool:
+        """Is ``inst`` a stack object or a heap block allocated here (``alloca``, ``malloc``, ``new``) that the
+        analysis proves holds no derivative data (a stream, a ``char`` buffer handed to a library, a scratch
+        array nothing reads back into the result)?  It needs no shadow: nothing it holds reaches an active
+        output, and no pointer to active memory is kept in it (memory holding such a pointer is active
+        itself)."""
+        r = self.result
+        if r is None or not isinstance(inst, (AllocaInst, CallInst)):
+            return False
+        targets = r.points_to(inst)
+        return bool(targets) and not any(r.is_active_memory(o) for o in targets) and r.is_constant_value(inst)
+
+    def inactive_memory(self, ptr: Value) -> bool:
+        """Does ``ptr`` point only into memory the analysis proves inactive (a value active elsewhere is also
+        stored or copied there, to be printed, say)?  Nothing read back from there reaches an output, and no
+        pointer to active memory is kept there."""
+        r = self.result
+        if r is None:
+            return False
+        targets = r.points_to(ptr)
+        return bool(targets) and not any(r.is_active_memory(o) for o in targets)
 
     def prune(self, active: set[Value]) -> None:
         """Reverse mode: drop from ``active`` the float values the analysis proves constant.

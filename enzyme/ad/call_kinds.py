@@ -21,6 +21,7 @@ from ..rules.names import intrinsic_base
 from ..rules.complex_functions import ComplexRule, complex_rule
 from ..rules.dsl import Rule
 from ..rules.memory import MemoryFunction, lookup_memory
+from ..rules.mirrored import is_mirrored
 from ..rules.mpi import mpi_call
 from .common import is_inactive_function, is_inline_asm
 from .complex_calls import is_complex_call
@@ -43,6 +44,7 @@ class CallKind(Enum):
     CUSTOM = "custom"              # a derivative the user registered for this mode
     MPI = "mpi"                    # an MPI call with a derivative (rules.mpi, helpers in runtime_bodies/mpi.c)
     MEMORY = "memory"              # allocation, free, copy, fill (rules.memory)
+    MIRRORED = "mirrored"          # walks/relinks a pointer structure (std::map's tree): the same call on the shadows
     MATH = "math"                  # a scalar rule (rules.math)
     STRUCT_MATH = "struct math"    # modf/frexp/sincos-style intrinsics returning several results
     REDUCTION = "reduction"        # llvm.vector.reduce.* of floats
@@ -118,6 +120,8 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
         return CallSite(CallKind.INACTIVE, name, callee)
     if mpi_call(name) is not None:
         return CallSite(CallKind.MPI, name, callee)
+    if is_mirrored(name):
+        return CallSite(CallKind.MIRRORED, name, callee)
     memory = lookup_memory(name)
     if memory is not None:
         return CallSite(CallKind.MEMORY, name, callee, memory=memory)

@@ -1,13 +1,16 @@
 """Pieces shared by the forward and reverse generators."""
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from ..errors import DifferentiationError
 from ..ir import (Block, BranchInst, CallInst, Constant, ConstantExpr, ConstantFP, ConstantInt, ConstantKeyword,
                   ConstantText, Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, Value)
-from ..ir.cfg import normal_flow_order, reverse_post_order
+from ..ir.cfg import catching_flow_order
+from ..ir.invokes import catching_invokes
 from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
 from ..analysis.nonfinite import NonFiniteValues
@@ -135,33 +138,24 @@ def is_inactive_function(name: str) -> bool:
 
 
 def differentiable_order(fn: Function) -> list[Block]:
-    """The blocks derivatives are made of, in reverse post-order: those reached without unwinding.
+    """The blocks derivatives are made of, in reverse post-order: those reached without unwinding, and the
+    exception handlers that catch and carry on (``caught_exceptions.py``).
 
-    Exceptions are not differentiated: a derivative calls where the primal
-    invokes, so an exception thrown inside it skips the landing pads (the
-    cleanups of the differentiated frames do not run).  Handlers that resume
-    normal execution (``catch`` and carry on) would change the control flow
-    the derivative follows, so they are refused.
+    Landing pads that only clean up and resume are not differentiated: a
+    derivative calls where the primal invokes them, so an exception thrown
+    inside it skips them (the cleanups of the differentiated frames do not run).
     """
-    order = normal_flow_order(fn)
-    normal = set(order)
-    for b in reverse_post_order(fn):
-        if b not in normal:
-            back = [s for s in b.successors if s in normal]
-            if back:
-                term = b.terminator
-                raise DifferentiationError(
-                    f"{describe(term) if term is not None else '@' + str(fn.name)}: an exception handler in "
-                    f"@{fn.name} resumes normal execution (block %{back[0].name}); exceptions caught inside a "
-                    "differentiated function are not supported; catch them outside it")
-    return order
+    return catching_flow_order(fn, frozenset(catching_invokes(fn)))
 
 
-def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> list[tuple[Instruction, Instruction]]:
+def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value],
+               caught: Collection[InvokeInst] | None = None) -> list[tuple[Instruction, Instruction]]:
     """Clone the blocks ``order`` (reachable, in RPO) into ``into``, mapping operands through ``vmap``.
 
     ``vmap`` must already map the arguments; it gains the blocks and instructions.
-    Phi edges from unreachable blocks are dropped.  Returns (original, clone) pairs.
+    Phi edges from unreachable blocks are dropped.  Returns (original, clone) pairs.  Invokes whose landing
+    pad is not cloned become a call and a branch to their normal destination; given ``caught`` (a derivative's
+    walk), every invoke does, the ``caught`` ones until ``restore_invokes`` makes them invokes again.
     """
     for b in order:
         vmap[b] = into.append_block(b.name)
@@ -169,7 +163,7 @@ def clone_body(order: list[Block], into: Function, vmap: dict[Value, Value]) -> 
     for b in order:
         nb = vmap[b]
         for inst in b.instructions:
-            if isinstance(inst, InvokeInst) and inst.unwind_dest not in vmap:
+            if isinstance(inst, InvokeInst) and (inst.unwind_dest not in vmap or caught is not None):
                 # Unwind paths are not differentiated (see differentiable_order): call, then continue.
                 call = invoke_as_call(inst)
                 call.name = inst.name
@@ -345,6 +339,11 @@ def address_origins(v: Value, has_shadow: Callable[[Value], bool]) -> list[Value
     return origins
 
 
+#: ``std::hash<T*>::operator()`` (``std::hash<const char*>`` keys of an ``std::unordered_map``): returns the address
+#: as the key's hash code.
+_POINTER_HASH = re.compile(r"^_ZNKSt4hashIP.*EclE")
+
+
 def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool]) -> None:
     """Refuse an address of memory with a shadow leaving as an integer (stored where no shadow is, passed,
     returned).
@@ -364,6 +363,8 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
             return  # printf("%lx", (uintptr_t)p) and the like only look at it
         values = list(inst.args)
     elif isinstance(inst, ReturnInst) and inst.value is not None:
+        if _POINTER_HASH.match(getattr(inst.function, "name", None) or ""):
+            return  # std::hash<T*>: a hash code (bucket index, equality of cached codes), never an address again
         values = [inst.value]
     else:
         return
@@ -375,16 +376,7 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
 
 
 # Runtime-library calls that compilers emit for user code, with what to do about them.
-_RB_TREE = ("libstdc++'s red-black tree code (std::map, std::set) links, rebalances and walks the tree "
-            "outside the program's bitcode, so the shadow tree that holds the derivatives of the mapped values "
-            "cannot be kept in step with it; keep values that carry derivatives in a std::vector (sorted keys "
-            "with std::lower_bound, or indices stored in the map)")
 RUNTIME_HINTS = {
-    **{name: _RB_TREE for name in (
-        "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
-        "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base", "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
-        "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
-        "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_")},
     "_FortranAAssign": "flang assigns to an allocatable array through its runtime (reallocating the left side "
                        "if its shape differs); build with -O1 or higher and -fno-realloc-lhs when the shapes "
                        "always conform, so the assignment becomes a loop pyenzyme can differentiate",

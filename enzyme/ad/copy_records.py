@@ -6,6 +6,7 @@ about the copied bytes; :func:`declared_scalars` gives a C/C++ struct type's fie
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from ..analysis import DataLayout
@@ -16,6 +17,21 @@ from ..ir.types import PTR, FloatType, VectorType
 
 #: Mangled-name prefixes of the C++ standard library's functions (std::, __gnu_cxx::).
 _STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
+
+
+#: libstdc++'s trivially-copyable fast paths of std::copy / std::move / std::copy_backward: ``__copy_m<T>`` and
+#: ``__copy_move_b<T>`` memmove ``(last - first) * sizeof(T)`` bytes of ``T`` elements and nothing else.
+_ELEMENT_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
+                             r"I(?P<t>[df])EEPT_PKS\d*_S\d*_S\d*_$")
+
+
+def template_element(fn: Function) -> FloatType | None:
+    """The floating-point element type a standard-library copy of a range moves, named by its template argument
+    (``std::__copy_move<...>::__copy_m<double>``: a vector<double> copied at -O0)."""
+    m = _ELEMENT_COPIES.match(fn.name or "")
+    if m is None:
+        return None
+    return FloatType("double" if m["t"] == "d" else "float")
 
 
 def one_record(records: set[StructType], layout: DataLayout) -> StructType | None:

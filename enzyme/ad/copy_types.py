@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..analysis import DataLayout, FunctionTypeInfo, TypeAnalysis
-from ..analysis.type_tree import ConcreteType
+from ..analysis.type_tree import ConcreteType, TypeTree
 from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Function, GEPInst, Instruction, IntType,
                   Module, StructType, Type, Value)
 from ..ir.builder import const_int
@@ -146,6 +146,45 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     elif not view.records:
         view.records = matching_records(view.facts, nbytes, layout, candidates)
     return _records(view, nbytes, layout)
+
+
+def declared_copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int, layout: DataLayout,
+                         declared: TypeTree, padding: frozenset[int]) -> CopyLayout | None:
+    """The layout a copy's ``!tbaa.struct`` gives (``declared``: its fields' types; ``padding``: the bytes no
+    field covers), when its fields and padding account for every byte and no type-analysis fact about either
+    pointer contradicts them (a float where the copy says integer or pointer, or the reverse).  Facts that are
+    ``Anything`` (contexts merged into a conflict) do not count against it."""
+    facts: dict[int, ConcreteType] = {}
+    for path, t in declared:
+        if len(path) != 1:
+            continue  # what a pointer field points to
+        if t.is_anything or facts.setdefault(path[0], t) != t:
+            return None
+    return checked_leaves(infos, dst, src, nbytes, layout, facts, padding)
+
+
+def checked_leaves(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int, layout: DataLayout,
+                   facts: dict[int, ConcreteType], padding: frozenset[int]) -> CopyLayout | None:
+    """The copy's layout from ``facts`` known from elsewhere (its declared type), when they and ``padding``
+    account for every byte and no type-analysis fact about either pointer contradicts them."""
+    found = _leaves(facts, nbytes, layout, set(padding))
+    if found is None:
+        return None
+    for info in infos:
+        for ptr in (dst, src):
+            for path, t in info.pointee_tree(ptr):
+                if len(path) != 1 or t.is_anything or not 0 <= path[0] < nbytes:
+                    continue
+                mine = facts.get(path[0])
+                if mine is None:
+                    # inside a field (a byte of an integer) or padding: only a float or a pointer starting there
+                    # would contradict the declared layout
+                    if (t.is_float or t.is_pointer) and path[0] not in padding:
+                        return None
+                    continue
+                if mine.is_float != t.is_float or (mine.is_float and mine != t) or mine.is_pointer != t.is_pointer:
+                    return None
+    return found
 
 
 def _inside_record(view: CopyView, nbytes: int, layout: DataLayout, record: StructType, at: int) -> CopyLayout | None:

@@ -18,7 +18,7 @@ from ..analysis.debuginfo import describe, source_location
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
 from ..errors import DifferentiationError
 from ..ir import (BinaryOperator, BranchInst, CallInst, CastInst, CmpInst, Constant, FreezeInst, Function, GEPInst,
-                  Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, SwitchInst, Value)
+                  Instruction, IntType, LoadInst, PhiInst, ReturnInst, SelectInst, StoreInst, SwitchInst, Value)
 from ..ir.builder import Builder, const_int
 from ..ir.types import FloatType
 from ..rules import lookup
@@ -40,6 +40,30 @@ def float_bits_type(ctx: ADContext, fn: Function, v: Value) -> FloatType | None:
         if kind is not None and FloatType(kind).bits == t.bits:
             return FloatType(kind)
     return None
+
+
+def copied_word_type(ctx: ADContext, fn: Function, v: Value, pointer_bits: int) -> FloatType | None:
+    """``float`` for a 32-bit integer load that is only stored again (a copy of 4 bytes, ``std::swap`` of an
+    ``int`` or a ``float`` at -O0) when type analysis does not prove it an integer in every context: such bytes
+    can only be a float's or an integer's (a pointer is wider), and moving their adjoint like a float's is right
+    for both -- an integer's shadow bytes hold zeros, whose sum is zero.  None otherwise, and where any context
+    says the bytes are part of something wider (a double's half, a pointer's) or conflict."""
+    t = v.type
+    if not isinstance(v, LoadInst) or not isinstance(t, IntType) or t.bits != 32 or pointer_bits == 32 \
+            or not v.uses or any(not isinstance(u.user, StoreInst) or u.user.value is not v or u.user.pointer is v
+                                 for u in v.uses) \
+            or is_integer_data(ctx, fn, v):
+        return None
+    for info in function_contexts(ctx, fn):
+        top = info.top(v)
+        if top is not None and not top.is_integer and not (top.is_float and top.float_kind == "float"):
+            return None
+        for path, fact in info.pointee_tree(v.pointer):
+            # Part of a wider float or of a pointer (a double copied as two halves): not a float of its own.
+            if len(path) == 1 and -7 <= path[0] <= 3 and (fact.is_pointer or fact.is_anything or (
+                    fact.is_float and (path[0] != 0 or fact.float_kind != "float"))):
+                return None
+    return FloatType("float")
 
 
 def is_float_data(ctx: ADContext, fn: Function, v: Value) -> bool:

@@ -21,6 +21,7 @@ from ..ir.builder import Builder, InsertPoint
 from ..ir.cfg import blocks_without_return
 from ..ir.types import ArrayType, PointerType, Type
 from .activity_plan import ActivityPlan
+from .caught_exceptions import caught_invokes, restore_invokes
 from .common import (ADContext, check_address_escape, clone_body, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules, is_float
@@ -192,7 +193,8 @@ class _ForwardGenerator(ForwardState):
             self.ctx.memo[key] = new
         self.new = new
         order = differentiable_order(self.fn)
-        clones = clone_body(order, new, self.vmap)
+        caught = caught_invokes(self.fn, order)  # exceptions caught in fn: caught_exceptions.py
+        clones = clone_body(order, new, self.vmap, caught)
         # Code that cannot return (it throws, say, after formatting a message with std::to_string) runs as it
         # is: no derivative comes out of it.
         doomed = blocks_without_return(order)
@@ -230,6 +232,7 @@ class _ForwardGenerator(ForwardState):
                             tp.add_incoming(self.t(v), self.vmap[blk])  # type: ignore[arg-type]
         for displacements in self.displacements:
             displacements.finish()
+        restore_invokes(new, caught, self.vmap)
         return new
 
     def _tangent_code(self, inst: Instruction, ni: Instruction) -> None:

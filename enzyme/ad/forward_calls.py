@@ -23,6 +23,7 @@ from .memory_insts import has_tangent
 from .forward_state import ForwardState
 from .indirect import forward_dispatcher, reaches_shadowed_global
 from .memory_calls import forward_memory_call
+from .mirrored_calls import mirror_call
 from .modes import Activities, Activity
 from . import openmp
 from .mpi_calls import forward_mpi_call, mpi_spec
@@ -83,6 +84,10 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         forward_memory_call(st, inst, ni, b, site.memory)
+    elif kind is CallKind.MIRRORED:
+        shadow = mirror_call(inst, ni, b, st.tangent, "'")
+        if shadow is not None:
+            st.tan[inst] = shadow
     elif kind is CallKind.MATH:
         assert site.rule is not None
         apply_rule(st, inst, ni, site.rule, args, b)

@@ -12,16 +12,19 @@ from __future__ import annotations
 from ..analysis.tbaa import struct_copy
 from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantInt, Instruction, Value
-from ..ir.builder import Builder
-from ..ir.types import I64, PTR, PointerType
+from ..ir.builder import Builder, const_int
+from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
-from .copy_types import (CopyLayout, analyzed_functions, copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
+from .closure_copies import closure_copy_layout
+from .copy_records import template_element
+from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
-from .openmp import refuse_in_parallel
+from .openmp import needs_atomic_adjoint, refuse_in_parallel
+from .openmp_runtime import atomic_add
 from .memcopy import (copied_element_type, copy_adjoint_function, declared_without_floats, record_adjoint_function,
                       record_returned_shadow, stored_as_non_float)
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
@@ -101,6 +104,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         augment_input_call(st, ni, b, mf)
         return
     if kind in ("alloc", "calloc"):
+        if inst in st.inactive_locals:
+            return  # a block that never holds derivative data (a stream buffer): no shadow
         c = ni.clone()
         if mf.out is not None:  # posix_memalign: the shadow block goes into the shadow of *out
             out = inst.args[mf.out]
@@ -145,6 +150,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         if dst not in st.shadow:
             if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
                 return  # into a global declared inactive: the derivative is dropped on purpose
+            if st.plan.inactive_memory(dst):
+                return  # into memory nothing reads back into the result (activity analysis)
             raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
                                        "memory that has no shadow; pass the destination as enzyme_dup")
         if src not in st.shadow and may_copy_pointers(function_contexts(st.ctx, st.fn), dst, src,
@@ -205,8 +212,19 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
         zero_fill(st.m, b, sd, nbytes)
         return
     assert layout is not None  # checked in the augmented sweep
-    refuse_in_parallel(st.ctx, st.fn, inst, "copies floating-point data out of", src)
     ss = st.available(st.shadow[src])
+    if layout.stride is None and layout.element is None and needs_atomic_adjoint(st.ctx, st.fn, src) \
+            and not needs_atomic_adjoint(st.ctx, st.fn, dst):
+        # A thread's private copy of a shared struct (firstprivate): its fields' adjoints go back atomically.
+        taken = []
+        for off, t in layout.leaves:
+            p = b.gep(I8, sd, [const_int(I64, off)])
+            taken.append((off, b.load(t, p, align=1)))
+            b.store(zero(t), p, 1)
+        for off, d in taken:
+            atomic_add(st.m, b, b.gep(I8, ss, [const_int(I64, off)]), d, inst)
+        return
+    refuse_in_parallel(st.ctx, st.fn, inst, "copies floating-point data out of", src)
     if layout.stride is not None:
         b.call(record_adjoint_function(st.m, layout.leaves, layout.stride, overlapping), [sd, ss, nbytes])
         return
@@ -220,7 +238,7 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
 def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, size: Value) -> CopyLayout | None:
     """What a copy moves, from type analysis, how this function accesses the memory and the copy's own
     ``!tbaa.struct`` (its field types are in type analysis; the bytes it lists no field for are padding)."""
-    accessed = copied_element_type(st.fn, [dst, src])
+    accessed = copied_element_type(st.fn, [dst, src]) or template_element(st.fn)
     nbytes = size.value if isinstance(size, ConstantInt) else None
     fields = struct_copy(inst, nbytes) if nbytes is not None else None
     infos = function_contexts(st.ctx, st.fn)
@@ -230,6 +248,12 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         return CopyLayout(no_floats=True)
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
+    if found is None and fields is not None and nbytes is not None:
+        # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
+        # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.
+        found = declared_copy_layout(infos, dst, src, nbytes, st.layout, fields.tree, fields.padding)
+    if found is None and nbytes is not None:  # std::function cloning a lambda's closure
+        found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
     if found is not None and found.element is not None and stored_as_non_float(st.fn, [dst, src], nbytes, found.element):

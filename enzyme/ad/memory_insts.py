@@ -133,7 +133,8 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             at = b.gep(I8, sp, [const_int(I64, st.offset_of(v.type, path))])
             b.store(b.extractvalue(sv, list(path)), at, 1)
     elif sp is None and (v in st.active or (holds_pointers(v.type) and v in st.shadow)) \
-            and not custom_rules(st.m).is_inactive_global(underlying_global(p)):
+            and not custom_rules(st.m).is_inactive_global(underlying_global(p)) \
+            and not st.plan.inactive_memory(p):
         # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it back
         # would see constant memory and lose the derivatives through it.  (Not into a global declared
         # inactive: there the derivative is dropped on purpose.)
@@ -192,6 +193,8 @@ def augment_alloca(st: ReverseState, inst: Instruction, ni: Instruction, b: Buil
         st.fwd[inst] = heap
         ni.erase()
         st.alloca_bytes[inst] = nbytes
+    if inst in st.inactive_locals:
+        return
     nbytes = st.alloca_bytes[inst]
     shadow = st.heap_alloc(b, nbytes, inst.align or 16, shadow_name(st, inst))
     zero_fill(st.m, b, shadow, nbytes)

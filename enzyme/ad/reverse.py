@@ -33,10 +33,11 @@ from .activity_plan import ActivityPlan
 from .aggregate_shadows import holds_pointers
 from .branch_origins import BranchOrigins
 from .call_kinds import CallKind
+from .caught_exceptions import caught_invokes, check_reversible, restore_invokes, unwind_reverse_target
 from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules
-from .float_bits import float_bits_type, only_integer_uses, returned_float_bits
+from .float_bits import copied_word_type, float_bits_type, only_integer_uses, returned_float_bits
 from .frame_record import FrameRecord, blocks_on_no_cycle
 from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
@@ -51,7 +52,7 @@ from .handlers import augment_instruction, reverse_instruction
 from .lanes import batched, pack
 from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
-from .shadowless import shadowless_merges
+from .shadowless import plain_allocation, shadowless_merges, stays_out_of_derivatives
 from .sweep_pair import SweepPair
 from .tape import TAPE_STRUCT, release_tape, reuse_tape
 from .common import check_address_escape
@@ -211,6 +212,8 @@ class _ReverseGenerator(ReverseState):
         key = _sweeps_key(self.fn, self.acts, self.top_level, self.width)
         self.ctx.memo[key] = pair  # recursion
         self.order = differentiable_order(self.fn)
+        self.caught = caught_invokes(self.fn, self.order)  # exceptions caught in fn: caught_exceptions.py
+        check_reversible(self.fn, self.caught)
         # Code that cannot return (it throws, say, after formatting a message with std::to_string) runs as it
         # is in the augmented sweep and has no reverse: no derivative comes out of it.
         self.doomed = blocks_without_return(self.order)
@@ -232,12 +235,18 @@ class _ReverseGenerator(ReverseState):
             restore_stores(self.rereadable.restored, self.fwd, self.record.keep, self.rev, self.rentry, self.exit_block)
         self.tape_invariants()
         self.record.finish(self.aug_tape)
+        restore_invokes(self.aug, self.caught, self.fwd, self.aug_tape)
         return pair
 
     def _augmented(self) -> None:
         # (Lifetime markers there go too: the stack objects they mark live on the heap in this sweep.)
-        clones = [(i, n) for i, n in clone_body(self.order, self.aug, self.fwd) if i.parent not in self.doomed
+        clones = [(i, n) for i, n in clone_body(self.order, self.aug, self.fwd, self.caught) if i.parent not in self.doomed
                   or (isinstance(i, CallInst) and (i.callee_name or "").startswith("llvm.lifetime."))]
+        # Activity analysis looks backward too: what cannot reach an active output needs no adjoint, and stack
+        # objects holding no derivative data (streams, buffers handed to a library) need no shadow.
+        self.plan = ActivityPlan(self.ctx, self.fn, self.acts, self.returns_adjoint or self.returns_shadow)
+        self.inactive_locals = {i for i, _ in clones if plain_allocation(i, self.call_site, self.m)
+                                and self.plan.inactive_allocation(i) and stays_out_of_derivatives(i, self.call_site)}
         # Activity ("may depend on an active input") and shadows, in RPO with phis iterated to a fixed point.
         ptr_phis = []
         # Pointer phis and selects merging only pointers without a shadow (inactive calls' results) get none.
@@ -257,7 +266,8 @@ class _ReverseGenerator(ReverseState):
             if carries_float(inst.type):
                 candidates.append((inst, None))
             else:
-                bits = float_bits_type(self.ctx, self.fn, inst)
+                bits = float_bits_type(self.ctx, self.fn, inst) \
+                    or copied_word_type(self.ctx, self.fn, inst, 8 * self.layout.pointer_size())
                 if bits is not None and not only_integer_uses(self.ctx, self.fn, inst):
                     candidates.append((inst, bits))
         changed = True
@@ -269,8 +279,6 @@ class _ReverseGenerator(ReverseState):
                     if bits is not None:
                         self.float_bits[inst] = bits
                     changed = True
-        # Activity analysis looks backward too: what cannot reach an active output needs no adjoint.
-        self.plan = ActivityPlan(self.ctx, self.fn, self.acts, self.returns_adjoint or self.returns_shadow)
         self.plan.prune(self.active)
         self.displacements = [
             AddressDisplacements(lambda v: self.fwd.get(v, v), self.shadows[lane].get, self.maybe_shadowed)
@@ -415,7 +423,7 @@ class _ReverseGenerator(ReverseState):
                     d = self.take_adjoint(body, phi)
                     if preds:
                         self.add_adjoint(body, phi.value_for(preds[0]), d)
-            body.br(self.inv[preds[0]] if preds else self.exit_block)
+            body.br(self._phi_edge(body, [], preds[0]) if preds else self.exit_block)
         elif (decided := self._decided_origin(blk, preds)) is not None:
             condition, if_true, if_false = decided
             taken = self._take_phi_adjoints(body, phis_active)
@@ -473,7 +481,7 @@ class _ReverseGenerator(ReverseState):
         would otherwise add a select of zero to the preheader value's adjoint in every reverse
         iteration, a loop-carried floating-point sum LLVM may not vectorize or fold.
         """
-        target = self.inv[pred]
+        target = self.inv[unwind_reverse_target(pred, self.cur_blk, set(self.caught)) or pred]
         moves = [(phi.value_for(pred), lane, d) for phi, lane, d in taken]
         moves = [(v, lane, d) for v, lane, d in moves if v in self.active]
         if not moves:

@@ -25,6 +25,7 @@ from .custom_calls import augment_custom_call, reverse_custom_call
 from .device import mirror_barrier
 from .indirect import reaches_shadowed_global
 from .memory_calls import augment_memory_call, reverse_memory_call
+from .mirrored_calls import mirror_call
 from .modes import Activities, Activity
 from .mpi_calls import augment_mpi_call, mpi_spec, reverse_mpi_call
 from .arith_insts import reverse_rule
@@ -77,6 +78,10 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         augment_memory_call(st, inst, ni, b, site.memory)
+    elif kind is CallKind.MIRRORED:
+        shadow = mirror_call(inst, ni, b, st.shadow.get, st.lane_suffix("'"))
+        if shadow is not None:
+            st.shadow[inst] = shadow
     elif kind is CallKind.DEFINED:
         assert site.callee is not None
         acts = st.call_activities(inst)

@@ -97,6 +97,7 @@ class ReverseState(LaneState, Recomputation):
         self.fwd: dict[Value, Value] = {}      # primal -> augmented value
         self.active: set[Value] = set()        # primal float values that carry adjoints
         self.unshadowed: set[Instruction] = set()  # pointer phis/selects merging shadowless pointers
+        self.inactive_locals: set[Instruction] = set()  # allocas activity analysis proves hold no derivatives
         self.float_bits: dict[Value, FloatType] = {}  # active integers holding float bits -> their adjoint type
         self.receives_active: dict[Value, bool] = {}  # allocas: may active data be stored into them?
         self.alloca_bytes: dict[Value, Value] = {}  # alloca -> its size in bytes (augmented)
@@ -113,6 +114,8 @@ class ReverseState(LaneState, Recomputation):
         """Conservative pre-pass check: could ``p`` point to memory with a shadow?"""
         if p in self.shadow:
             return True
+        if p in self.inactive_locals:
+            return False
         if isinstance(p, CastInst) and p.opcode == "inttoptr":
             x = p.operand(0)  # an address computed from a pointer, or loaded as an integer from shadowed memory
             return bool(address_origins(x, self.maybe_shadowed)) or (
@@ -288,7 +291,8 @@ class ReverseState(LaneState, Recomputation):
         """Free a stack object moved to the heap, and its shadows (all lanes), once the reverse sweep has passed it."""
         free = self.m.declare_function("free", FunctionType(VOID, (PTR,)))
         for lane in self.shadows:
-            b.call(free, [self.available(lane[inst])])
+            if inst in lane:
+                b.call(free, [self.available(lane[inst])])
         b.call(free, [self.primal(inst)])
 
     def call_activities(self, inst: CallInst) -> Activities | None:

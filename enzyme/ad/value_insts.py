@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import DifferentiationError
 from ..ir import (Constant, ConstantInt, ConstantKeyword, ExtractValueInst, InsertValueInst, Instruction, Module,
-                  ReturnInst, Value)
+                  PointerType, ReturnInst, Value)
 from ..ir.builder import Builder, InsertPoint
 from ..ir.splice import add_helper_functions
 from ..ir.types import I1, VectorType
@@ -82,6 +82,11 @@ def augment_select(st: ReverseState, inst: Instruction, ni: Instruction, b: Buil
     if not holds_pointers(inst.type) or inst in st.unshadowed:
         return
     sa, sb = st.shadow_or_none(inst.operand(1)), st.shadow_or_none(inst.operand(2))
+    if (sa is None) != (sb is None) and isinstance(inst.type, PointerType):
+        # One side points to memory without a shadow (a caller's local that holds no derivatives, as in
+        # std::max of two size_t): a null shadow where that memory holds no floats, else refused.
+        sa = st.shadow_or_null(inst, inst.operand(1)) if sa is None else sa
+        sb = st.shadow_or_null(inst, inst.operand(2)) if sb is None else sb
     if sa is not None and sb is not None:
         st.shadow[inst] = b.select(ni.operand(0), sa, sb, shadow_name(st, inst))
     elif sa is not None or sb is not None:

@@ -29,7 +29,7 @@ pass ``arg_trees`` to say otherwise.
 from __future__ import annotations
 
 from ..errors import DifferentiationError
-from ..ir import Function, Module
+from ..ir import Function, Module, Value
 from .layout import DataLayout
 from .type_info import FunctionTypeInfo, TypeConflict
 from .type_offsets import ir_type_tree
@@ -55,6 +55,12 @@ class TypeAnalysis:
         self._in_progress: dict[Function, FunctionTypeInfo] = {}
         self._latest: dict[Function, FunctionTypeInfo] = {}
         self._contexts: dict[Function, int] = {}
+        # The analyses asked for from outside (no analysis running) and, per analysis, the last one each of its
+        # call sites asked for: contexts() follows these, so the intermediate contexts a caller's fixed point
+        # passed through (arguments it knew less about then) do not count.
+        self._tops: list[FunctionTypeInfo] = []
+        self._calls: dict[int, dict[Value, FunctionTypeInfo]] = {}
+        self._live: dict[Function, list[FunctionTypeInfo]] | None = None
 
     def analyze(self, f: Function, arg_trees: list[TypeTree] | None = None, ret_tree: TypeTree | None = None,
                 *, integer_args: bool = True) -> FunctionTypeInfo:
@@ -67,6 +73,21 @@ class TypeAnalysis:
         """
         if f.is_declaration:
             raise DifferentiationError(f"type analysis: @{f.name} has no body to analyse")
+        self._live = None
+        if not self._in_progress:
+            info = self._analyze(f, arg_trees, ret_tree, integer_args=integer_args)
+            self._tops.append(info)
+            return info
+        return self._analyze(f, arg_trees, ret_tree, integer_args=integer_args)
+
+    def note_call(self, caller: FunctionTypeInfo, call: Value, callee: FunctionTypeInfo) -> None:
+        """``caller``'s analysis asked for ``callee`` at ``call`` (the last answer per call site is the one that
+        holds at its fixed point)."""
+        self._calls.setdefault(id(caller), {})[call] = callee
+        self._live = None
+
+    def _analyze(self, f: Function, arg_trees: list[TypeTree] | None, ret_tree: TypeTree | None, *,
+                 integer_args: bool) -> FunctionTypeInfo:
         if arg_trees is not None and len(arg_trees) != len(f.args):
             raise DifferentiationError(
                 f"type analysis of @{f.name}: {len(arg_trees)} argument trees for {len(f.args)} arguments")
@@ -114,7 +135,24 @@ class TypeAnalysis:
         return info
 
     def contexts(self, f: Function) -> list[FunctionTypeInfo]:
-        """Every analysis of ``f`` made so far (one per calling context)."""
+        """The analyses of ``f`` in the calling contexts that hold: those asked for from outside, and those the
+        call sites of such analyses asked for last (transitively).  Where that finds none, every analysis of
+        ``f`` made so far."""
+        if self._live is None:
+            live: dict[Function, list[FunctionTypeInfo]] = {}
+            seen: set[int] = set()
+            work = list(self._tops)
+            while work:
+                info = work.pop()
+                if id(info) in seen:
+                    continue
+                seen.add(id(info))
+                live.setdefault(info.function, []).append(info)
+                work.extend(self._calls.get(id(info), {}).values())
+            self._live = live
+        found = self._live.get(f)
+        if found:
+            return list(found)
         return list(self._memo_of.get(f, {}).values())
 
     def analyzed_functions(self) -> set[Function]:

@@ -28,6 +28,8 @@ class CalleeTypes(Protocol):
 
     def is_in_progress(self, info: FunctionTypeInfo) -> bool: ...
 
+    def note_call(self, caller: FunctionTypeInfo, call: Value, callee: FunctionTypeInfo) -> None: ...
+
 
 @dataclass(frozen=True)
 class TypeConflict:

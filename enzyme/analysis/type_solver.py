@@ -544,6 +544,7 @@ class Solver:
         if len(trees) < n:
             return
         info = self.ta.analyze(callee, trees)
+        self.ta.note_call(self.info, inst, info)
         if self.ta.is_in_progress(info):
             self.recursive_calls[inst] = None
         for a, formal in zip(args, callee.args):

@@ -8,6 +8,7 @@ from ..ad.modes import Activity
 from ..analysis.activity_solver import reachable_functions
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Module, PointerType
+from ..ir.invokes import isolate_catching_invokes
 from ..ir.target_attributes import is_gpu_module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
@@ -48,6 +49,9 @@ def differentiate_module(module: Module) -> int:
     if not requests:
         resolve_iterations(module)
         return batches + lower_todense(module)
+    for fn in module.functions:  # before any analysis: invokes whose exception is caught, alone in a block
+        if not fn.is_declaration:
+            isolate_catching_invokes(fn)
     rules = custom_rules(module)  # validate registrations and annotations before generating anything
     contexts = {id(r): shadow_forms.context_of(r) for r in requests}
     own_shadows = dict(rules.shadows)  # declared with enzyme_shadow, and the query form's

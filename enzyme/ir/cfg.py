@@ -34,16 +34,28 @@ def normal_flow_order(f: Function) -> list[Block]:
     return _cached_order(f, "normal", succ)
 
 
+def catching_flow_order(f: Function, caught: frozenset) -> list[Block]:
+    """Blocks reachable from the entry without taking an unwind edge other than those of the ``caught``
+    invokes, in reverse post-order."""
+    from .instructions import InvokeInst
+
+    def succ(b: Block) -> list[Block]:
+        term = b.terminator
+        if isinstance(term, InvokeInst):
+            return [term.normal_dest, term.unwind_dest] if term in caught else [term.normal_dest]
+        return b.successors
+    return _rpo([f.entry], succ) if caught else normal_flow_order(f)
+
+
 def blocks_without_return(order: list[Block]) -> set[Block]:
     """The blocks of ``order`` (normal flow) from which no ``ret`` can be reached without unwinding: paths that
     throw (``__cxa_throw``), abort, exit or never end."""
-    from .instructions import InvokeInst, ReturnInst
+    from .instructions import ReturnInst
 
     inside = set(order)
     preds: dict[Block, list[Block]] = {b: [] for b in order}
     for b in order:
-        term = b.terminator
-        for s in [term.normal_dest] if isinstance(term, InvokeInst) else b.successors:
+        for s in b.successors:  # an unwind edge only where ``order`` holds its handler (a caught exception)
             if s in inside:
                 preds[s].append(b)
     returning = {b for b in order if isinstance(b.terminator, ReturnInst)}

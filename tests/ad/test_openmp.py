@@ -22,7 +22,8 @@ OPENMP = ("-fopenmp",)
 
 # Every program at -O0 and -O2, the stencil at -O3 too: a build is the expensive part (3-10 s).
 CASES = [(name, level) for name in ("stencil", "reductions", "libm_loop", "helper_calls", "dynamic_schedule",
-                                    "clauses", "fortran_stencil", "vector_loss") for level in (0, 2)] + [("stencil", 3)]
+                                    "clauses", "fortran_stencil", "vector_loss", "struct_params")
+         for level in (0, 2)] + [("stencil", 3), ("struct_params_cpp", 0)]
 
 
 def _transformed(source: Path | str, opt_level: int, tmp_path: Path, extra: tuple[str, ...] = ()) -> llvm.ModuleRef:

@@ -300,3 +300,32 @@ def test_return_tree_from_the_caller():
     f = m.get_function("f")
     info = TypeAnalysis(m).analyze(f, ret_tree=TypeTree({(-1,): DOUBLE}))
     assert info.pointee_type(f.args[0], 0) == DOUBLE  # the caller knows the i64 is a double's bits
+
+
+def test_contexts_are_the_call_sites_last_answers():
+    """A call site analysed again once its caller knows more (here: ``@get`` shows the bytes are an int)
+    replaces its earlier context: the copy's i32 is an integer in every context that holds."""
+    m = parse_module('''
+define void @copy(ptr %d, ptr %s) {
+  %v = load i32, ptr %s
+  store i32 %v, ptr %d
+  ret void
+}
+define double @get(ptr %q) {
+  %v = load i32, ptr %q
+  %c = sitofp i32 %v to double
+  ret double %c
+}
+define void @caller(ptr %a, ptr %b) {
+  call void @copy(ptr %b, ptr %a)
+  %c = call double @get(ptr %a)
+  ret void
+}''')
+    ta = TypeAnalysis(m)
+    ta.analyze(m.get_function("caller"))
+    copy = m.get_function("copy")
+    load = next(iter(copy.instructions()))
+    contexts = ta.contexts(copy)
+    assert contexts and all(info.is_integer(load) for info in contexts)
+    standalone = ta.analyze(copy)  # asked for from outside: a context of its own
+    assert standalone in ta.contexts(copy) and not standalone.is_integer(load)

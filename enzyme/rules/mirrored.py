@@ -1,0 +1,35 @@
+"""Library functions that only walk or relink pointer structures: their derivative is the same call on the shadows.
+
+libstdc++ keeps the red-black tree of ``std::map``/``std::set`` out of line (``libstdc++.so``): inserting a
+node links and recolours it (``_Rb_tree_insert_and_rebalance``), erasing unlinks it
+(``_Rb_tree_rebalance_for_erase``), iterators step with ``_Rb_tree_increment``/``_Rb_tree_decrement``.  None of
+them reads or writes anything but the node links and colours, never the mapped values.  The shadow of a map
+is a tree of shadow nodes with the same shape: its header is the shadow of the map's header, each shadow node
+is allocated where the node is (and its links are stored where the node's are, as pointer stores' shadows), and
+the colours both trees start with are red (zero: shadow memory starts zeroed; the tree code sets every colour
+it reads).  Doing each tree operation on the shadow tree as well, with the shadows of the primal nodes, keeps it
+the same shape; a walk on it returns the shadow of the node the primal walk returns.  The float data in the
+nodes then moves like any other stored value.
+
+Each entry says which arguments are nodes of the tree (pointers whose shadows the call takes); the others
+(``bool insert_left``) are passed as they are.  Forward mode and the augmented sweep make the shadow call; the
+reverse sweep has nothing to undo (no float passes through these functions).
+"""
+from __future__ import annotations
+
+#: mangled name -> what the function does (for messages and docs).
+MIRRORED: dict[str, str] = {
+    "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base": "std::_Rb_tree_increment (next node in order)",
+    "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base": "std::_Rb_tree_increment (next node in order)",
+    "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base": "std::_Rb_tree_decrement (previous node in order)",
+    "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base": "std::_Rb_tree_decrement (previous node in order)",
+    "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_":
+        "std::_Rb_tree_insert_and_rebalance (link a new node, recolour and rotate)",
+    "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_":
+        "std::_Rb_tree_rebalance_for_erase (unlink a node, recolour and rotate)",
+}
+
+
+def is_mirrored(name: str | None) -> bool:
+    """Is ``name`` a pointer-structure function whose derivative is the same call on the shadows?"""
+    return name in MIRRORED
