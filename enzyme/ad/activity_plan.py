@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from ..analysis.activity import ActivityResult, analyze_activity, normalize_activity
 from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, ExtractElementInst, ExtractValueInst, FreezeInst,
-                  Function, InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst,
+                  Function, GEPInst, InsertElementInst, InsertValueInst, Instruction, LoadInst, PhiInst, SelectInst,
                   ShuffleVectorInst, StoreInst, UnaryOperator, Value)
 from ..rules import lookup
 from .aggregate_shadows import holds_pointers
@@ -93,7 +93,33 @@ class ActivityPlan:
         if r is None or not isinstance(inst, (AllocaInst, CallInst)):
             return False
         targets = r.points_to(inst)
-        return bool(targets) and not any(r.is_active_memory(o) for o in targets) and r.is_constant_value(inst)
+        return bool(targets) and not any(r.is_active_memory(o) for o in targets) and r.is_constant_value(inst) \
+            and not self._address_kept_in_active_memory(inst)
+
+    def _address_kept_in_active_memory(self, alloc: Instruction) -> bool:
+        """Is the address of ``alloc`` (or one computed from it), or a pointer loaded from it, stored into memory
+        that may be active (a Fortran descriptor of a scratch array, a descriptor copied field by field)?  The
+        pointer needs a shadow there, which must come from ``alloc``'s."""
+        def stored_outside(start: Value, loads: bool) -> bool:
+            seen: set[Value] = set()
+            work: list[Value] = [start]
+            while work:
+                v = work.pop()
+                if v in seen:
+                    continue
+                seen.add(v)
+                for use in v.uses:
+                    user = use.user
+                    if isinstance(user, StoreInst) and user.value is v and not self.inactive_memory(user.pointer):
+                        return True
+                    if isinstance(user, (CastInst, PhiInst, SelectInst, FreezeInst)) or \
+                            (isinstance(user, GEPInst) and use.index == 0):
+                        work.append(user)
+                    elif loads and isinstance(user, LoadInst) and holds_pointers(user.type) and \
+                            stored_outside(user, False):
+                        return True
+            return False
+        return stored_outside(alloc, True)
 
     def inactive_memory(self, ptr: Value) -> bool:
         """Does ``ptr`` point only into memory the analysis proves inactive (a value active elsewhere is also

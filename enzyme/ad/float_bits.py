@@ -22,6 +22,7 @@ from ..ir import (BinaryOperator, BranchInst, CallInst, CastInst, CmpInst, Const
 from ..ir.builder import Builder, const_int
 from ..ir.types import FloatType
 from ..rules import lookup
+from ..rules.memory import lookup_memory
 from .common import ADContext
 from .copy_types import function_contexts
 
@@ -52,7 +53,8 @@ def copied_word_type(ctx: ADContext, fn: Function, v: Value, pointer_bits: int) 
     if not isinstance(v, LoadInst) or not isinstance(t, IntType) or t.bits != 32 or pointer_bits == 32 \
             or not v.uses or any(not isinstance(u.user, StoreInst) or u.user.value is not v or u.user.pointer is v
                                  for u in v.uses) \
-            or is_integer_data(ctx, fn, v):
+            or is_integer_data(ctx, fn, v) \
+            or any(isinstance(u.user, StoreInst) and _library_state(u.user.pointer) for u in v.uses):
         return None
     for info in function_contexts(ctx, fn):
         top = info.top(v)
@@ -64,6 +66,16 @@ def copied_word_type(ctx: ADContext, fn: Function, v: Value, pointer_bits: int) 
                     fact.is_float and (path[0] != 0 or fact.float_kind != "float"))):
                 return None
     return FloatType("float")
+
+
+def _library_state(p: Value) -> bool:
+    """Does ``p`` point into memory a library function handed out (``errno`` through ``__errno_location``), which
+    holds no floats of the program?"""
+    while isinstance(p, (GEPInst, CastInst)):
+        p = p.operand(0)
+    if not isinstance(p, CallInst) or p.called_function is None or not p.called_function.is_declaration:
+        return False
+    return lookup_memory(p.callee_name or "") is None
 
 
 def is_float_data(ctx: ADContext, fn: Function, v: Value) -> bool:

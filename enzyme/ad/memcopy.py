@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..analysis.layout import DataLayout
-from ..ir import (AllocaInst, CallInst, CastInst, ConstantInt, Function, GEPInst, LoadInst, Module, StoreInst, Type,
-                  Value)
+from ..ir import (AllocaInst, Block, CallInst, CastInst, ConstantInt, Function, GEPInst, Instruction, LoadInst, Module,
+                  StoreInst, Type, Value)
 from ..ir.splice import add_helper_functions
 from ..ir.types import I8, I64, ArrayType, FloatType, IntType, NamedStructType, PointerType, StructType, VectorType
 from ..rules import MemoryFunction, Returns
@@ -196,13 +196,17 @@ def declared_without_floats(p: Value, nbytes: int | None, layout: DataLayout) ->
         and nbytes <= layout.alloc_size(t)
 
 
-def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None, element: FloatType) -> bool:
+def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None, element: FloatType,
+                        copy: Instruction) -> bool:
     """Does ``fn`` itself load or store a pointer, or an integer of another width than ``element`` (one of the
     same width may be a bit copy of it), in the first ``nbytes`` bytes (all, if None) of one of ``pointers``,
-    directly or at a constant byte offset (``getelementptr i8, p, 8``)?  A copy of such bytes is no array of
-    ``element``, whatever type analysis merged for them (a Fortran descriptor built field by field, then
-    copied, whose base points to a derived type holding doubles)."""
+    directly or at a constant byte offset (``getelementptr i8, p, 8``), on a path through ``copy`` (before or
+    after it)?  A copy of such bytes is no array of ``element``, whatever type analysis merged for them (a
+    Fortran descriptor built field by field, then copied, whose base points to a derived type holding doubles).
+    Accesses on other paths only are another use of the storage (``std::function``'s manager stores a pointer
+    in one case of its switch and copies an in-place closure in another)."""
     bits = element.bits
+    related = _blocks_through(fn, copy)
     def offset_in(p: Value) -> int | None:
         while isinstance(p, CastInst) and p.opcode in ("bitcast", "addrspacecast"):
             p = p.operand(0)
@@ -221,6 +225,8 @@ def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None,
             ptr, t = inst.pointer, inst.value.type
         else:
             continue
+        if inst.parent not in related:
+            continue
         if isinstance(t, VectorType):
             t = t.element
         if isinstance(t, FloatType) or (isinstance(t, IntType) and t.bits == bits):
@@ -229,6 +235,27 @@ def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None,
         if off is not None and 0 <= off and (nbytes is None or off < nbytes):
             return True
     return False
+
+
+def _blocks_through(fn: Function, inst: Instruction) -> set[Block]:
+    """The blocks of ``fn`` from which ``inst``'s block can be reached or that it reaches."""
+    start = inst.parent
+    assert start is not None
+    preds: dict[Block, list[Block]] = {}
+    for b in fn.blocks:
+        for s in b.successors:
+            preds.setdefault(s, []).append(b)
+    out: set[Block] = {start}
+    for step in (lambda b: b.successors, lambda b: preds.get(b, [])):
+        seen = {start}
+        work = [start]
+        while work:
+            for n in step(work.pop()):
+                if n not in seen:
+                    seen.add(n)
+                    work.append(n)
+        out |= seen
+    return out
 
 
 def record_returned_shadow(shadow: dict[Value, Value], b: Builder, mf: MemoryFunction, inst: CallInst,

@@ -256,6 +256,7 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
-    if found is not None and found.element is not None and stored_as_non_float(st.fn, [dst, src], nbytes, found.element):
+    if found is not None and found.element is not None and \
+            stored_as_non_float(st.fn, [dst, src], nbytes, found.element, inst):
         return None  # "floats throughout", yet this function puts integers or pointers there: contradictory
     return found
