@@ -134,10 +134,14 @@ class ReverseState(LaneState, Recomputation):
         s = self.shadow.get(v)
         if s is not None:
             return s
-        error = null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+        error = self.null_shadow_error(inst, v)
         if error is not None:
             raise error
         return zero(v.type)
+
+    def null_shadow_error(self, inst: Instruction, v: Value) -> DifferentiationError | None:
+        """Why ``v`` (without a shadow) cannot take a null shadow at ``inst``, or None where that loses nothing."""
+        return null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
 
     def offset_of(self, t: Type, path: tuple[int, ...]) -> int:
         """Byte offset of the element at ``path`` inside an aggregate of type ``t``."""

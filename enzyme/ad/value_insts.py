@@ -84,9 +84,10 @@ def augment_select(st: ReverseState, inst: Instruction, ni: Instruction, b: Buil
     sa, sb = st.shadow_or_none(inst.operand(1)), st.shadow_or_none(inst.operand(2))
     if (sa is None) != (sb is None) and isinstance(inst.type, PointerType):
         # One side points to memory without a shadow (a caller's local that holds no derivatives, as in
-        # std::max of two size_t): a null shadow where that memory holds no floats, else refused.
-        sa = st.shadow_or_null(inst, inst.operand(1)) if sa is None else sa
-        sb = st.shadow_or_null(inst, inst.operand(2)) if sb is None else sb
+        # std::max of two size_t): a null shadow where that memory holds no floats, else the check below.
+        missing = inst.operand(1) if sa is None else inst.operand(2)
+        if st.null_shadow_error(inst, missing) is None:
+            sa, sb = (zero(inst.type), sb) if sa is None else (sa, zero(inst.type))
     if sa is not None and sb is not None:
         st.shadow[inst] = b.select(ni.operand(0), sa, sb, shadow_name(st, inst))
     elif sa is not None or sb is not None:
