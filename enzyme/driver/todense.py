@@ -25,10 +25,10 @@ from ..ir.debugloc import source_location
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError
 from ..ir import (ArrayType, BinaryOperator, CallInst, CastInst, CmpInst, DebugRecord, ConstantInt, ConstantKeyword, Function,
-                  FunctionType, GEPInst, I64, Instruction, IntType, InvokeInst, LoadInst, Module, PhiInst, SelectInst,
+                  GEPInst, I64, Instruction, IntType, InvokeInst, LoadInst, Module, PhiInst, SelectInst,
                   StoreInst, StructType, Type, Value, VectorType, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint
-from ..ir.target_attributes import inherit_target_attributes
+from ..ir.function_copy import copy_function
 
 _NAMES = ("__enzyme_todense", "__enzyme_post_sparse_todense")
 _DROPPED = ("llvm.lifetime.", "llvm.prefetch", "llvm.invariant.")
@@ -237,7 +237,7 @@ class _Lowering:
             return fn
         copy = self.plain.get(id(fn))
         if copy is None:
-            copy = _copy_function(self.module, fn, fn.function_type.params, f"{fn.name}.nodebug")
+            copy = copy_function(self.module, fn, f"{fn.name}.nodebug")
             self.plain[id(fn)] = copy
             for inst in list(copy.instructions()):  # and so on down: a call in it may be inlined as well
                 if not isinstance(inst, CallInst):
@@ -320,37 +320,12 @@ class _Lowering:
             raise DifferentiationError(f"@{callee.name}: a pointer made by __enzyme_todense is passed to a "
                                        "variadic function")
         params = (*ft.params, I64, *(e.type for e in dense.extras))
-        clone = _copy_function(self.module, callee, params, f"{callee.name}.todense")
+        clone = copy_function(self.module, callee, f"{callee.name}.todense", params)
         n = len(ft.params)
         inner = _Dense(dense.root, tuple(clone.args[n + 1:]))
         self.clones[(id(callee), k, id(dense.root))] = clone  # recursion reaches the same clone
         self.lower(clone.args[k], clone.args[n], inner)
         return clone
-
-
-def _copy_function(module: Module, fn: Function, params: tuple[Type, ...], name: str) -> Function:
-    """An internal copy of ``fn`` taking ``params`` (``fn``'s own first), without debug locations."""
-    copy = Function(module.unique_name(name), FunctionType(fn.function_type.ret, params), prefix="internal")
-    inherit_target_attributes(fn, copy)
-    module.add(copy)
-    vmap: dict[Value, Value] = dict(zip(fn.args, copy.args))
-    for blk in fn.blocks:
-        vmap[blk] = copy.append_block(blk.name)
-    made = []
-    for blk in fn.blocks:
-        nb = vmap[blk]
-        for inst in blk.instructions:
-            ni = inst.clone()
-            ni.name = inst.name
-            nb.append(ni)  # type: ignore[attr-defined]
-            vmap[inst] = ni
-            made.append(ni)
-    for ni in made:
-        for use in ni.operand_uses:
-            mapped = vmap.get(use.value)
-            if mapped is not None:
-                ni.set_operand(use.index, mapped)
-    return copy
 
 
 def _add(b: Builder, a: Value, c: Value) -> Value:

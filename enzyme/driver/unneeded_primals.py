@@ -14,7 +14,7 @@ from ..analysis.debuginfo import describe
 from ..errors import DifferentiationError
 from ..ir import (BinaryOperator, CallInst, CastInst, CmpInst, ConstantExpr, ConstantKeyword, DebugRecord, Function,
                   GEPInst, Instruction, LoadInst, Module, PhiInst, SelectInst, StoreInst, UnaryOperator, Value)
-from ..ir.target_attributes import inherit_target_attributes
+from ..ir.function_copy import copy_function
 
 _PURE = (BinaryOperator, UnaryOperator, CastInst, CmpInst, GEPInst, LoadInst, SelectInst)
 _HARMLESS_CALLS = ("llvm.lifetime.", "llvm.prefetch", "llvm.assume")
@@ -59,33 +59,10 @@ class _Pruner:
         key = (id(callee), k)
         clone = self.clones.get(key)
         if clone is None:
-            clone = self._clone(callee)
+            clone = copy_function(self.module, callee, f"{callee.name}.nowrite")
             self.clones[key] = clone
             self._prune(clone, clone.args[k])
         call.set_operand(call._callee_index(), clone)
-
-    def _clone(self, callee: Function) -> Function:
-        clone = Function(self.module.unique_name(f"{callee.name}.nowrite"), callee.function_type, prefix="internal")
-        inherit_target_attributes(callee, clone)
-        self.module.add(clone)
-        vmap: dict[Value, Value] = dict(zip(callee.args, clone.args))
-        for blk in callee.blocks:
-            vmap[blk] = clone.append_block(blk.name)
-        made = []
-        for blk in callee.blocks:
-            nb = vmap[blk]
-            for inst in blk.instructions:
-                ni = inst.clone()
-                ni.name = inst.name
-                nb.append(ni)  # type: ignore[attr-defined]
-                vmap[inst] = ni
-                made.append(ni)
-        for ni in made:
-            for use in ni.operand_uses:
-                mapped = vmap.get(use.value)
-                if mapped is not None:
-                    ni.set_operand(use.index, mapped)
-        return clone
 
     def _prune(self, fn: Function, arg: Value) -> None:
         work = [arg]
