@@ -7,6 +7,8 @@ memory objects; if that is not one floating-point type the copy is refused.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from typing import TYPE_CHECKING
 
 from ..analysis.layout import DataLayout
@@ -152,13 +154,7 @@ def copied_element_type(fn: Function, pointers: list[Value]) -> FloatType | None
     """
     bases = {underlying_object(p) for p in pointers}
     seen: set[Type] = set()
-    for inst in fn.instructions():
-        if isinstance(inst, LoadInst):
-            ptr, t = inst.pointer, inst.type
-        elif isinstance(inst, StoreInst):
-            ptr, t = inst.pointer, inst.value.type
-        else:
-            continue
+    for inst, ptr, t in _accesses(fn):
         if underlying_object(ptr) in bases:
             seen.add(t)
     if len(seen) == 1:
@@ -218,13 +214,7 @@ def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None,
             return None if inner is None else inner + p.indices[0].value
         return None
 
-    for inst in fn.instructions():
-        if isinstance(inst, LoadInst):
-            ptr, t = inst.pointer, inst.type
-        elif isinstance(inst, StoreInst):
-            ptr, t = inst.pointer, inst.value.type
-        else:
-            continue
+    for inst, ptr, t in _accesses(fn):
         if inst.parent not in related:
             continue
         if isinstance(t, VectorType):
@@ -235,6 +225,15 @@ def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None,
         if off is not None and 0 <= off and (nbytes is None or off < nbytes):
             return True
     return False
+
+
+def _accesses(fn: Function) -> Iterator[tuple[Instruction, Value, Type]]:
+    """Each load and store of ``fn`` with its pointer and the type it reads or writes."""
+    for inst in fn.instructions():
+        if isinstance(inst, LoadInst):
+            yield inst, inst.pointer, inst.type
+        elif isinstance(inst, StoreInst):
+            yield inst, inst.pointer, inst.value.type
 
 
 def _blocks_through(fn: Function, inst: Instruction) -> set[Block]:
