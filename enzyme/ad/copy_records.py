@@ -22,16 +22,19 @@ _STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
 #: libstdc++'s trivially-copyable fast paths of std::copy / std::move / std::copy_backward: ``__copy_m<T>`` and
 #: ``__copy_move_b<T>`` memmove ``(last - first) * sizeof(T)`` bytes of ``T`` elements and nothing else.
 _ELEMENT_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
-                             r"I(?P<t>[df])EEPT_PKS\d*_S\d*_S\d*_$")
+                             r"I(?P<t>[df])EEPT_PKS\d*_S\d*_S\d*_$"
+                             # std::fill of std::array<double, N> elements: each assignment copies N doubles
+                             r"|^_ZSt9__fill_a1IPSt5arrayI(?P<a>[df])Lm\d+EES\d*_E")
 
 
 def template_element(fn: Function) -> FloatType | None:
     """The floating-point element type a standard-library copy of a range moves, named by its template argument
-    (``std::__copy_move<...>::__copy_m<double>``: a vector<double> copied at -O0)."""
+    (``std::__copy_move<...>::__copy_m<double>``: a vector<double> copied at -O0; ``std::__fill_a1`` of
+    ``std::array<double, 3>`` elements)."""
     m = _ELEMENT_COPIES.match(fn.name or "")
     if m is None:
         return None
-    return FloatType("double" if m["t"] == "d" else "float")
+    return FloatType("double" if (m["t"] or m["a"]) == "d" else "float")
 
 
 def one_record(records: set[StructType], layout: DataLayout) -> StructType | None:
