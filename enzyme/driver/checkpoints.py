@@ -16,11 +16,11 @@ from __future__ import annotations
 from ..ad.checkpoint import CheckpointLoop, register_checkpoint
 from ..ad.checkpoint_regions import check_writes, snapshot_globals
 from ..errors import UsageError
-from ..ir import (CallInst, Function, FunctionType, GlobalVariable, LoadInst, Module, Value, strip_pointer_casts)
+from ..ir import CallInst, Function, FunctionType, Module, Value
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, PTR, VOID, IntType, PointerType, Type
 from .replace import erase_call
-from .requests import calls_named, where
+from .requests import calls_named, marker_global, step_function, where
 
 _ENTRIES = ("__enzyme_checkpoint_for", "__enzyme_checkpoint_while")
 _MARKERS = ("enzyme_scheme", "enzyme_checkpoint_region")
@@ -40,18 +40,11 @@ def lower_checkpoints(module: Module) -> int:
     return len(lowered)
 
 
-def _marker(v: Value) -> str | None:
-    g = strip_pointer_casts(v.pointer if isinstance(v, LoadInst) else v)
-    return g.name if isinstance(g, GlobalVariable) and g.name in _MARKERS else None
-
-
 def _lower(module: Module, call: CallInst, is_while: bool) -> tuple[CallInst, CheckpointLoop]:
     entry = "__enzyme_checkpoint_while" if is_while else "__enzyme_checkpoint_for"
     site = f"{entry} {where(call)}"
     args = list(call.args)
-    step = strip_pointer_casts(args[0]) if args else None
-    if not isinstance(step, Function) or step.is_declaration:
-        raise UsageError(f"{site}: the first argument must be the step function, defined in this program")
+    step = step_function(call, site)
     sp = step.function_type.params
     if not sp or not isinstance(sp[0], IntType):
         raise UsageError(f"{site}: the step must take the iteration number (int64_t) first")
@@ -64,21 +57,21 @@ def _lower(module: Module, call: CallInst, is_while: bool) -> tuple[CallInst, Ch
             raise UsageError(f"{site}: the step is followed by the first iteration and the number of steps")
         bounds = [_as_i64(call, args[1]), _as_i64(call, args[2])]
         k = 3
-    if k + 2 >= len(args) or _marker(args[k]) != "enzyme_scheme":
+    if k + 2 >= len(args) or marker_global(args[k], _MARKERS) != "enzyme_scheme":
         raise UsageError(f"{site}: name the schedule with enzyme_scheme, &scheme, data")
     scheme, data = args[k + 1], args[k + 2]
     if not isinstance(scheme.type, PointerType) or not isinstance(data.type, PointerType):
         raise UsageError(f"{site}: enzyme_scheme is followed by the scheme's address and its data pointer")
     k += 3
     regions: list[Value] = []
-    while k < len(args) and _marker(args[k]) == "enzyme_checkpoint_region":
+    while k < len(args) and marker_global(args[k], _MARKERS) == "enzyme_checkpoint_region":
         if k + 2 >= len(args) or not isinstance(args[k + 1].type, PointerType) or not isinstance(
                 args[k + 2].type, IntType):
             raise UsageError(f"{site}: enzyme_checkpoint_region is followed by the region's address and bytes")
         regions += [args[k + 1], _as_i64(call, args[k + 2])]
         k += 3
     rest = args[k:]
-    if any(_marker(a) is not None for a in rest):
+    if any(marker_global(a, _MARKERS) is not None for a in rest):
         raise UsageError(f"{site}: enzyme_scheme and enzyme_checkpoint_region come before the step's arguments")
     if len(rest) != len(sp) - 1:
         raise UsageError(f"{site}: @{step.name} takes {len(sp) - 1} arguments after the iteration number, "

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from ..ad.fixed_point import FixedPoint, register_fixed_point
 from ..errors import DifferentiationError, UsageError
-from ..ir import (CallInst, ConstantFP, ConstantInt, Function, FunctionType, GlobalVariable, LoadInst, Module,
+from ..ir import (CallInst, ConstantFP, ConstantInt, Function, FunctionType, Module,
                   Type, Value, strip_pointer_casts)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, VOID, IntType, PointerType
 from .replace import erase_call
-from .requests import calls_named, where
+from .requests import calls_named, marker_global, step_function, where
 
 _OPTIONS = ("enzyme_fp_state", "enzyme_fp_reduction", "enzyme_fp_max_iters", "enzyme_fp_control",
             "enzyme_checkpoint_region")
@@ -33,17 +33,10 @@ def lower_fixed_points(module: Module) -> int:
     return len(calls)
 
 
-def _option(v: Value) -> str | None:
-    g = strip_pointer_casts(v.pointer if isinstance(v, LoadInst) else v)
-    return g.name if isinstance(g, GlobalVariable) and g.name in _OPTIONS else None
-
-
 def _lower(module: Module, call: CallInst) -> None:
     site = f"__enzyme_fixed_point {where(call)}"
     args = list(call.args)
-    step = strip_pointer_casts(args[0]) if args else None
-    if not isinstance(step, Function) or step.is_declaration:
-        raise UsageError(f"{site}: the first argument must be the step function, defined in this program")
+    step = step_function(call, site)
     sp = step.function_type.params
     if not sp or not isinstance(sp[0], IntType) or not isinstance(step.return_type, IntType):
         raise UsageError(f"{site}: the step must be int step(int64_t i, ...), returning whether to iterate again")
@@ -51,7 +44,7 @@ def _lower(module: Module, call: CallInst) -> None:
     sizes: list[int] = []
     reduction, max_iters, control = 1e-12, 1000, None
     i = 1
-    while i < len(args) and (opt := _option(args[i])) is not None:
+    while i < len(args) and (opt := marker_global(args[i], _OPTIONS)) is not None:
         if opt == "enzyme_checkpoint_region":
             raise DifferentiationError(f"{site}: enzyme_checkpoint_region is not supported yet")
         if opt == "enzyme_fp_state":

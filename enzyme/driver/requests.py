@@ -29,7 +29,7 @@ program's global shadows (enzyme.driver.context_shadows).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from ..ad.common import carries_float
@@ -144,10 +144,21 @@ def _marker(v: Value, seen: frozenset[Value] = frozenset()) -> str | None:
             return ""  # a cycle back to a phi being looked at: no information
         names = {_marker(x, seen | {v}) for x, _ in v.incoming} - {""}
         return names.pop() if len(names) == 1 else None
+    return marker_global(v, KNOWN_MARKERS)
+
+
+def marker_global(v: Value, names: Collection[str]) -> str | None:
+    """The name of the global among ``names`` that ``v`` is or loads (``enzyme_dup``, ``enzyme_scheme``...)."""
     g = strip_pointer_casts(v.pointer if isinstance(v, LoadInst) else v)
-    if isinstance(g, GlobalVariable) and g.name in KNOWN_MARKERS:
-        return g.name
-    return None
+    return g.name if isinstance(g, GlobalVariable) and g.name in names else None
+
+
+def step_function(call: CallInst, site: str) -> Function:
+    """The step function a loop entry point (``__enzyme_fixed_point``, ``__enzyme_checkpoint_for``) gets first."""
+    step = strip_pointer_casts(call.args[0]) if call.args else None
+    if not isinstance(step, Function) or step.is_declaration:
+        raise UsageError(f"{site}: the first argument must be the step function, defined in this program")
+    return step
 
 
 def _is_float(t: object) -> bool:
