@@ -202,7 +202,8 @@ def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None,
     Accesses on other paths only are another use of the storage (``std::function``'s manager stores a pointer
     in one case of its switch and copies an in-place closure in another)."""
     bits = element.bits
-    related = _blocks_through(fn, copy)
+    related: set[Block] | None = None  # computed at the first access that would count
+
     def offset_in(p: Value) -> int | None:
         while isinstance(p, CastInst) and p.opcode in ("bitcast", "addrspacecast"):
             p = p.operand(0)
@@ -215,15 +216,16 @@ def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None,
         return None
 
     for inst, ptr, t in _accesses(fn):
-        if inst.parent not in related:
-            continue
         if isinstance(t, VectorType):
             t = t.element
         if isinstance(t, FloatType) or (isinstance(t, IntType) and t.bits == bits):
             continue
         off = offset_in(ptr)
         if off is not None and 0 <= off and (nbytes is None or off < nbytes):
-            return True
+            if related is None:
+                related = _blocks_through(fn, copy)
+            if inst.parent in related:
+                return True
     return False
 
 
