@@ -70,7 +70,7 @@ class Emitter:
         # Keyed by the node itself (identity hash), which also keeps it alive: an id() key
         # could be reused by a later temporary expression.
         self._memo: dict[Expr, Value] = {}
-        self._zero_seeds: dict[Value, Value] = {}  # seed -> `seed == 0`, for singular rules
+        self._zero_seeds: dict[Value, Value] = {}  # seed -> `seed == 0 ? +0.0 : NaN`, for singular rules
 
     def emit(self, e: Expr) -> Value:
         v = self._memo.get(e)
@@ -127,19 +127,32 @@ class Emitter:
         product = self.b.fmul(partial, seed)
         if not singular:
             return product
-        is_zero = self._zero_seeds.get(seed)
-        if is_zero is None:
-            is_zero = self._zero_seeds[seed] = self.b.fcmp("oeq", seed, self.emit(_ZERO))
-        # Only where the partial is infinite (or NaN): with a finite one the product is the zero already, and
-        # a select on `seed == 0` alone would hide the product from a derivative of this code (a Hessian by
-        # forward over reverse lost p·t(seed) wherever the gradient's seed was exactly zero).
-        t = self.type
-        inf = const_fp(scalar_of(t), float("inf"))
-        infinity = ConstantExpr(t, "splat", [inf]) if isinstance(t, VectorType) else inf
-        size = self.b.call(function_for(self.module, "fabs", t, 1), [partial])
-        infinite = self.b.fcmp("ueq", size, infinity)
-        cond = self.b.binop("and", is_zero, infinite)
-        return self.b.select(cond, self.emit(_ZERO), product)  # +0.0: a select of it is one AND
+        # Zero where the seed is zero and the partial infinite (or NaN); only there: with a finite partial the
+        # product is the zero already, and a select on `seed == 0` alone would hide the product from a
+        # derivative of this code (a Hessian by forward over reverse lost p·t(seed) wherever the gradient's
+        # seed was exactly zero).  With a zero seed the product is NaN exactly where the partial is not finite,
+        # so this is `product is NaN ? (seed == 0 ? +0.0 : NaN) : product`, the inner select made once per
+        # seed (``_nan_fill``).  Each guard's condition is then its own compare of a double: x86 makes that
+        # a compare mask and two logic instructions, where an AND of `seed == 0` (one compare shared by
+        # every guard of the seed) with an integer test of |partial| became a branch around each guard
+        # (thousands of blocks in straight-line code, and LLVM's scheduler and register allocator
+        # superlinear in them: a 5k-instruction gradient took 4x longer to compile).
+        nan_fill = self._nan_fill(seed)
+        is_nan = self.b.fcmp("uno", product, self.emit(_ZERO))
+        return self.b.select(is_nan, nan_fill, product)
+
+    def _nan_fill(self, seed: Value) -> Value:
+        """``seed == 0 ? +0.0 : seed · NaN``: what a singular product that is NaN becomes (+0.0: a select of it
+        is one AND).  ``seed · NaN`` is a NaN (LLVM folds it) whose tangent, where a derivative of this code
+        is taken, is NaN like the product's would be, not zero."""
+        fill = self._zero_seeds.get(seed)
+        if fill is None:
+            t = self.type
+            nan = const_fp(scalar_of(t), float("nan"))
+            nans = ConstantExpr(t, "splat", [nan]) if isinstance(t, VectorType) else nan
+            is_zero = self.b.fcmp("oeq", seed, self.emit(_ZERO))
+            fill = self._zero_seeds[seed] = self.b.select(is_zero, self.emit(_ZERO), self.b.fmul(seed, nans))
+        return fill
 
     def _int_to_float(self, v: Value) -> Value:
         """``sitofp`` to the rule's type; a scalar integer is splatted for vector rules (``llvm.powi.v2f64.i32``)."""

@@ -17,6 +17,7 @@ from enzyme import llvm
 from enzyme.ir import DOUBLE, Function, FunctionType, Module, VectorType, print_module
 from enzyme.ir.builder import Builder
 from enzyme.rules import MATH
+from enzyme.rules.dsl import Arg
 from enzyme.rules.emit import Emitter, function_for
 
 NAN, INF = math.nan, math.inf
@@ -137,3 +138,43 @@ def test_vector_terms_are_valid_ir():
 def test_singular_flags():
     assert {n for n, r in MATH.items() if r.singular} == {
         "sqrt", "cbrt", "pow", "hypot", "asin", "acos", "acosh", "atan2"}
+
+
+def _guarded_products(t=DOUBLE) -> Module:
+    """``double g(double p, double q, double seed)``: the guarded terms p·seed + q·seed (two guards of one seed,
+    as an fmul's two operands get), and ``g1``: p·seed alone, both with ``singular``."""
+    m = Module()
+    for sym, count in (("g", 2), ("g1", 1)):
+        f = Function(sym, FunctionType(t, (t, t, t)))
+        m.add(f)
+        b = Builder(f.append_block("entry"))
+        em = Emitter(m, b, list(f.args[:2]), None, t, adjoints=True)
+        terms = [em.times(Arg(i), f.args[2], singular=True) for i in range(count)]
+        b.ret(terms[0] if count == 1 else b.fadd(terms[0], terms[1]))
+    return m
+
+
+def test_singular_guard_is_zero_exactly_where_a_zero_seed_meets_a_non_finite_partial():
+    """Every (partial, seed) pair against the definition: +0.0 where seed == 0 and the partial is inf or NaN,
+    else the IEEE product (its sign of zero included; NaN where the product is NaN)."""
+    jit = llvm.JIT(print_module(_guarded_products()))
+    g1 = jit.cfunc("g1", ctypes.c_double, ctypes.c_double, ctypes.c_double, ctypes.c_double)
+    values = (0.0, -0.0, 1.5, -2.0, 1e-310, 1e308, INF, -INF, NAN)
+    for p in values:
+        for seed in values:
+            want = 0.0 if seed == 0 and not math.isfinite(p) else p * seed
+            got = g1(p, 0.0, seed)
+            assert _same(got, want), f"guarded {p} · {seed} = {got}, expected {want}"
+
+
+def test_singular_guards_of_one_seed_share_its_zero_test_and_each_has_one_compare():
+    """The shape x86 compiles without branches: `seed == 0` feeds one select made once per seed, and each
+    guard selects on its own `product is NaN` (an AND of the shared compare with a per-guard test became a
+    branch around every guard)."""
+    text = print_module(_guarded_products())
+    body = text.split("define double @g(", 1)[1].split("}", 1)[0]
+    assert body.count("fcmp oeq") == 1 and body.count("fcmp uno") == 2 and " and i1" not in body, body
+    assert body.count("select") == 3, body
+    llvm.verify(llvm.parse(text))
+    v = VectorType(2, DOUBLE)
+    llvm.verify(llvm.parse(print_module(_guarded_products(v))))

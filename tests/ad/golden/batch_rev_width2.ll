@@ -83,56 +83,52 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP4]])
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp ueq double %[[TMP16]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = and i1 %[[TMP15]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP12]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno double %[[TMP14]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double %[[TMP17]], double %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP4]])
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp ueq double %[[TMP22]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = and i1 %[[TMP21]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP13]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP21]], double 0.000000e+00, double %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double %[[TMP23]], double %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP26]]
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp oeq double %[[TMP26]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP8]])
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fcmp ueq double %[[TMP30]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = and i1 %[[TMP29]], %[[TMP31]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], double 0.000000e+00, double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP26]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp uno double %[[TMP28]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], double %[[TMP31]], double %[[TMP28]]
 ; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP33]]
 ; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP6]])
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fcmp ueq double %[[TMP36]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = and i1 %[[TMP29]], %[[TMP37]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP35]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fcmp oeq double %[[TMP27]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP8]])
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fcmp ueq double %[[TMP42]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = and i1 %[[TMP41]], %[[TMP43]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = select i1 %[[TMP44]], double 0.000000e+00, double %[[TMP40]]
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP45]]
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP6]])
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fcmp ueq double %[[TMP48]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = and i1 %[[TMP41]], %[[TMP49]]
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = select i1 %[[TMP50]], double 0.000000e+00, double %[[TMP47]]
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fadd double %[[TMP52]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP53]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fadd double %[[TMP54]], %[[TMP51]]
-; CHECK-NEXT:   store double %[[TMP55]], ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = load double, ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = fadd double %[[TMP56]], %[[TMP34]]
-; CHECK-NEXT:   store double %[[TMP57]], ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = load double, ptr %[[D_X1]], align 8
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fadd double %[[TMP58]], %[[TMP46]]
-; CHECK-NEXT:   store double %[[TMP59]], ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp uno double %[[TMP35]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP36]], double %[[TMP31]], double %[[TMP35]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp oeq double %[[TMP27]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[TMP27]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP39]], double 0.000000e+00, double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fcmp uno double %[[TMP38]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = select i1 %[[TMP42]], double %[[TMP41]], double %[[TMP38]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP43]]
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fcmp uno double %[[TMP45]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = select i1 %[[TMP46]], double %[[TMP41]], double %[[TMP45]]
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fadd double %[[TMP48]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP49]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP47]]
+; CHECK-NEXT:   store double %[[TMP51]], ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fadd double %[[TMP52]], %[[TMP34]]
+; CHECK-NEXT:   store double %[[TMP53]], ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = load double, ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fadd double %[[TMP54]], %[[TMP44]]
+; CHECK-NEXT:   store double %[[TMP55]], ptr %[[D_X1]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -81,56 +81,54 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP6]])
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fcmp ueq double %[[TMP11]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = and i1 %[[TMP10]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP9]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP8]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp uno double %[[TMP9]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double %[[TMP12]], double %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP4]])
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp ueq double %[[TMP16]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = and i1 %[[TMP10]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP19]], 1
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = extractvalue { double, double } %[[TMP21]], 0
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = extractvalue { double, double } %[[TMP20]], 0
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = insertvalue { double, double } %[[TMP21]], double %[[TMP24]], 0
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = extractvalue { double, double } %[[TMP25]], 1
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = extractvalue { double, double } %[[TMP20]], 1
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double, double } %[[TMP25]], double %[[TMP28]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP29]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP14]], 0
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = extractvalue { double, double } %[[TMP31]], 0
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = extractvalue { double, double } %[[TMP30]], 0
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP33]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = insertvalue { double, double } %[[TMP31]], double %[[TMP34]], 0
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = extractvalue { double, double } %[[TMP35]], 1
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = extractvalue { double, double } %[[TMP30]], 1
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP37]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = insertvalue { double, double } %[[TMP35]], double %[[TMP38]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP39]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp uno double %[[TMP15]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double %[[TMP12]], double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP17]], 1
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double, double } %[[TMP19]], 0
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = extractvalue { double, double } %[[TMP18]], 0
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { double, double } %[[TMP19]], double %[[TMP22]], 0
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = extractvalue { double, double } %[[TMP23]], 1
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = extractvalue { double, double } %[[TMP18]], 1
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = insertvalue { double, double } %[[TMP23]], double %[[TMP26]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP27]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP14]], 0
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = extractvalue { double, double } %[[TMP29]], 0
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = extractvalue { double, double } %[[TMP28]], 0
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue { double, double } %[[TMP29]], double %[[TMP32]], 0
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = extractvalue { double, double } %[[TMP33]], 1
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = extractvalue { double, double } %[[TMP28]], 1
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP35]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = insertvalue { double, double } %[[TMP33]], double %[[TMP36]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP37]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP40]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = extractvalue { double, double } %[[TMP41]], 0
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP43]], %[[TMP42]]
-; CHECK-NEXT:   store double %[[TMP44]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = extractvalue { double, double } %[[TMP41]], 1
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fadd double %[[TMP46]], %[[TMP45]]
-; CHECK-NEXT:   store double %[[TMP47]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP38]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = extractvalue { double, double } %[[TMP39]], 0
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP40]]
+; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = extractvalue { double, double } %[[TMP39]], 1
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fadd double %[[TMP44]], %[[TMP43]]
+; CHECK-NEXT:   store double %[[TMP45]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP48]], 0
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = insertvalue { double, double } %[[TMP49]], double %[[TMP50]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP51]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP46]], 0
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = insertvalue { double, double } %[[TMP47]], double %[[TMP48]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP49]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @augmented_pair(
@@ -194,29 +192,27 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double %[[TMP28]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[Y]], %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = call double @llvm.fabs.f64(double %[[Y]])
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp ueq double %[[TMP31]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = and i1 %[[TMP30]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP33]], double 0.000000e+00, double %[[TMP29]]
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP24]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fcmp uno double %[[TMP29]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP33]], double %[[TMP32]], double %[[TMP29]]
 ; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
 ; CHECK-NEXT:   store double %[[TMP36]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp ueq double %[[TMP38]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = and i1 %[[TMP30]], %[[TMP39]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP40]], double 0.000000e+00, double %[[TMP37]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp uno double %[[TMP37]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double %[[TMP32]], double %[[TMP37]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP44]], 0
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double, double } %[[TMP45]], double %[[TMP46]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP47]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP42]], 0
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } %[[TMP43]], double %[[TMP44]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP45]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

@@ -124,10 +124,10 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP23]], %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP23]])
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp ueq double %[[TMP26]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = and i1 %[[TMP25]], %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP20]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp uno double %[[TMP24]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double %[[TMP27]], double %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
 ; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8

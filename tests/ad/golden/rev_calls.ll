@@ -118,27 +118,25 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call double @llvm.fabs.f64(double %[[A]])
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fcmp ueq double %[[TMP7]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = and i1 %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[TMP4]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp uno double %[[TMP5]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double %[[TMP8]], double %[[TMP5]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
 ; CHECK-NEXT:   store double %[[TMP12]], ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call double @llvm.fabs.f64(double %[[A]])
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp ueq double %[[TMP14]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = and i1 %[[TMP6]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
-; CHECK-NEXT:   store double %[[TMP19]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp uno double %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double %[[TMP8]], double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { double } undef, double %[[TMP20]], 0
-; CHECK-NEXT:   ret { double } %[[TMP21]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double } undef, double %[[TMP18]], 0
+; CHECK-NEXT:   ret { double } %[[TMP19]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented_scale(
@@ -170,27 +168,25 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_P]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[K]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = call double @llvm.fabs.f64(double %[[K]])
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fcmp ueq double %[[TMP7]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = and i1 %[[TMP6]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[TMP4]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp uno double %[[TMP5]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double %[[TMP8]], double %[[TMP5]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP2]])
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp ueq double %[[TMP12]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = and i1 %[[TMP6]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP11]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
-; CHECK-NEXT:   store double %[[TMP17]], ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[D_P]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP10]]
-; CHECK-NEXT:   store double %[[TMP19]], ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fcmp uno double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP12]], double %[[TMP8]], double %[[TMP11]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[D_P]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = insertvalue { double } undef, double %[[TMP20]], 0
-; CHECK-NEXT:   ret { double } %[[TMP21]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double } undef, double %[[TMP18]], 0
+; CHECK-NEXT:   ret { double } %[[TMP19]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -71,10 +71,10 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP3]])
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP9]])
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp ueq double %[[TMP12]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = and i1 %[[TMP11]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp uno double %[[TMP10]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double %[[TMP13]], double %[[TMP10]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP16]]

@@ -63,56 +63,52 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv float 1.000000e+00, %[[B]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul float %[[TMP7]], %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = call float @llvm.fabs.f32(float %[[TMP7]])
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp ueq float %[[TMP10]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = and i1 %[[TMP9]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP12]], float 0.000000e+00, float %[[TMP8]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul float %[[TMP6]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP9]], float 0.000000e+00, float %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fcmp uno float %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP12]], float %[[TMP11]], float %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fdiv float %[[TMP4]], %[[B]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fneg float %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fdiv float %[[TMP15]], %[[B]]
 ; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul float %[[TMP16]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = call float @llvm.fabs.f32(float %[[TMP16]])
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp ueq float %[[TMP18]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = and i1 %[[TMP9]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], float 0.000000e+00, float %[[TMP17]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd float %[[TMP22]], %[[TMP21]]
-; CHECK-NEXT:   store float %[[TMP23]], ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call float @llvm.cos.f32(float %[[A]])
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul float %[[TMP24]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq float %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = call float @llvm.fabs.f32(float %[[TMP24]])
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp ueq float %[[TMP27]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = and i1 %[[TMP26]], %[[TMP28]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], float 0.000000e+00, float %[[TMP25]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd float %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store float %[[TMP32]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul float %[[B]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = call float @llvm.fabs.f32(float %[[B]])
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp ueq float %[[TMP35]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = and i1 %[[TMP34]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP37]], float 0.000000e+00, float %[[TMP33]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd float %[[TMP39]], %[[TMP38]]
-; CHECK-NEXT:   store float %[[TMP40]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fmul float %[[A]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = call float @llvm.fabs.f32(float %[[A]])
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fcmp ueq float %[[TMP42]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = and i1 %[[TMP34]], %[[TMP43]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = select i1 %[[TMP44]], float 0.000000e+00, float %[[TMP41]]
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fadd float %[[TMP46]], %[[TMP45]]
-; CHECK-NEXT:   store float %[[TMP47]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno float %[[TMP17]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], float %[[TMP11]], float %[[TMP17]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd float %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store float %[[TMP21]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = call float @llvm.cos.f32(float %[[A]])
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul float %[[TMP22]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp oeq float %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul float %[[TMP13]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP24]], float 0.000000e+00, float %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp uno float %[[TMP23]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], float %[[TMP26]], float %[[TMP23]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd float %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store float %[[TMP30]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul float %[[B]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul float %[[TMP6]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP32]], float 0.000000e+00, float %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp uno float %[[TMP31]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], float %[[TMP34]], float %[[TMP31]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd float %[[TMP37]], %[[TMP36]]
+; CHECK-NEXT:   store float %[[TMP38]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fmul float %[[A]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fcmp uno float %[[TMP39]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP40]], float %[[TMP34]], float %[[TMP39]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd float %[[TMP42]], %[[TMP41]]
+; CHECK-NEXT:   store float %[[TMP43]], ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = insertvalue { float, float } undef, float %[[TMP48]], 0
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = insertvalue { float, float } %[[TMP49]], float %[[TMP50]], 1
-; CHECK-NEXT:   ret { float, float } %[[TMP51]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { float, float } undef, float %[[TMP44]], 0
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { float, float } %[[TMP45]], float %[[TMP46]], 1
+; CHECK-NEXT:   ret { float, float } %[[TMP47]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @diffef(

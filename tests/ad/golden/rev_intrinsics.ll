@@ -83,64 +83,62 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP6]])
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp ueq double %[[TMP15]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = and i1 %[[TMP14]], %[[TMP16]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double 0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP12]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp uno double %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double %[[TMP16]], double %[[TMP13]]
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP4]])
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp ueq double %[[TMP20]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = and i1 %[[TMP14]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP22]], double 0.000000e+00, double %[[TMP19]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp oeq double %[[TMP23]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP24]])
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp ueq double %[[TMP27]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = and i1 %[[TMP26]], %[[TMP28]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP25]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp oeq double %[[TMP18]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP4]])
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp ueq double %[[TMP35]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = and i1 %[[TMP34]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP37]], double 0.000000e+00, double %[[TMP33]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP38]]
-; CHECK-NEXT:   store double %[[TMP40]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP8]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[TMP41]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP41]])
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fcmp ueq double %[[TMP44]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = and i1 %[[TMP43]], %[[TMP45]]
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = select i1 %[[TMP46]], double 0.000000e+00, double %[[TMP42]]
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP10]])
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fmul double %[[TMP48]], %[[TMP47]]
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = fcmp oeq double %[[TMP47]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP48]])
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fcmp ueq double %[[TMP51]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = and i1 %[[TMP50]], %[[TMP52]]
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = select i1 %[[TMP53]], double 0.000000e+00, double %[[TMP49]]
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fmul double %[[TMP55]], %[[TMP54]]
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = fcmp oeq double %[[TMP54]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP55]])
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fcmp ueq double %[[TMP58]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = and i1 %[[TMP57]], %[[TMP59]]
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = select i1 %[[TMP60]], double 0.000000e+00, double %[[TMP56]]
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = fadd double %[[TMP62]], %[[TMP61]]
-; CHECK-NEXT:   store double %[[TMP63]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp uno double %[[TMP19]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], double %[[TMP16]], double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP21]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp uno double %[[TMP23]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], double %[[TMP26]], double %[[TMP23]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp oeq double %[[TMP18]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP18]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP32]], double 0.000000e+00, double %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp uno double %[[TMP31]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP34]], double %[[TMP31]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP36]]
+; CHECK-NEXT:   store double %[[TMP38]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP8]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[TMP39]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[TMP12]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = select i1 %[[TMP41]], double 0.000000e+00, double %[[TMP42]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fcmp uno double %[[TMP40]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = select i1 %[[TMP44]], double %[[TMP43]], double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP10]])
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fmul double %[[TMP46]], %[[TMP45]]
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fcmp oeq double %[[TMP45]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fmul double %[[TMP45]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = select i1 %[[TMP48]], double 0.000000e+00, double %[[TMP49]]
+; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fcmp uno double %[[TMP47]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = select i1 %[[TMP51]], double %[[TMP50]], double %[[TMP47]]
+; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP53]], %[[TMP52]]
+; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fcmp oeq double %[[TMP52]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fmul double %[[TMP52]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP55]], double 0.000000e+00, double %[[TMP56]]
+; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = fcmp uno double %[[TMP54]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = select i1 %[[TMP58]], double %[[TMP57]], double %[[TMP54]]
+; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = fadd double %[[TMP60]], %[[TMP59]]
+; CHECK-NEXT:   store double %[[TMP61]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = insertvalue { double } undef, double %[[TMP64]], 0
-; CHECK-NEXT:   ret { double } %[[TMP65]]
+; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = insertvalue { double } undef, double %[[TMP62]], 0
+; CHECK-NEXT:   ret { double } %[[TMP63]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -212,10 +212,10 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP19]])
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP25]])
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp ueq double %[[TMP28]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = and i1 %[[TMP27]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP24]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp uno double %[[TMP26]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double %[[TMP29]], double %[[TMP26]]
 ; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
 ; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
 ; CHECK-NEXT:   store double %[[TMP33]], ptr %[[TMP20]], align 8

@@ -99,51 +99,47 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp oeq double %[[TMP14]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP11]])
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp ueq double %[[TMP17]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = and i1 %[[TMP16]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP14]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp uno double %[[TMP15]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double %[[TMP18]], double %[[TMP15]]
 ; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP9]])
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp ueq double %[[TMP22]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = and i1 %[[TMP16]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP21]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double %[[TMP28]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP29]], ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp uno double %[[TMP21]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP22]], double %[[TMP18]], double %[[TMP21]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[X]], %[[TMP33]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oeq double %[[TMP33]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fcmp ueq double %[[TMP36]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = and i1 %[[TMP35]], %[[TMP37]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double 0.000000e+00, double %[[TMP34]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[X]], %[[TMP33]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fcmp ueq double %[[TMP43]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = and i1 %[[TMP35]], %[[TMP44]]
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = select i1 %[[TMP45]], double 0.000000e+00, double %[[TMP42]]
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fadd double %[[TMP47]], %[[TMP46]]
-; CHECK-NEXT:   store double %[[TMP48]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[X]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fcmp oeq double %[[TMP31]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP31]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP33]], double 0.000000e+00, double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp uno double %[[TMP32]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP36]], double %[[TMP35]], double %[[TMP32]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[X]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fcmp uno double %[[TMP40]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = select i1 %[[TMP41]], double %[[TMP35]], double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP43]], %[[TMP42]]
+; CHECK-NEXT:   store double %[[TMP44]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = insertvalue { double } undef, double %[[TMP49]], 0
-; CHECK-NEXT:   ret { double } %[[TMP50]]
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = insertvalue { double } undef, double %[[TMP45]], 0
+; CHECK-NEXT:   ret { double } %[[TMP46]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

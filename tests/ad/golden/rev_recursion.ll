@@ -104,35 +104,33 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP8]])
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp ueq double %[[TMP14]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = and i1 %[[TMP13]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP11]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp uno double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double %[[TMP15]], double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
 ; CHECK-NEXT:   store double %[[TMP19]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp ueq double %[[TMP21]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = and i1 %[[TMP13]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP20]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP24]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = extractvalue { double } %[[TMP25]], 0
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP21]], double %[[TMP15]], double %[[TMP20]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP22]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = extractvalue { double } %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP29:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP27:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP29]]:
+; CHECK-NEXT: {{^}}[[TMP27]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = insertvalue { double } undef, double %[[TMP30]], 0
-; CHECK-NEXT:   ret { double } %[[TMP31]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double } undef, double %[[TMP28]], 0
+; CHECK-NEXT:   ret { double } %[[TMP29]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_p.1(
@@ -206,35 +204,33 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = call double @llvm.fabs.f64(double %[[TMP8]])
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp ueq double %[[TMP14]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = and i1 %[[TMP13]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP11]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp uno double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double %[[TMP15]], double %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
 ; CHECK-NEXT:   store double %[[TMP19]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = call double @llvm.fabs.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp ueq double %[[TMP21]], 0x7FF0000000000000
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = and i1 %[[TMP13]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double 0.000000e+00, double %[[TMP20]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP24]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = extractvalue { double } %[[TMP25]], 0
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP21]], double %[[TMP15]], double %[[TMP20]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP22]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = extractvalue { double } %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP29:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP27:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP29]]:
+; CHECK-NEXT: {{^}}[[TMP27]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = insertvalue { double } undef, double %[[TMP30]], 0
-; CHECK-NEXT:   ret { double } %[[TMP31]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double } undef, double %[[TMP28]], 0
+; CHECK-NEXT:   ret { double } %[[TMP29]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffep(

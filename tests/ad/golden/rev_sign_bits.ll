@@ -195,13 +195,18 @@ define { double, double } @grad(double %x, double %y) {
 ; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
 ; O2-NEXT:   %[[TMP5:[^ ,]+]] = phi double [ %[[TMP3]], %[[PARK_I_I]] ], [ %[[TMP4]], %[[FREE_I_I]] ]
 ; O2-NEXT:   %[[TMP6:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[Y]])
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP7]], %[[TMP6]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = fsub double %[[TMP8]], %[[TMP5]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd double %[[TMP9]], 0.000000e+00
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP10]], 0
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[X]], %[[TMP6]]
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = fsub double 0.000000e+00, %[[TMP12]]
-; O2-NEXT:   %[[TMP14:[^ ,]+]] = insertvalue { double, double } %[[TMP11]], double %[[TMP13]], 1
-; O2-NEXT:   ret { double, double } %[[TMP14]]
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = fneg double %[[X]]
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP7]]
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = fcmp uno double %[[TMP8]], 0.000000e+00
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double 0x7FF8000000000000
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = tail call double @llvm.copysign.f64(double 1.000000e+00, double %[[X]])
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP6]]
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = fsub double %[[TMP13]], %[[TMP5]]
+; O2-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], 0.000000e+00
+; O2-NEXT:   %[[TMP16:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP15]], 0
+; O2-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP8]], 0.000000e+00
+; O2-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP9]], double %[[TMP11]], double %[[TMP17]]
+; O2-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double, double } %[[TMP16]], double %[[TMP18]], 1
+; O2-NEXT:   ret { double, double } %[[TMP19]]
 ; O2-NEXT: }
