@@ -121,12 +121,19 @@ def build_object(bitcode: Sequence[PathLike], output: PathLike, options: BuildOp
     module = llvm.link(units)
     llvm.verify(module, name=f"bitcode of {output.name}")
     defined, undefined = llvm.global_symbols(module)
+    # A host object is optimized by the clang run that compiles it (pipeline.write_object).
+    host_object = output.suffix == ".o" and not module.triple.startswith(("nvptx", "amdgcn"))
+    postopt_level = 0 if host_object else options.opt_level
     if any(_REQUEST_MARK in name for name in defined | undefined):
         module = pipeline.transform_module(
-            module, pipeline.TransformOptions(preopt=options.preopt, postopt_level=options.opt_level),
+            module, pipeline.TransformOptions(preopt=options.preopt, postopt_level=postopt_level),
             name=str(output))
     else:
-        llvm.optimize(module, options.opt_level)
+        llvm.optimize(module, postopt_level)
+    if host_object:
+        with pipeline.atomic_output(output) as temp:
+            pipeline.write_object(module, temp, options.opt_level, name=str(output))
+        return output
     module = device_libraries.finish_device_module(module, options.opt_level, name=str(output))
     if output.suffix == ".hsaco":
         return gpu_programs.hip_code_object(module, _target_cpu(module) or "gfx90a", output)

@@ -3,6 +3,7 @@
 ``compile_sources``: sources -> bitcode per file -> one linked module (``..._with_dependencies``:
 and every file the compilers read).
 ``transform_module``: preopt -> our IR -> differentiate -> print -> verify -> O3.
+``write_object``: a module optimized and compiled to a host object by one clang run.
 ``write_module`` / ``atomic_output``: outputs appear whole or not at all.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from enzyme import llvm, progress, toolchain
-from enzyme.errors import EnzymeWarning, IRError, UsageError, VerifyError
+from enzyme.errors import CompileError, EnzymeWarning, IRError, UsageError, VerifyError
 from enzyme.runtime_bodies import with_runtime_bodies
 
 PathLike = str | os.PathLike[str]
@@ -163,7 +164,10 @@ def collector_paused() -> Iterator[None]:
 def transform_module(
     module: llvm.ModuleRef, options: TransformOptions = TransformOptions(), *, name: str = "<module>"
 ) -> llvm.ModuleRef:
-    """The ``enzyme opt`` pipeline; returns a new, verified module (``module`` is preoptimized in place)."""
+    """The ``enzyme opt`` pipeline; returns a new, verified module (``module`` is preoptimized in place).
+
+    With ``postopt_level=0`` the derivatives are left unoptimized: :func:`write_object` optimizes and
+    compiles them in one clang run (what ``enzyme build`` and the ``enzyme-cc`` link do)."""
     llvm.verify(module, name=name)
     module = with_runtime_bodies(module, name=name)
     for fn in llvm.keep_registered_calls(module):
@@ -184,8 +188,18 @@ def transform_module(
     except IRError as exc:
         # The input verified, so invalid output is our bug, not the user's.
         raise VerifyError(f"internal error: pyenzyme produced invalid IR ({exc}); please report this") from exc
+    if options.postopt_level == 0:
+        return result
     with progress.phase(f"optimized the derivatives of {name} at -O{options.postopt_level}"):
-        llvm.optimize(result, options.postopt_level)
+        return _optimized(result, lambda: _parse_output(produced, name=f"pyenzyme output for {name}"),
+                          options.postopt_level, name=name)
+
+
+def _optimized(result: llvm.ModuleRef, again: Callable[[], llvm.ModuleRef], level: int, *,
+               name: str) -> llvm.ModuleRef:
+    """``result`` optimized at ``level`` in place and verified; ``again()`` makes a fresh copy of the module
+    for a second try without the SLP vectorizer."""
+    llvm.optimize(result, level)
     try:
         llvm.verify(result, name=f"optimized pyenzyme output for {name}")
         return result
@@ -193,15 +207,45 @@ def transform_module(
         # LLVM 22's SLP vectorizer can put a use before its definition in derivative code (seen on shuffles of
         # bitcast vectors) although the module it was given verified: optimize that module again without it.
         warnings.warn(f"{name}: LLVM's SLP vectorizer produced invalid IR ({str(exc)[:200]}); optimized "
-                      "again without it", EnzymeWarning, stacklevel=2)
-    result = _parse_output(produced, name=f"pyenzyme output for {name}")
-    llvm.optimize(result, options.postopt_level, slp=False)
+                      "again without it", EnzymeWarning, stacklevel=3)
+    result = again()
+    llvm.optimize(result, level, slp=False)
     try:
         llvm.verify(result, name=f"optimized pyenzyme output for {name}")
     except IRError as exc:
-        raise VerifyError(f"internal error: LLVM's O{options.postopt_level} pipeline turned the verified derivative "
+        raise VerifyError(f"internal error: LLVM's O{level} pipeline turned the verified derivative "
                           f"module into invalid IR ({exc}); build at -O0 or please report this") from exc
     return result
+
+
+def write_object(module: llvm.ModuleRef, output: PathLike, opt_level: int, *, name: str = "<module>") -> Path:
+    """A host object at ``output`` from ``module`` optimized at ``opt_level`` (``module`` is left as it is).
+
+    One clang-22 run optimizes and compiles (clang's LLVM is faster than llvmlite's at both, see
+    ``toolchain.optimize_ir_object``), checking the optimized IR.  Should that run fail (LLVM 22's SLP
+    vectorizer can break derivative code, see :func:`transform_module`), the module is optimized here as
+    ``enzyme opt`` does it, without the SLP vectorizer where it broke the module, and only compiled by clang.
+    """
+    output = Path(output)
+    bitcode = output.with_name(output.name + ".unoptimized.bc")
+    data = llvm.to_bitcode(module)
+    try:
+        bitcode.write_bytes(data)
+        if opt_level == 0:
+            return toolchain.compile_ir_object(bitcode, output, opt_level=0)
+        try:
+            with progress.phase(f"optimized and compiled {name} at -O{opt_level}"):
+                return toolchain.optimize_ir_object(bitcode, output, opt_level=opt_level)
+        except CompileError as exc:
+            warnings.warn(f"{name}: {str(exc)[:300]}; optimizing in-process instead", EnzymeWarning, stacklevel=2)
+
+        def fresh() -> llvm.ModuleRef:
+            return llvm.parse(data, name=name)
+        optimized = _optimized(fresh(), fresh, opt_level, name=name)
+        bitcode.write_bytes(llvm.to_bitcode(optimized))
+        return toolchain.compile_ir_object(bitcode, output, opt_level=opt_level)
+    finally:
+        bitcode.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager

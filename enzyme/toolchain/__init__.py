@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enzyme.toolchain.bitcode import compile_to_bitcode
 from enzyme.toolchain.cache import cache_dir
-from enzyme.toolchain.clang import compile_amdgpu_object, compile_ir_object, openmp_runtime
+from enzyme.toolchain.clang import compile_amdgpu_object, compile_ir_object, openmp_runtime, optimize_ir_object
 from enzyme.toolchain.compiler_driver import compile_native_object, run_driver
 from enzyme.toolchain.depfiles import Depfile, absolute, read_depfile, search_directories, write_depfile
 from enzyme.toolchain.doctor import ToolStatus, doctor, format_table
@@ -43,6 +43,7 @@ __all__ = [
     "link_libraries",
     "link_shared",
     "openmp_runtime",
+    "optimize_ir_object",
     "read_depfile",
     "run_driver",
     "search_directories",

@@ -200,6 +200,24 @@ def compile_ir_object(bitcode: Path, output: Path, *, opt_level: int) -> Path:
     return output
 
 
+def optimize_ir_object(bitcode: Path, output: Path, *, opt_level: int) -> Path:
+    """LLVM's ``O<opt_level>`` pipeline and code generation of ``bitcode`` in one clang-22 run: an ELF object as
+    :func:`compile_ir_object` makes it from bitcode optimized at that level.
+
+    Used for the derivative module: clang's own LLVM optimizes and compiles it in 60-75% of the CPU time
+    llvmlite's copy of LLVM 22 takes for the same pipeline.  The verifier checks the optimized IR (release
+    clang skips it: it compiles what LLVM 22's SLP vectorizer breaks, see tests/llvm/test_postopt_fallback.py,
+    without a word), so a pass that breaks the module stops with an error, not a wrong object.
+    """
+    clang = find_tool("clang")
+    run_tool(
+        [clang.path, "-c", "-x", "ir", f"-O{opt_level}", "-fPIC", "-fverify-intermediate-code",
+         "-fno-crash-diagnostics", str(bitcode), "-o", str(output)],
+        what=f"clang-{clang.llvm_major} could not optimize and compile {bitcode}",
+    )
+    return output
+
+
 def compile_amdgpu_object(bitcode: Path, output: Path, *, arch: str) -> Path:
     """Code generation of optimized AMDGPU bitcode by clang-22, whose assembler also parses the inline
     assembly of the HIP headers (llvmlite has no AMDGPU assembly parser)."""

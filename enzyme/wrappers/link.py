@@ -17,7 +17,7 @@ from pathlib import Path
 
 from enzyme import llvm, toolchain
 from enzyme.errors import LinkError, UsageError
-from enzyme.pipeline import TransformOptions, atomic_output, remove_stale_outputs, transform_module
+from enzyme.pipeline import TransformOptions, atomic_output, remove_stale_outputs, transform_module, write_object
 from enzyme.wrappers.args import (
     ASSEMBLER,
     DRIVER_LANGUAGES,
@@ -247,12 +247,9 @@ def build_module_object(invocation: Invocation, plan: _LinkPlan, path: Path, out
     if any(name.startswith(_FORTRAN_RUNTIME_PREFIX) for name in undefined):
         plan.languages.add("fortran")
     if any(_REQUEST_MARK in name for name in defined | undefined):
-        # Pre-AD O2 whatever the level: AD after optimization is what makes the derivatives fast.
-        options = TransformOptions(preopt=True, postopt_level=invocation.opt_level)
+        # Pre-AD O2 whatever the level: AD after optimization is what makes the derivatives fast.  The
+        # post-AD optimization at the link's level is done by the clang run that compiles the object.
+        options = TransformOptions(preopt=True, postopt_level=0)
         module = transform_module(module, options, name=str(output))
-    else:
-        # No requests: the objects' code, optimized across files only when the link asks (like LTO).
-        llvm.optimize(module, invocation.opt_level)
-    bitcode = path.with_suffix(".bc")
-    bitcode.write_bytes(llvm.to_bitcode(module))
-    return toolchain.compile_ir_object(bitcode, path, opt_level=invocation.opt_level)
+    # No requests: the objects' code, optimized across files only when the link asks (like LTO).
+    return write_object(module, path, invocation.opt_level, name=str(output))

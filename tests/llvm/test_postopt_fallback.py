@@ -11,7 +11,7 @@ from pathlib import Path
 
 from enzyme import llvm
 from enzyme.errors import EnzymeWarning
-from enzyme.pipeline import TransformOptions, transform_module
+from enzyme.pipeline import TransformOptions, transform_module, write_object
 
 DATA = Path(__file__).parent / "data" / "slp_invalid_ir.ll"
 
@@ -36,3 +36,20 @@ def test_postopt_output_is_verified_and_falls_back_without_slp() -> None:
     warned = [w for w in caught if issubclass(w.category, EnzymeWarning) and "SLP" in str(w.message)]
     # The fallback speaks exactly when LLVM's own O3 breaks the module (a fixed LLVM makes both false).
     assert bool(warned) == _plain_o3_breaks(text)
+
+
+def test_write_object_checks_what_clang_optimized_and_falls_back(tmp_path: Path) -> None:
+    """``write_object`` optimizes in the clang run that compiles; clang verifies the optimized IR there (it
+    would compile the broken module silently otherwise) and the module is optimized in-process when it fails."""
+    text = DATA.read_text()
+    module = llvm.parse(text)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        output = write_object(module, tmp_path / "slp.o", 3, name="slp")
+    assert output.read_bytes()[:4] == b"\x7fELF"
+    assert not list(tmp_path.glob("*.bc"))  # the bitcode handed to clang is gone
+    fell_back = [w for w in caught if issubclass(w.category, EnzymeWarning) and "in-process" in str(w.message)]
+    assert bool(fell_back) == _plain_o3_breaks(text)
+    if fell_back:
+        assert "does not dominate" in str(fell_back[0].message) or "Broken" in str(fell_back[0].message)
+    llvm.verify(module)  # left as it was
