@@ -142,16 +142,15 @@ class Emitter:
         return self.b.select(is_nan, nan_fill, product)
 
     def _nan_fill(self, seed: Value) -> Value:
-        """``seed == 0 ? +0.0 : seed · NaN``: what a singular product that is NaN becomes (+0.0: a select of it
-        is one AND).  ``seed · NaN`` is a NaN (LLVM folds it) whose tangent, where a derivative of this code
-        is taken, is NaN like the product's would be, not zero."""
+        """``seed == 0 ? +0.0 : seed · (0/0)``: what a singular product that is NaN becomes (+0.0: a select of
+        it is one AND).  ``seed · (0/0)`` is a NaN (LLVM folds it; made by a division, as x86_fp80 has no
+        spelling of a NaN constant here) whose tangent, where a derivative of this code is taken, is NaN
+        like the product's would be, not zero."""
         fill = self._zero_seeds.get(seed)
         if fill is None:
-            t = self.type
-            nan = const_fp(scalar_of(t), float("nan"))
-            nans = ConstantExpr(t, "splat", [nan]) if isinstance(t, VectorType) else nan
-            is_zero = self.b.fcmp("oeq", seed, self.emit(_ZERO))
-            fill = self._zero_seeds[seed] = self.b.select(is_zero, self.emit(_ZERO), self.b.fmul(seed, nans))
+            zero = self.emit(_ZERO)
+            is_zero = self.b.fcmp("oeq", seed, zero)
+            fill = self._zero_seeds[seed] = self.b.select(is_zero, zero, self.b.fmul(seed, self.b.fdiv(zero, zero)))
         return fill
 
     def _int_to_float(self, v: Value) -> Value:
