@@ -23,6 +23,16 @@ def nvidia_gpu() -> bool:
     return Path("/dev/nvidia0").exists() and shutil.which("nvidia-smi") is not None
 
 
+@pytest.mark.requires_tool("cuda")
+@pytest.mark.requires_tool("ptxas")
+def test_device_features_program_builds_and_runs_or_fails_cleanly(wrappers: Wrappers) -> None:
+    """examples/cuda/device_features.cu: barriers, atomics, forward mode, libdevice math, long tapes, each
+    checked against its oracle by the program itself (on a GPU; ci/gpu_check.sh runs it at every level)."""
+    shutil.copy(REPO_ROOT / "examples" / "cuda" / "device_features.cu", wrappers.cwd / "features.cu")
+    wrappers.run("enzyme-c++", "-O2", "features.cu", "-o", "features")
+    check_run(wrappers.cwd / "features")
+
+
 def check_run(program: Path) -> None:
     """Run a built CUDA program: its own finite-difference check on a GPU, a clean CUDA error without one."""
     result = subprocess.run([program], capture_output=True, text=True, timeout=300, check=False)
