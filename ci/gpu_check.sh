@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The checks that need an NVIDIA GPU, in one short run, for a machine that has one:
 #   bash ci/gpu_check.sh               after ci/setup.sh: the CUDA tests (programs run), then the GPU benchmark
-#   bash ci/gpu_check.sh --bundle DIR  build every GPU program into DIR here (no GPU needed): the CUDA example
-#                                      programs at -O0..-O3, sm_80 objects linked separately (run through their
-#                                      PTX), the CMake example, the benchmark, PTX for CuPy, and libcudart
+#   bash ci/gpu_check.sh --bundle DIR  build every GPU program into DIR here (no GPU needed): the CUDA examples
+#                                      and tests/corpus/gpu at -O0..-O3, an sm_80 object linked separately (run
+#                                      through its PTX), the CMake example, the benchmark, PTX for CuPy, libcudart
 #   bash ci/gpu_check.sh --run DIR     run a bundle on a GPU machine that has only the CUDA driver (and CuPy for
 #                                      the Python check): each program checks its gradients against finite
 #                                      differences or analytic derivatives; exit 0 only if every check agrees
@@ -28,8 +28,9 @@ bundle() {
     cuda=${ENZYME_CUDA_PATH:-/usr/local/cuda-13.0}
     set -e
     for level in 0 1 2 3; do
-        for program in gradient_program device_features; do
-            "${cxx[@]}" -O$level examples/cuda/$program.cu -o "$out/${program}_O$level"
+        for source in examples/cuda/gradient_program.cu examples/cuda/device_features.cu tests/corpus/gpu/*.cu; do
+            program=$(basename "$source" .cu)
+            "${cxx[@]}" -O$level "$source" -o "$out/${program}_O$level"
         done
     done
     "${cxx[@]}" -O2 -c examples/cuda/gradient_program.cu -o "$out/gp_sm80.o" --cuda-gpu-arch=sm_80
@@ -52,7 +53,7 @@ run_bundle() {
     shift
     no_gpu && return 0
     export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    for program in "$dir"/gradient_program_* "$dir"/device_features_O*; do
+    for program in "$dir"/*_O[0-3] "$dir"/gradient_program_cmake "$dir"/gradient_program_sm80_linked; do
         echo "== ${program##*/}"
         "$program" || { echo "FAILED: ${program##*/} (exit $?)"; failed=1; }
     done
