@@ -49,17 +49,17 @@ static double rate_of(int j, const std::array<double, NR> &k, const std::vector<
   return r;
 }
 
-// d rate_j / d c_s
+// d rate_j / d c_s (product rule over the reactant slots; A + A counts twice)
 static double rate_deriv(int j, int s, const std::array<double, NR> &k, const std::vector<double> &c) {
-  double r = k[j];
-  bool found = false;
+  double d = 0.0;
   for (int m = 0; m < 2; ++m) {
-    int sp = MECH.reac[j][m];
-    if (sp < 0) continue;
-    if (sp == s && !found) { found = true; continue; }
-    r *= c[sp];
+    if (MECH.reac[j][m] != s) continue;
+    double r = k[j];
+    for (int o = 0; o < 2; ++o)
+      if (o != m && MECH.reac[j][o] >= 0) r *= c[MECH.reac[j][o]];
+    d += r;
   }
-  return found ? r : 0.0;
+  return d;
 }
 
 static void production(const std::array<double, NR> &k, const std::vector<double> &c, std::vector<double> &w) {
