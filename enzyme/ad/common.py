@@ -14,7 +14,7 @@ from ..ir.invokes import catching_invokes
 from ..ir.instructions import invoke_as_call
 from ..analysis.debuginfo import describe
 from ..analysis.nonfinite import NonFiniteValues
-from ..rules.inactive import is_known_inactive, returns_text
+from ..rules.inactive import is_known_inactive
 from ..rules.math import no_rule_reason
 from ..rules.mpi import MPI_CALLS, is_mpi_function
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
@@ -274,7 +274,7 @@ def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
     pointer and follows it (in another function, say) would accumulate
     derivatives through null.  Harmless when the memory pointed to cannot hold
     floating-point data (``float_free``, from type analysis: index arrays, strings,
-    vtables; a pointer a string function returns), or for null itself.
+    vtables), or for null itself.
     """
     target = pointer
     while isinstance(target, ConstantExpr) and target.operands:
@@ -283,8 +283,6 @@ def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
         return None
     if isinstance(target, ConstantInt) and 0 <= target.value < NULL_PAGE:
         return None  # an address in the never-mapped first page (Rust's dangling pointer of an empty Vec)
-    if isinstance(target, CallInst) and target.callee_name and returns_text(target.callee_name):
-        return None  # std::string's buffer from _M_create, strdup's copy: characters
     if isinstance(target, GlobalVariable):
         if not carries_float(target.value_type):
             return None

@@ -13,11 +13,11 @@
 from __future__ import annotations
 
 from .dsl import Rule, may_be_nonfinite
-from .inactive import inactive_reason, is_known_inactive, returns_text
+from .inactive import inactive_reason, is_known_inactive
 from .instructions import LINEAR_CONVERSIONS, INSTRUCTIONS
 from .math import MATH, MULTI, NO_RULE_REASON, SPECIAL, canonical_name, is_special, lookup, lookup_multi, no_rule_reason
 from .memory import MEMORY, MemoryFunction, MemoryKind, Returns, lookup_memory
 
 __all__ = ["INSTRUCTIONS", "LINEAR_CONVERSIONS", "MATH", "MEMORY", "MULTI", "NO_RULE_REASON", "SPECIAL",
-           "MemoryFunction", "MemoryKind", "Returns", "Rule", "canonical_name", "inactive_reason", "is_known_inactive", "returns_text", "is_special",
+           "MemoryFunction", "MemoryKind", "Returns", "Rule", "canonical_name", "inactive_reason", "is_known_inactive", "is_special",
            "lookup", "lookup_memory", "lookup_multi", "may_be_nonfinite", "no_rule_reason"]

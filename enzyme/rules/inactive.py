@@ -281,20 +281,6 @@ def inactive_reason(name: str) -> str | None:
     return reason
 
 
-#: Byte searches: their result may point into any memory, not only text.
-_ANY_MEMORY = ("memchr", "memrchr", "rawmemchr")
-
-
-def returns_text(name: str) -> bool:
-    """Does a pointer ``name`` returns point to characters (or to objects of chars, sizes and flags only)?
-
-    True for C's string functions (``strdup``, ``strchr``) and libstdc++'s character machinery
-    (``std::string``'s ``_M_create``, ``data``, ``append``): memory no derivative can follow.
-    """
-    reason = inactive_reason(name)
-    return reason in (_STRINGS, _CXX_TEXT) and like_target(name) not in _ANY_MEMORY
-
-
 def is_known_inactive(name: str) -> bool:
     """True for functions whose calls never carry derivatives (I/O, timers, debug intrinsics, ...).
 
