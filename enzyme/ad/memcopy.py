@@ -203,12 +203,10 @@ def string_characters(p: Value) -> bool:
     """Is ``p`` a std::string's data pointer -- stored into or loaded from its ``_M_p`` field (by the access's
     ``!tbaa`` tag)?  It points to characters only: a copy to or from it (the inlined move of a short string
     into a ``std::map<std::string, double>`` node) moves no floats."""
-    if isinstance(p, LoadInst):
-        uses = [p]
-    else:
-        uses = [u.user for u in p.uses if isinstance(u.user, StoreInst) and u.user.operand(0) is p]
+    uses: list[Instruction] = [p] if isinstance(p, LoadInst) else [
+        u.user for u in p.uses if isinstance(u.user, StoreInst) and u.user.operand(0) is p]
     for access in uses:
-        if isinstance(access, Instruction) and (base := access_base(access)) is not None:
+        if (base := access_base(access)) is not None:
             if base[1] == 0 and _STRING_TBAA.match(base[0]):
                 return True
     return False
