@@ -76,6 +76,9 @@ def _writes_through(arg: Value) -> bool:
                     continue
                 if name.startswith(("llvm.memcpy", "llvm.memmove")) and use.index == 1 and user.operand(0) is not v:
                     continue  # only read as the source
+                attrs = user.arg_attrs[use.index].split() if use.index < user.n_args else []
+                if any(a.startswith("byval(") or a in ("readonly", "readnone") for a in attrs):
+                    continue  # passed on by value (the callee gets a copy) or only read
                 return True
             if isinstance(user, Instruction) and user.opcode == "icmp":
                 continue
