@@ -26,7 +26,7 @@ from .input_calls import augment_input_call, forward_input_call, reverse_input_c
 from .openmp import needs_atomic_adjoint, refuse_in_parallel
 from .openmp_runtime import atomic_add
 from .memcopy import (copied_element_type, copy_adjoint_function, declared_without_floats, record_adjoint_function,
-                      record_returned_shadow, stored_as_non_float)
+                      record_returned_shadow, stored_as_non_float, string_characters)
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .forward_state import ForwardState
 from .reverse_state import ReverseState
@@ -244,8 +244,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
-    if any(declared_without_floats(p, nbytes, st.layout) for p in (dst, src)):
-        return CopyLayout(no_floats=True)
+    if any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
+        return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
     if found is None and fields is not None and nbytes is not None:

@@ -67,6 +67,22 @@ def access_type_name(module: Module, tag_ref: str) -> str | None:
     return None
 
 
+def access_base(inst: Instruction) -> tuple[str, int] | None:
+    """The struct-path base type name and offset of an access's ``!tbaa`` tag (``("_ZTS4Cell", 8)``), if any."""
+    ref = inst.get_metadata("tbaa")
+    f = inst.function
+    module = f.module if f is not None else None
+    if ref is None or not isinstance(module, Module):
+        return None
+    tag = metadata_table(module).node(ref)
+    if not tag or len(tag) < 3 or not isinstance(tag[0], MDRef) or not isinstance(tag[2], MDConst):
+        return None
+    base = metadata_table(module).node(tag[0].ref)
+    name = next((op.text for op in base or () if isinstance(op, MDString)), None)
+    offset = tag[2].int_value
+    return (name, offset) if name is not None and offset is not None else None
+
+
 def _tag_tree(module: Module, tag_ref: str, access_size: int) -> TypeTree | None:
     """The memory tree one access tag implies at offset 0 (integers cover every accessed byte)."""
     name = access_type_name(module, tag_ref)
