@@ -143,9 +143,9 @@ def _known_parts_tree(module: Module, tag_ref: str) -> TypeTree | None:
     cache = _KNOWN_PARTS.setdefault(table, {})
     base = tag[0].ref
     if base not in cache:
-        parts = TypeTree()
-        _collect_known(table, base, 0, parts, depth=0)
-        cache[base] = parts if parts else None
+        found = TypeTree()
+        _collect_known(table, base, 0, found, depth=0)
+        cache[base] = found if found else None
     parts = cache[base]
     return parts.shifted(-offset, keep_wild=False) if parts is not None else None
 
@@ -216,7 +216,7 @@ def no_float_extent(ptr: Value, layout: DataLayout) -> int:
 def _constant_base(ptr: Value, layout: DataLayout) -> tuple[Value, int]:
     at = 0
     while isinstance(ptr, GEPInst) and ptr.source_type is not None:
-        const, strides = gep_offset(layout, ptr.source_type, ptr.operands[1:])
+        const, strides = gep_offset(layout, ptr.source_type, list(ptr.operands[1:]))
         if strides:
             break
         at += const
@@ -234,7 +234,7 @@ def _constant_derived(base: Value, layout: DataLayout) -> list[tuple[Value, int]
         for use in v.uses:
             g = use.user
             if isinstance(g, GEPInst) and use.index == 0 and g.source_type is not None:
-                const, strides = gep_offset(layout, g.source_type, g.operands[1:])
+                const, strides = gep_offset(layout, g.source_type, list(g.operands[1:]))
                 if not strides:
                     out.append((g, c + const))
     return out
