@@ -27,8 +27,10 @@ _FLOAT_NAMES = {
     "double": "double", "float": "float", "long double": "x86_fp80", "_Float16": "half", "__fp16": "half",
     "half": "half", "__bf16": "bfloat", "__float128": "fp128", "_Float128": "fp128",
 }
+#: The type of the tags enzyme.driver.field_tags gives integer struct fields in modules without TBAA (-O0).
+FIELD_TYPE_NAME = "pyenzyme integer field"
 _INT_NAMES = frozenset({
-    "int", "long", "long long", "short", "bool", "_Bool", "__int128", "wchar_t", "char16_t", "char32_t",
+    FIELD_TYPE_NAME, "int", "long", "long long", "short", "bool", "_Bool", "__int128", "wchar_t", "char16_t", "char32_t",
     "char8_t", "unsigned int", "unsigned long", "unsigned long long", "unsigned short",
     "jtbaa_arraysize", "jtbaa_arraylen", "jtbaa_arrayflags",
 })
