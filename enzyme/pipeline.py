@@ -135,7 +135,7 @@ def _with_field_tags(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
     """Without TBAA (an -O0 build), the integer fields of C/C++ structs get access tags saying so before the
     pre-AD pipeline folds away the struct GEPs that tell them (enzyme.driver.field_tags)."""
     text = llvm.to_text(module)
-    if "!tbaa" in text or ("%struct." not in text and "%class." not in text):
+    if "!tbaa" in text or not any(k in text for k in ("%struct.", "%class.", '%"struct.', '%"class.')):
         return module
     from enzyme.driver.field_tags import tag_integer_fields
     from enzyme.ir import parse_module, print_module
