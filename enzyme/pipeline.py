@@ -132,6 +132,24 @@ def _parse_output(text: str, *, name: str) -> llvm.ModuleRef:
     return llvm.parse(text, name=name)
 
 
+def _with_field_tags(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
+    """Without TBAA (an -O0 build), the integer fields of C/C++ structs get access tags saying so before the
+    pre-AD pipeline folds away the struct GEPs that tell them (enzyme.driver.field_tags)."""
+    text = llvm.to_text(module)
+    if "!tbaa" in text or not any(k in text for k in ("%struct.", "%class.", '%"struct.', '%"class.')):
+        return module
+    from enzyme.driver.field_tags import tag_integer_fields
+    from enzyme.ir import parse_module, print_module
+
+    with collector_paused():
+        ours = parse_module(text)
+        if not tag_integer_fields(ours):
+            return module
+        tagged = llvm.parse(print_module(ours), name=name)
+    llvm.verify(tagged, name=name)
+    return tagged
+
+
 def _through_enzyme_ir(text: str) -> str:
     """Import into our IR model, run every differentiation request, print back."""
     from enzyme.driver import differentiate_module
@@ -177,6 +195,7 @@ def transform_module(
             f"differentiated as code, not with the rule; declare it __attribute__((noinline))",
             EnzymeWarning, stacklevel=2)
     if options.preopt:
+        module = _with_field_tags(module, name)
         with progress.phase(f"optimized {name} before differentiation"):
             llvm.preopt(module)
     transform = options.transform or _through_enzyme_ir

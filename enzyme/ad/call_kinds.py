@@ -116,12 +116,12 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
     if registered is not None or (mode is not Mode.FORWARD and (fixed_point_of(module, callee) is not None
                                                                 or checkpoint_of(module, callee) is not None)):
         return CallSite(CallKind.CUSTOM, name, callee)
+    if is_mirrored(name):  # before the inactive table: std::string's _M_create is in both
+        return CallSite(CallKind.MIRRORED, name, callee)
     if is_inactive_function(name):
         return CallSite(CallKind.INACTIVE, name, callee)
     if mpi_call(name) is not None:
         return CallSite(CallKind.MPI, name, callee)
-    if is_mirrored(name):
-        return CallSite(CallKind.MIRRORED, name, callee)
     memory = lookup_memory(name)
     if memory is not None:
         return CallSite(CallKind.MEMORY, name, callee, memory=memory)

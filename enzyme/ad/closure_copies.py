@@ -8,8 +8,9 @@ in a function), and so is its call operator (``_ZZ16lorenz_objectiveENK3$_0clE..
 is ``dereferenceable(<size of the closure>)`` and the operator reads every capture with its type (a pointer for
 a capture by reference, the value's type for one by value).  A copy of exactly that many bytes from or to a
 reference to the closure (an argument of the helper with the same size), a pointer loaded from memory (the
-``_Functor*`` std::function keeps) or a new block moves those fields.  Captures the
-operator does not read leave bytes without a type, and the copy stays refused.
+``_Functor*`` std::function keeps) or a new block moves those fields.  A capture the operator does not read
+(a ``const double`` clang folds into the operator) is typed by the closure's record type, which the operator
+indexes (``getelementptr %class.anon.2``); without that record, such bytes have no type and the copy stays refused.
 """
 from __future__ import annotations
 
@@ -17,13 +18,15 @@ import re
 
 from ..analysis import DataLayout, FunctionTypeInfo
 from ..analysis.type_tree import ConcreteType
-from ..ir import Argument, CallInst, Function, Instruction, LoadInst, Module, Value
+from ..ir import Argument, CallInst, Function, GEPInst, Instruction, LoadInst, Module, StructType, Value
+from .copy_records import declared_scalars
 from .copy_sites import InfosOf
 from .copy_types import CopyLayout, checked_leaves
 
 #: A lambda's call operator: ``_ZZ<scope>EN[K]<n>$_<k>cl...`` (scope and closure id).
 _CALL_OPERATOR = re.compile(r"^_ZZ(?P<scope>.+?)EN(?:K)?(?P<id>\d+\$_\d+)cl")
 _DEREFERENCEABLE = re.compile(r"\bdereferenceable\((\d+)\)")
+_FLOAT_BYTES = {"double": 8, "float": 4, "half": 2, "bfloat": 2, "x86_fp80": 16, "fp128": 16}
 
 
 def closure_copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int, layout: DataLayout,
@@ -54,10 +57,35 @@ def closure_copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, n
                     continue
                 if facts.setdefault(path[0], t) != t:
                     return None
+        record = _closure_record(g, nbytes, layout)
+        for off, t in (record or {}).items():
+            if facts.setdefault(off, t) != t:
+                return None
         found = True
     if not found:
         return None
-    return checked_leaves(infos, dst, src, nbytes, layout, facts, frozenset())
+    return checked_leaves(infos, dst, src, nbytes, layout, facts, _padding(facts, nbytes))
+
+
+def _closure_record(operator: Function, nbytes: int, layout: DataLayout) -> dict[int, ConcreteType] | None:
+    """The scalar fields of the closure's record type (``%class.anon.N`` of ``nbytes`` bytes) as the call
+    operator indexes it, or None."""
+    for inst in operator.instructions():
+        t = inst.source_type if isinstance(inst, GEPInst) else None
+        if isinstance(t, StructType) and getattr(t, "name", "").startswith("class.anon") \
+                and layout.alloc_size(t) == nbytes:
+            return declared_scalars(t, layout)
+    return None
+
+
+def _padding(facts: dict[int, ConcreteType], nbytes: int) -> frozenset[int]:
+    """The bytes no fact covers (a float or pointer covers its size, an integer fact one byte): alignment gaps
+    between the closure's captures."""
+    covered: set[int] = set()
+    for off, t in facts.items():
+        size = _FLOAT_BYTES.get(t.float_kind or "", nbytes) if t.is_float else 8 if t.is_pointer else 1
+        covered.update(range(off, off + size))
+    return frozenset(b for b in range(nbytes) if b not in covered)
 
 
 def _may_point_to_closure(p: Value, nbytes: int) -> bool:

@@ -71,6 +71,8 @@ class CopyLayout:
     pointers: tuple[int, ...] = ()
     no_floats: bool = False
     stride: int | None = None
+    #: A copy of run-time length that holds only while it moves at most this many bytes (checked at run time).
+    max_bytes: int | None = None
 
 
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,

@@ -13,9 +13,10 @@ push: its trip count follows from the start and that bound (``TripCount``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
-from ..ir import BinaryOperator, Block, BranchInst, CmpInst, ConstantInt, Function, Instruction, PhiInst, Value
-from ..ir.builder import Builder, const_int
+from ..ir import BinaryOperator, Block, BranchInst, CallInst, CmpInst, ConstantInt, Function, Instruction, PhiInst, Value
+from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I64, IntType
 from ..ir.cfg import Loop, LoopInfo
 
@@ -91,6 +92,33 @@ def plan_loops(fn: Function, order: list[Block]) -> dict[Block, LoopPlan]:
     for plan in out.values():
         plan.trip = _trip_count(plan, out)
     return out
+
+
+def reserve_loop_tapes(loops: dict[Block, LoopPlan], fwd: dict[Value, Value], tape: Value, push: Function,
+                       limit: int, reserve: Callable[[Builder, Value], None]) -> None:
+    """Before each innermost counted loop whose trip count is known at its preheader, make room on the tape for
+    every iteration's pushes at once (device code: one malloc per thread instead of a doubling series of
+    malloc, copy and free, each of which thousands of threads contend for).  A capacity hint only: pushes of
+    called derivatives still grow the tape as they go, and a count over ``limit`` bytes reserves nothing."""
+    for lp in loops.values():
+        if lp.trip is None or any(other is not lp and other.loop.header in lp.loop.blocks for other in loops.values()):
+            continue
+        per_iteration = 0
+        for blk in lp.loop.blocks:
+            clone = fwd.get(blk)
+            for inst in clone.instructions if isinstance(clone, Block) else ():
+                if isinstance(inst, CallInst) and inst.called_function is push and inst.args[0] is tape \
+                        and isinstance(inst.args[1], ConstantInt):
+                    per_iteration += inst.args[1].value
+        preheader = fwd.get(lp.preheader)
+        if per_iteration == 0 or not isinstance(preheader, Block):
+            continue
+        b = Builder(InsertPoint.before_terminator(preheader))
+        trip = lp.trip
+        count = b.add(trip.last_iteration(b, fwd.get(trip.start, trip.start), fwd.get(trip.bound, trip.bound)),
+                      const_int(I64, 1))
+        fits = b.icmp("ult", count, const_int(I64, limit // per_iteration))
+        reserve(b, b.select(fits, b.mul(count, const_int(I64, per_iteration)), const_int(I64, 0), "tape.reserve"))
 
 
 def _defined_before(v: Value, lp: Loop) -> bool:

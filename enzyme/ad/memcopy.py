@@ -7,11 +7,13 @@ memory objects; if that is not one floating-point type the copy is refused.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from typing import TYPE_CHECKING
 
 from ..analysis.layout import DataLayout
+from ..analysis.tbaa import access_base
 from ..ir import (AllocaInst, Block, CallInst, CastInst, ConstantInt, Function, GEPInst, Instruction, LoadInst, Module,
                   StoreInst, Type, Value)
 from ..ir.splice import add_helper_functions
@@ -190,6 +192,24 @@ def declared_without_floats(p: Value, nbytes: int | None, layout: DataLayout) ->
 
     return flatten(t) and len(leaves) >= 2 and any(isinstance(u, PointerType) for u in leaves) \
         and nbytes <= layout.alloc_size(t)
+
+
+#: TBAA base type names of libstdc++'s strings: ``basic_string<CharT>`` and its ``_Alloc_hider``, whose first
+#: field ``_M_p`` points to the characters (char, wchar_t, char8_t, char16_t or char32_t).
+_STRING_TBAA = re.compile(r"^_ZTSNSt7__cxx1112basic_stringI(?:c|w|Du|Ds|Di)St11char_traitsI")
+
+
+def string_characters(p: Value) -> bool:
+    """Is ``p`` a std::string's data pointer -- stored into or loaded from its ``_M_p`` field (by the access's
+    ``!tbaa`` tag)?  It points to characters only: a copy to or from it (the inlined move of a short string
+    into a ``std::map<std::string, double>`` node) moves no floats."""
+    uses: list[Instruction] = [p] if isinstance(p, LoadInst) else [
+        u.user for u in p.uses if isinstance(u.user, StoreInst) and u.user.operand(0) is p]
+    for access in uses:
+        if (base := access_base(access)) is not None:
+            if base[1] == 0 and _STRING_TBAA.match(base[0]):
+                return True
+    return False
 
 
 def stored_as_non_float(fn: Function, pointers: list[Value], nbytes: int | None, element: FloatType,

@@ -9,7 +9,7 @@ adjoints of overwritten bytes.  realloc's reverse mode is realloc.py's.
 """
 from __future__ import annotations
 
-from ..analysis.tbaa import struct_copy
+from ..analysis.tbaa import no_float_extent, struct_copy
 from ..errors import DifferentiationError
 from ..ir import CallInst, ConstantInt, Instruction, Value
 from ..ir.builder import Builder, const_int
@@ -26,8 +26,9 @@ from .input_calls import augment_input_call, forward_input_call, reverse_input_c
 from .openmp import needs_atomic_adjoint, refuse_in_parallel
 from .openmp_runtime import atomic_add
 from .memcopy import (copied_element_type, copy_adjoint_function, declared_without_floats, record_adjoint_function,
-                      record_returned_shadow, stored_as_non_float)
+                      record_returned_shadow, stored_as_non_float, string_characters)
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
+from .value_insts import stop_unless
 from .forward_state import ForwardState
 from .reverse_state import ReverseState
 
@@ -165,6 +166,11 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
                 "several), so their adjoints cannot be moved safely; copy the fields one by one with their "
                 "types")
         # Float adjoints move back in the reverse sweep; copied pointers take their shadows now.
+        if layout is not None and layout.max_bytes is not None:
+            n = ni.args[mf.size]
+            stop_unless(st.m, b, b.icmp("ule", n, const_int(n.type, layout.max_bytes)),
+                        f"pyenzyme: {describe(inst)}: copies more than the {layout.max_bytes} bytes known to hold no "
+                        "floating-point data; the derivative through the rest cannot be kept")
         if layout is not None and layout.no_floats:
             c = ni.clone()
             c.set_operand(mf.dst, st.shadow[dst])
@@ -244,8 +250,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
-    if any(declared_without_floats(p, nbytes, st.layout) for p in (dst, src)):
-        return CopyLayout(no_floats=True)
+    if any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
+        return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
     if found is None and fields is not None and nbytes is not None:
@@ -256,6 +262,12 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
+    if found is None and nbytes is None:
+        # Within known library objects holding no floats on both sides (a std::string's short-string buffer
+        # moved with its run-time length): no floats, as long as the copy stays there (checked at run time).
+        extent = min(no_float_extent(dst, st.layout), no_float_extent(src, st.layout))
+        if extent:
+            found = CopyLayout(no_floats=True, max_bytes=extent)
     if found is not None and found.element is not None and \
             stored_as_non_float(st.fn, [dst, src], nbytes, found.element, inst):
         return None  # "floats throughout", yet this function puts integers or pointers there: contradictory

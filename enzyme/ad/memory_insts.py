@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
-from ..analysis.tbaa import access_tree
+from ..analysis.tbaa import access_tree, no_float_extent
 from ..analysis.type_tree import INTEGER
 from ..errors import DifferentiationError
 from ..ir import AllocaInst, CastInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
@@ -141,7 +141,9 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
         raise unshadowed_store_error(inst, p)
     elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
             and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
-            and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)):
+            and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
+            and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type):
+        # (Read from a known library object holding no floats -- a std::string's buffer union -- it is none.)
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
                                    "Not supported yet in reverse mode")

@@ -14,7 +14,7 @@ from ..errors import DifferentiationError
 from ..ir import CallInst, Value
 from ..ir.builder import Builder
 from ..ir.types import PointerType
-from ..rules.mirrored import MIRRORED
+from ..rules.mirrored import MIRRORED, SHADOWED_ARGUMENTS
 from .common import describe, is_null_pointer, value_name
 
 
@@ -24,6 +24,7 @@ def mirror_call(inst: CallInst, ni: CallInst, b: Builder, shadow_of: Callable[[V
 
     None, emitting nothing, when no pointer argument has a shadow (the structure holds nothing active)."""
     pointers = [k for k, a in enumerate(inst.args) if isinstance(a.type, PointerType)]
+    pointers = list(SHADOWED_ARGUMENTS.get(inst.callee_name or "", pointers))
     shadows = {k: shadow_of(inst.args[k]) for k in pointers}
     if all(s is None for s in shadows.values()):
         return None

@@ -41,7 +41,7 @@ from .float_bits import copied_word_type, float_bits_type, only_integer_uses, re
 from .frame_record import FrameRecord, blocks_on_no_cycle
 from .indirect import reaches_shadowed_global
 from .integer_addresses import AddressDisplacements
-from .loop_plans import plan_loops
+from .loop_plans import plan_loops, reserve_loop_tapes
 from .modes import Activities, Activity, activities_of
 from .realloc import module_reallocs
 from .reread import RereadableLoads, restore_stores
@@ -54,7 +54,8 @@ from .reverse_state import ReverseState, is_fp, returned_adjoints
 from .special_calls import zero_derivative_field
 from .shadowless import plain_allocation, shadowless_merges, stays_out_of_derivatives
 from .sweep_pair import SweepPair
-from .tape import TAPE_STRUCT, release_tape, reuse_tape
+from .device import amdgpu, device_paths
+from .tape import DEVICE_RESERVE_LIMIT, TAPE_STRUCT, release_tape, reserve_tape, reuse_tape
 from .common import check_address_escape
 
 def reverse_derivative(ctx: ADContext, fn: Function, activities: tuple[str, ...],
@@ -234,6 +235,9 @@ class _ReverseGenerator(ReverseState):
         if self.rereadable is not None:
             restore_stores(self.rereadable.restored, self.fwd, self.record.keep, self.rev, self.rentry, self.exit_block)
         self.tape_invariants()
+        if device_paths(self.m) and not amdgpu(self.m):  # (AMDGPU tapes cannot grow: nothing to reserve)
+            reserve_loop_tapes(self.loops, self.fwd, self.aug_tape, self.push_fn, DEVICE_RESERVE_LIMIT,
+                               lambda b, size: reserve_tape(self.m, b, self.aug_tape, size))
         self.record.finish(self.aug_tape)
         restore_invokes(self.aug, self.caught, self.fwd, self.aug_tape)
         return pair

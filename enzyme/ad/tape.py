@@ -164,9 +164,7 @@ oom:
   unreachable
 grown:
   call void @llvm.memcpy.p0.p0.i64(ptr %nb, ptr %base0, i64 %top, i1 false)
-  %onstack = icmp eq i64 %cap, {stack}
-  %old = select i1 %onstack, ptr null, ptr %base0
-  call void @free(ptr %old)"""
+  call void @__pyenzyme_tape_free_block(ptr %base0, i64 %cap)"""
 # AMDGPU code has no device malloc pyenzyme can call: a tape that outgrows its stack buffer stops the kernel.
 _AMDGPU_GROW = """  br label %oom
 oom:
@@ -177,11 +175,146 @@ grown:
 # ... and no spare block kept between calls: one module-wide slot would be shared by every thread.
 _DEVICE_PARK = """define internal void @__pyenzyme_tape_park(ptr %block, i64 %cap) alwaysinline {
 entry:
-  %onstack = icmp eq i64 %cap, {stack}
-  %heap = select i1 %onstack, ptr null, ptr %block
-  call void @__pyenzyme_free_nonnull(ptr %heap)
+  call void @__pyenzyme_tape_free_block(ptr %block, i64 %cap)
   ret void
 }"""
+# A tape's block in device code: the stack buffer (capacity DEVICE_STACK_TAPE: nothing to free), a block of its
+# own (even capacity: free it), or a warp's shared block (odd capacity, _NVPTX_RESERVE: the pointer to the shared
+# block is in the 8 bytes before it, whose first 4 count the lanes still holding a part; the last one frees it).
+_FREE_BLOCK = """
+define internal void @__pyenzyme_tape_free_block(ptr %block, i64 %cap) alwaysinline {
+entry:
+  %onstack = icmp eq i64 %cap, {stack}
+  br i1 %onstack, label %done, label %heap
+heap:
+  %odd = and i64 %cap, 1
+  %shared = icmp ne i64 %odd, 0
+  br i1 %shared, label %part, label %own
+own:
+  call void @__pyenzyme_free_nonnull(ptr %block)
+  br label %done
+part:
+  %headp = getelementptr inbounds i8, ptr %block, i64 -8
+  %head = load ptr, ptr %headp, align 8
+  %left = atomicrmw sub ptr %head, i32 1 acq_rel, align 4
+  %last = icmp eq i32 %left, 1
+  br i1 %last, label %whole, label %done
+whole:
+  call void @free(ptr %head)
+  br label %done
+done:
+  ret void
+}
+"""
+# Counted loops in NVPTX code make room for all their iterations at once (loop_plans.reserve_loop_tapes), and
+# the threads of a warp that arrive together share one malloc: device malloc serializes, so one call per warp
+# instead of one per thread.  Each lane whose tape lacks room takes a part of ``top + size`` bytes (rounded to
+# 8) after an 8-byte pointer to the block, copies its tape there and frees its old block; the block starts with
+# the count of lanes holding a part.  The capacity of a part is odd (its size + 1): see _FREE_BLOCK.  A part
+# has _RESERVE_SLACK bytes to spare, for what the code after the loop pushes (its exits' invariants, say):
+# without them each thread would grow its tape once more, alone.  A block is 64 KiB at least: CUDA's malloc
+# took 2 to 4 times longer for smaller blocks (1 to 40 KiB) on an H200.
+_NVPTX_RESERVE = """
+declare i32 @llvm.nvvm.activemask()
+declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
+declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
+declare i32 @llvm.cttz.i32(i32, i1)
+
+define internal void @__pyenzyme_tape_reserve(ptr %tape, i64 %size) {
+entry:
+  %topp = getelementptr inbounds i8, ptr %tape, i64 8
+  %capp = getelementptr inbounds i8, ptr %tape, i64 16
+  %top = load i64, ptr %topp, align 8
+  %cap = load i64, ptr %capp, align 8
+  %need = add i64 %top, %size
+  %roomy = add i64 %need, {slack}
+  %need7 = add i64 %roomy, 7
+  %need8 = and i64 %need7, -8
+  %full = icmp ugt i64 %need, %cap
+  %want = select i1 %full, i64 %need8, i64 0
+  %mask = call i32 @llvm.nvvm.activemask()
+  %lane = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+  %leader = call i32 @llvm.cttz.i32(i32 %mask, i1 true)
+  %wlo = trunc i64 %want to i32
+  %whi64 = lshr i64 %want, 32
+  %whi = trunc i64 %whi64 to i32
+  br label %sum
+sum:
+  %j = phi i32 [ 0, %entry ], [ %j1, %sum ]
+  %total = phi i64 [ 0, %entry ], [ %total1, %sum ]
+  %before = phi i64 [ 0, %entry ], [ %before1, %sum ]
+  %parts = phi i32 [ 0, %entry ], [ %parts1, %sum ]
+  %lo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %wlo, i32 %j, i32 31)
+  %hi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %whi, i32 %j, i32 31)
+  %lo64 = zext i32 %lo to i64
+  %hi64 = zext i32 %hi to i64
+  %hish = shl i64 %hi64, 32
+  %w = or i64 %hish, %lo64
+  %bit = shl i32 1, %j
+  %inmask = and i32 %mask, %bit
+  %member = icmp ne i32 %inmask, 0
+  %asks = icmp ne i64 %w, 0
+  %counts = and i1 %member, %asks
+  %w8 = add i64 %w, 8
+  %add = select i1 %counts, i64 %w8, i64 0
+  %total1 = add i64 %total, %add
+  %earlier = icmp ult i32 %j, %lane
+  %addb = select i1 %earlier, i64 %add, i64 0
+  %before1 = add i64 %before, %addb
+  %one = zext i1 %counts to i32
+  %parts1 = add i32 %parts, %one
+  %j1 = add i32 %j, 1
+  %more = icmp ult i32 %j1, 32
+  br i1 %more, label %sum, label %summed
+summed:
+  %none = icmp eq i64 %total1, 0
+  br i1 %none, label %done, label %alloc
+alloc:
+  %isleader = icmp eq i32 %lane, %leader
+  br i1 %isleader, label %malloc, label %share
+malloc:
+  %bytes0 = add i64 %total1, 8
+  %small = icmp ult i64 %bytes0, 65536
+  %bytes = select i1 %small, i64 65536, i64 %bytes0
+  %nb = call ptr @malloc(i64 %bytes)
+  %failed = icmp eq ptr %nb, null
+  br i1 %failed, label %oom, label %count
+oom:
+  call void @llvm.trap()
+  unreachable
+count:
+  store i32 %parts1, ptr %nb, align 8
+  br label %share
+share:
+  %block = phi ptr [ null, %alloc ], [ %nb, %count ]
+  %bits = ptrtoint ptr %block to i64
+  %blo = trunc i64 %bits to i32
+  %bhi64 = lshr i64 %bits, 32
+  %bhi = trunc i64 %bhi64 to i32
+  %slo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %blo, i32 %leader, i32 31)
+  %shi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %bhi, i32 %leader, i32 31)
+  %slo64 = zext i32 %slo to i64
+  %shi64 = zext i32 %shi to i64
+  %shish = shl i64 %shi64, 32
+  %sbits = or i64 %shish, %slo64
+  %shared = inttoptr i64 %sbits to ptr
+  br i1 %full, label %move, label %done
+move:
+  %off = add i64 %before1, 8
+  %headp = getelementptr inbounds i8, ptr %shared, i64 %off
+  store ptr %shared, ptr %headp, align 8
+  %part = getelementptr inbounds i8, ptr %headp, i64 8
+  %base = load ptr, ptr %tape, align 8
+  call void @llvm.memcpy.p0.p0.i64(ptr %part, ptr %base, i64 %top, i1 false)
+  call void @__pyenzyme_tape_free_block(ptr %base, i64 %cap)
+  store ptr %part, ptr %tape, align 8
+  %odd = or i64 %need8, 1
+  store i64 %odd, ptr %capp, align 8
+  br label %done
+done:
+  ret void
+}
+"""
 _FREE_NONNULL = """
 define internal void @__pyenzyme_free_nonnull(ptr %block) alwaysinline {
 entry:
@@ -205,6 +338,10 @@ _DEVICE_INITIAL_CAPACITY = 256  # bytes: thousands of threads share the device h
 # (local memory) and moves to the heap only when it outgrows it.  Heap blocks are never this size (they start
 # at _DEVICE_INITIAL_CAPACITY), so the capacity tells which kind a tape's block is.
 DEVICE_STACK_TAPE = 192
+#: Counted loops in NVPTX code reserve their tape before they start, up to this many bytes (loop_plans.py),
+#: and this many more (_NVPTX_RESERVE).
+DEVICE_RESERVE_LIMIT = 1 << 30
+_RESERVE_SLACK = 512
 
 
 def _device_helpers(text: str) -> str:
@@ -213,7 +350,7 @@ def _device_helpers(text: str) -> str:
     text = text.replace("define internal void @__pyenzyme_tape_release(ptr %tape) {",
                         "define internal void @__pyenzyme_tape_release(ptr %tape) alwaysinline {")
     # GPU targets do not know free(NULL) does nothing: test first, so an unused tape calls nothing.
-    text = text.replace("call void @free(", "call void @__pyenzyme_free_nonnull(") + _FREE_NONNULL
+    text = text.replace("call void @free(", "call void @__pyenzyme_free_nonnull(") + _FREE_NONNULL + _FREE_BLOCK
     for name, replacement in (("__pyenzyme_tape_park", _DEVICE_PARK), ("__pyenzyme_tape_reuse", _DEVICE_REUSE)):
         start = text.index(f"define internal void @{name}(")
         end = text.index("\n}\n", start) + 2
@@ -231,6 +368,8 @@ def tape_functions(module: Module) -> tuple[Function, Function]:
             grow = _AMDGPU_GROW if amdgpu(module) else _DEVICE_GROW
             helpers = _device_helpers(helpers.replace("{grow}", grow)
                                       .replace("{initial}", str(_DEVICE_INITIAL_CAPACITY)))
+            if _nvptx(module):
+                helpers += _NVPTX_RESERVE.replace("{slack}", str(_RESERVE_SLACK))
             add_helper_functions(module, _DEVICE_DECLARATIONS + counter + helpers)
         else:
             add_helper_functions(module, "declare ptr @realloc(ptr, i64)\ndeclare void @abort()\ndeclare void @free(ptr)\n"
@@ -240,6 +379,21 @@ def tape_functions(module: Module) -> tuple[Function, Function]:
     pop = module.get_function("__pyenzyme_tape_pop")
     assert push is not None and pop is not None
     return push, pop
+
+
+def _nvptx(module: Module) -> bool:
+    return (module.triple or "").startswith("nvptx")
+
+
+def reserve_tape(module: Module, b: Builder, tape: Value, size: Value) -> None:
+    """Make room for ``size`` more bytes on ``tape`` (a capacity hint: device code, loop_plans.py)."""
+    push, pop = tape_functions(module)
+    reserve = module.get_function("__pyenzyme_tape_reserve")
+    if reserve is not None:
+        b.call(reserve, [tape, size])
+    else:  # grow as a push of that size would, and give the bytes back
+        b.call(push, [tape, size])
+        b.call(pop, [tape, size])
 
 
 def slot_size(t: Type, layout: DataLayout) -> int:

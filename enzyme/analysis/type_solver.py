@@ -366,6 +366,12 @@ class Solver:
                 for v in (a, b):
                     if not isinstance(v, Constant):
                         self.set_top(v, INTEGER)
+            elif op == "sub" and top is not None and top.is_integer and (ia or ib):
+                # int = x - int: x is no pointer (that would give a pointer); int = int - y: y is none either
+                # (nobody subtracts an address from a number).
+                for v in (a, b):
+                    if not isinstance(v, Constant):
+                        self.set_top(v, INTEGER)
             return
         # and / or / xor: bit manipulation keeps what the non-constant side holds (fabs/fneg via bits)
         if ia and ib:

@@ -12,6 +12,7 @@ from ..ir.invokes import isolate_catching_invokes
 from ..ir.target_attributes import is_gpu_module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
+from .byval_copies import copy_written_byval_arguments
 from .context_shadows import check_shadow_forms, replace_shadow_api
 from .checkpoints import lower_checkpoints
 from .fixed_point_loops import outline_marked_loops
@@ -52,6 +53,7 @@ def differentiate_module(module: Module) -> int:
     for fn in module.functions:  # before any analysis: invokes whose exception is caught, alone in a block
         if not fn.is_declaration:
             isolate_catching_invokes(fn)
+    copy_written_byval_arguments(module)  # a callee's writes into its byval copy are not the caller's
     rules = custom_rules(module)  # validate registrations and annotations before generating anything
     contexts = {id(r): shadow_forms.context_of(r) for r in requests}
     own_shadows = dict(rules.shadows)  # declared with enzyme_shadow, and the query form's

@@ -14,6 +14,13 @@ nodes then moves like any other stored value.
 Each entry says which arguments are nodes of the tree (pointers whose shadows the call takes); the others
 (``bool insert_left``) are passed as they are.  Forward mode and the augmented sweep make the shadow call; the
 reverse sweep has nothing to undo (no float passes through these functions).
+
+``std::string``'s ``_M_create(capacity&, old_capacity)`` allocates the character buffer of a string longer than
+its local one.  A string with a shadow (a key moved into a ``std::map<std::string, double>`` node, whose shadow
+node holds the shadow key) needs a shadow buffer of its own for its shadow's data pointer: the same call on the
+shadow string, with the same capacity (the call only raises ``capacity`` to twice ``old_capacity``, so a second
+call leaves it as the first did), allocates one of the same size.  The shadow string's destructor frees it like
+the primal's.  No derivative passes through characters; the shadow buffer is only there to be written and freed.
 """
 from __future__ import annotations
 
@@ -27,6 +34,17 @@ MIRRORED: dict[str, str] = {
         "std::_Rb_tree_insert_and_rebalance (link a new node, recolour and rotate)",
     "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_":
         "std::_Rb_tree_rebalance_for_erase (unlink a node, recolour and rotate)",
+    "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm":
+        "std::string::_M_create (allocate a string's character buffer)",
+    "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE9_M_createERmm":
+        "std::wstring::_M_create (allocate a string's character buffer)",
+}
+
+#: Entries whose shadow call takes the shadows of these arguments only (the others as they are): the string's
+#: capacity is the primal's, in the caller's frame.  Every other entry takes the shadow of each pointer argument.
+SHADOWED_ARGUMENTS: dict[str, tuple[int, ...]] = {
+    "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm": (0,),
+    "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE9_M_createERmm": (0,),
 }
 
 

@@ -77,7 +77,8 @@ def test_enzyme_h_markers_in_device_code(tmp_path: Path) -> None:
 
 @pytest.mark.requires_tool("cuda")
 def test_reverse_sweep_with_a_tape_grows_it_with_device_malloc(tmp_path: Path) -> None:
-    """A loop whose reverse needs its partial products: the per-thread tape is malloc'ed on the device."""
+    """A loop whose reverse needs its partial products: the per-thread tape is malloc'ed on the device, once
+    per warp before the loop (its trip count is known there), the warp's lanes sharing the block."""
     result = _device(tmp_path, KERNEL.replace("return x[0] * x[1] * n + x[2] * x[2];",
                                               "double s = 1; for (int i = 0; i < n; i++) s *= x[i]; return s;"))
     text = llvm.to_text(result)
@@ -85,6 +86,8 @@ def test_reverse_sweep_with_a_tape_grows_it_with_device_malloc(tmp_path: Path) -
     assert re.search(r"call .*ptr @malloc\(i64", text) and "call void @llvm.trap()" in text
     ptx = llvm.emit_ptx(result)
     assert "call.uni (retval0), malloc," in ptx
+    assert "call i32 @llvm.nvvm.activemask()" in text and "activemask.b32" in ptx and "shfl.sync.idx.b32" in ptx
+    assert "atom.acq_rel.sub.u32" in ptx or "atom.sub" in ptx or "atom.add" in ptx  # the last lane frees the block
     _assembles(tmp_path, ptx)
 
 

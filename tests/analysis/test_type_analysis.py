@@ -329,3 +329,78 @@ define void @caller(ptr %a, ptr %b) {
     assert contexts and all(info.is_integer(load) for info in contexts)
     standalone = ta.analyze(copy)  # asked for from outside: a context of its own
     assert standalone in ta.contexts(copy) and not standalone.is_integer(load)
+
+
+def test_integer_difference_makes_its_operands_integers():
+    # (hi - lo) / 2 is an integer, lo is one (a GEP index): hi is no pointer (that would give a pointer).
+    info, v = analyze("""
+define i64 @f(ptr %s, ptr %a) {
+  %hp = getelementptr inbounds i8, ptr %s, i64 8
+  %hi = load i64, ptr %hp
+  %lo = load i64, ptr %s
+  %e = getelementptr inbounds double, ptr %a, i64 %lo
+  %d = sub nsw i64 %hi, %lo
+  %h = sdiv i64 %d, 2
+  ret i64 %h
+}""", arg_trees=[TypeTree(), TypeTree()])
+    assert info.is_integer(v["d"]) and info.is_integer(v["lo"]) and info.is_integer(v["hi"])
+
+
+# libstdc++'s std::string as clang describes it in TBAA, and a pair<const string, double> holding one.
+STRING_TBAA = """
+!0 = !{!"omnipotent char", !1, i64 0}
+!1 = !{!"Simple C++ TBAA"}
+!2 = !{!"long", !0, i64 0}
+!3 = !{!"any pointer", !0, i64 0}
+!4 = !{!"_ZTSNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE12_Alloc_hiderE", !3, i64 0}
+!5 = !{!"_ZTSNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE", !4, i64 0, !2, i64 8, !0, i64 16}
+!6 = !{!5, !2, i64 8}
+!7 = !{!"double", !0, i64 0}
+!8 = !{!"_ZTSSt4pairIKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEdE", !5, i64 0, !7, i64 32}
+!9 = !{!8, !7, i64 32}
+!10 = !{!0, !0, i64 0}
+"""
+
+
+def test_string_layout_from_its_tbaa_name():
+    # The short-string buffer union is only ever copied (a char-tagged i64): the string's layout types it.
+    info, v = analyze("""
+define void @f(ptr %node, ptr %key) {
+  %len = getelementptr inbounds i8, ptr %key, i64 8
+  %n = load i64, ptr %len, !tbaa !6
+  %buf = getelementptr inbounds i8, ptr %key, i64 16
+  %u = load i64, ptr %buf, !tbaa !10
+  %val = getelementptr inbounds i8, ptr %node, i64 32
+  %x = load double, ptr %val, !tbaa !9
+  %nbuf = getelementptr inbounds i8, ptr %node, i64 16
+  store i64 %u, ptr %nbuf, !tbaa !10
+  ret void
+}""" + STRING_TBAA, arg_trees=[TypeTree(), TypeTree()])
+    assert info.is_integer(v["u"])
+    key = info.tree(v["key"]).pointee()
+    assert key.at(8) == INTEGER and key.at(24) == INTEGER  # (offset 0 lies before the one tagged access)
+    node = info.tree(v["node"]).pointee()
+    assert node.at(16) == INTEGER and node.at(23) == INTEGER and node.at(32) == DOUBLE
+
+
+def test_no_float_extent_of_a_string_buffer():
+    from enzyme.analysis.layout import DataLayout
+    from enzyme.analysis.tbaa import no_float_extent
+    m = parse_module("""
+define void @f(ptr %node, ptr %key, ptr %other) {
+  %len = getelementptr inbounds i8, ptr %key, i64 8
+  %n = load i64, ptr %len, !tbaa !6
+  %buf = getelementptr inbounds i8, ptr %key, i64 16
+  %val = getelementptr inbounds i8, ptr %node, i64 32
+  %x = load double, ptr %val, !tbaa !9
+  %nbuf = getelementptr inbounds i8, ptr %node, i64 16
+  %o = getelementptr inbounds i8, ptr %other, i64 16
+  ret void
+}""" + STRING_TBAA)
+    f = m.get_function("f")
+    v = {i.name: i for i in f.instructions() if i.name}
+    dl = DataLayout.of_module(m)
+    assert no_float_extent(v["buf"], dl) == 16  # to the end of the string
+    assert no_float_extent(v["nbuf"], dl) == 16  # the pair's string ends where its double starts
+    assert no_float_extent(v["val"], dl) == 0
+    assert no_float_extent(v["o"], dl) == 0  # nothing known of %other

@@ -23,6 +23,24 @@ def nvidia_gpu() -> bool:
     return Path("/dev/nvidia0").exists() and shutil.which("nvidia-smi") is not None
 
 
+SELF_CHECKING = [REPO_ROOT / "examples" / "cuda" / "device_features.cu",
+                 *sorted((REPO_ROOT / "tests" / "corpus" / "gpu").glob("*.cu"))]
+
+
+@pytest.mark.requires_tool("cuda")
+@pytest.mark.requires_tool("ptxas")
+@pytest.mark.parametrize("source", SELF_CHECKING, ids=lambda p: p.stem)
+def test_self_checking_gpu_programs_build_and_run_or_fail_cleanly(wrappers: Wrappers, source: Path) -> None:
+    """device_features.cu (barriers, atomics, forward mode, libdevice math, long tapes) and the GPU corpus
+    (tests/corpus/gpu: an implicit solver, a tiled stencil, a Lennard-Jones cluster, a softmax regression),
+    each checked against its oracle by the program itself on a GPU (ci/gpu_check.sh runs them at every level)."""
+    for header in source.parent.glob("*.h"):
+        shutil.copy(header, wrappers.cwd / header.name)
+    shutil.copy(source, wrappers.cwd / source.name)
+    wrappers.run("enzyme-c++", "-O2", source.name, "-o", "prog")
+    check_run(wrappers.cwd / "prog")
+
+
 def check_run(program: Path) -> None:
     """Run a built CUDA program: its own finite-difference check on a GPU, a clean CUDA error without one."""
     result = subprocess.run([program], capture_output=True, text=True, timeout=300, check=False)
