@@ -88,6 +88,24 @@ def is_integer_data(ctx: ADContext, fn: Function, v: Value) -> bool:
     return all(info.is_integer(v) for info in function_contexts(ctx, fn))
 
 
+def conflicting_data(ctx: ADContext, fn: Function, v: Value) -> bool:
+    """Does type analysis find conflicting facts for ``v`` in some calling context (an integer by its TBAA tag
+    that other accesses read as a float: a type pun that breaks strict aliasing)?"""
+    for info in function_contexts(ctx, fn):
+        t = info.top(v)
+        if t is not None and t.is_anything:
+            return True
+    return False
+
+
+def conflicting_bits_error(inst: Instruction) -> DifferentiationError:
+    return DifferentiationError(
+        f"{describe(inst)}: copies memory through an integer ({inst.operand(0).type}) whose bytes are also accessed "
+        "as floating-point data (a double copied through uint32_t or uint64_t pointers breaks C's strict aliasing "
+        "rules, and its TBAA type says integer), so the derivative would be lost in reverse mode; copy it as a "
+        "double, with memcpy, or build with -fno-strict-aliasing")
+
+
 def may_hold_active_bits(v: Value, is_bits: Callable[[Value], bool], from_active_memory: Callable[[LoadInst], bool],
                          depth: int = 0) -> bool:
     """Could the integer ``v`` be computed from the bits of active floats (loaded from active memory)?"""
