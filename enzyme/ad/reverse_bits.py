@@ -76,8 +76,11 @@ def _copies_conflicting_bits(st: ReverseState, inst: StoreInst) -> bool:
     that may hold floats?  Their width and float type are unknown, so their adjoint cannot be moved (forward mode
     copies the tangent bits as they are, which is exact)."""
     v = inst.value
-    if not isinstance(v.type, IntType) or v in st.float_bits or not st.maybe_shadowed(inst.pointer) \
-            or not conflicting_data(st.ctx, st.fn, v) or not _may_hold_active_bits(st, v):
+    # Only a load stored as it is: integer arithmetic on such bytes (a counter in a struct whose facts merged into
+    # "anything") is no copy of a float, and arithmetic on float bits is refused above.
+    if not isinstance(v, LoadInst) or not isinstance(v.type, IntType) or v in st.float_bits \
+            or not st.maybe_shadowed(inst.pointer) or not conflicting_data(st.ctx, st.fn, v) \
+            or not _may_hold_active_bits(st, v):
         return False
     return not points_to_no_floats(function_contexts(st.ctx, st.fn), inst.pointer)
 
