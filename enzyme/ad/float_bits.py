@@ -88,13 +88,21 @@ def is_integer_data(ctx: ADContext, fn: Function, v: Value) -> bool:
     return all(info.is_integer(v) for info in function_contexts(ctx, fn))
 
 
-def conflicting_data(ctx: ADContext, fn: Function, v: Value) -> bool:
-    """Does type analysis find conflicting facts for ``v`` in some calling context (an integer by its TBAA tag
-    that other accesses read as a float: a type pun that breaks strict aliasing)?"""
+def float_integer_conflict(ctx: ADContext, fn: Function, pointers: Sequence[Value]) -> bool:
+    """Did type analysis meet, in some calling context, the memory one of ``pointers`` points into as both an
+    integer and a float (an ``int`` access by its TBAA tag where other accesses read a double: a type pun that
+    breaks strict aliasing)?  Conflicts are recorded on the pointer where the facts met, or on the base object
+    (an argument, an alloca) the pointer is derived from."""
+    bases = set()
+    for p in pointers:
+        bases.add(p)
+        while isinstance(p, (GEPInst, CastInst)) and p.operands:
+            p = p.operand(0)
+            bases.add(p)
     for info in function_contexts(ctx, fn):
-        t = info.top(v)
-        if t is not None and t.is_anything:
-            return True
+        for c in info.conflicts:
+            if c.value in bases and ((c.old.is_float and c.new.is_integer) or (c.old.is_integer and c.new.is_float)):
+                return True
     return False
 
 
