@@ -527,3 +527,23 @@ def test_active_value_stored_through_merged_inactive_pointers(tmp_path: Path, op
     body = INACTIVE_POINTERS_MERGED + f"double g(double x, int k) {{ return {entry}; }}\n"
     message = refused(tmp_path, body, opt_level, r"stored into memory that has no shadow")
     assert "@f" in message
+
+
+# sscanf's stores are differentiated from its constant format (programs/scanf_parsed_constants.c); a format the
+# engine cannot read leaves unknown which bytes of memory with derivatives are overwritten.
+SCANF_FORMATS = {
+    "not_a_constant": "double f(double *x, const char *fmt) { double k = x[0]; sscanf(\"1.5\", fmt, &k); "
+                      "return k * x[0]; }",
+    "count_into_a_double": "double f(double *x, const char *fmt) { double k = x[0]; sscanf(\"1.5\", \"%lf%n\", &k, "
+                           "(int *)&x[1]); return k * x[0] + x[1]; }",
+}
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+@pytest.mark.parametrize("case", sorted(SCANF_FORMATS))
+@pytest.mark.parametrize("request_call", ["__enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, fmt)",
+                                          "__enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_const, fmt)"])
+def test_scanf_format_that_cannot_be_followed(tmp_path: Path, opt_level: int, case: str, request_call: str) -> None:
+    body = f"#include <stdio.h>\n{SCANF_FORMATS[case]}\ndouble g(double *x, double *dx, const char *fmt) {{ " \
+           f"return {request_call}; }}"
+    refused(tmp_path, body, opt_level, r"@(__isoc99_)?sscanf stores (parsed values|%n)")
