@@ -23,6 +23,7 @@ from ..rules.dsl import Rule
 from ..rules.memory import MemoryFunction, lookup_memory
 from ..rules.mirrored import is_mirrored
 from ..rules.mpi import mpi_call
+from ..rules.scanf import scanf_function
 from .common import is_inactive_function, is_inline_asm
 from .complex_calls import is_complex_call
 from .custom import custom_rules
@@ -44,6 +45,7 @@ class CallKind(Enum):
     CUSTOM = "custom"              # a derivative the user registered for this mode
     MPI = "mpi"                    # an MPI call with a derivative (rules.mpi, helpers in runtime_bodies/mpi.c)
     MEMORY = "memory"              # allocation, free, copy, fill (rules.memory)
+    SCANF = "scanf"                # scanf/fscanf/sscanf: parsed constants stored through pointers (scanf_calls.py)
     MIRRORED = "mirrored"          # walks/relinks a pointer structure (std::map's tree): the same call on the shadows
     MATH = "math"                  # a scalar rule (rules.math)
     STRUCT_MATH = "struct math"    # modf/frexp/sincos-style intrinsics returning several results
@@ -125,6 +127,8 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
     memory = lookup_memory(name)
     if memory is not None:
         return CallSite(CallKind.MEMORY, name, callee, memory=memory)
+    if scanf_function(name) is not None:
+        return CallSite(CallKind.SCANF, name, callee)
     rule = lookup(name)
     if rule is not None:
         return CallSite(CallKind.MATH, name, callee, rule=rule)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..analysis import DataLayout
 from ..analysis.debuginfo import describe, source_location
 from ..analysis.sign_bits import FLOAT_OF_WIDTH, constant_bits, sign_bit
 from ..errors import DifferentiationError
@@ -86,6 +87,44 @@ def is_float_data(ctx: ADContext, fn: Function, v: Value) -> bool:
 def is_integer_data(ctx: ADContext, fn: Function, v: Value) -> bool:
     """Does type analysis say (in every calling context) that ``v`` is an integer, never float bits?"""
     return all(info.is_integer(v) for info in function_contexts(ctx, fn))
+
+
+def float_integer_conflict(ctx: ADContext, fn: Function, accesses: Sequence[tuple[Value, int]]) -> bool:
+    """Did type analysis meet, in some calling context, the bytes one of ``accesses`` (pointer, size) touches as both
+    an integer and a float (an ``int`` access by its TBAA tag where other accesses read a double: a type pun that
+    breaks strict aliasing)?  Conflicts are recorded on the pointer where the facts met, or on a pointer the
+    accessed one is derived from (an argument, an alloca): only those at the accessed bytes count (a struct's
+    integer field beside a union elsewhere in it is no pun)."""
+    from ..analysis.type_offsets import gep_offset
+    layout = DataLayout.of_module(ctx.module)
+    within: dict[Value, tuple[int, int] | None] = {}  # value -> accessed bytes relative to it (None: unknown)
+    for p, size in accesses:
+        delta: int | None = 0
+        within[p] = (0, size)
+        while isinstance(p, (GEPInst, CastInst)) and p.operands:
+            if isinstance(p, GEPInst) and delta is not None:
+                const, strides = gep_offset(layout, p.source_type, list(p.operands[1:]))
+                delta = None if strides else delta + const
+            p = p.operand(0)
+            within[p] = None if delta is None else (delta, delta + size)
+    for info in function_contexts(ctx, fn):
+        for c in info.conflicts:
+            if c.value not in within or not ((c.old.is_float and c.new.is_integer) or
+                                             (c.old.is_integer and c.new.is_float)):
+                continue
+            span = within[c.value]
+            offset = c.path[1] if len(c.path) == 2 and c.path[0] == -1 else None
+            if span is None or offset is None or offset < 0 or span[0] <= offset < span[1]:
+                return True
+    return False
+
+
+def conflicting_bits_error(inst: Instruction) -> DifferentiationError:
+    return DifferentiationError(
+        f"{describe(inst)}: copies memory through an integer ({inst.operand(0).type}) whose bytes type analysis also "
+        "found accessed as floating-point data (in C, a double copied through uint32_t or uint64_t pointers: a "
+        "strict-aliasing violation, typed as an integer by TBAA), so its derivative would be lost in reverse mode; "
+        "copy the value with its floating-point type or with memcpy, or build with -fno-strict-aliasing")
 
 
 def may_hold_active_bits(v: Value, is_bits: Callable[[Value], bool], from_active_memory: Callable[[LoadInst], bool],

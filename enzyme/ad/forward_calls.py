@@ -27,6 +27,7 @@ from .mirrored_calls import mirror_call
 from .modes import Activities, Activity
 from . import openmp
 from .mpi_calls import forward_mpi_call, mpi_spec
+from .scanf_calls import forward_scanf_call
 from .special_calls import forward_libm_sincos, forward_struct_math_intrinsic
 from .vectors import forward_reduction
 
@@ -84,6 +85,8 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         forward_memory_call(st, inst, ni, b, site.memory)
+    elif kind is CallKind.SCANF:
+        forward_scanf_call(st, inst, ni, b)
     elif kind is CallKind.MIRRORED:
         shadow = mirror_call(inst, ni, b, st.tangent, "'")
         if shadow is not None:

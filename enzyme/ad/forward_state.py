@@ -16,7 +16,7 @@ from ..ir import Constant, ConstantKeyword, Function, Instruction, Value
 from ..ir.types import PointerType
 from .aggregate_shadows import holds_pointers, null_shadow_error
 from .common import ADContext, zero
-from .copy_types import function_contexts, points_to_no_floats
+from .code_pointers import needs_no_shadow
 from .float_bits import float_granule, is_float_data, is_integer_data, may_hold_active_bits
 from .integer_addresses import AddressDisplacements
 from .call_kinds import CallSites
@@ -92,6 +92,6 @@ class ForwardState(LaneState):
     def check_null_shadow(self, inst: Instruction, v: Value) -> None:
         """Refuse giving pointers in ``v`` a null tangent (shadow) where derivatives would follow it."""
         if holds_pointers(v.type) and self.tangent(v) is None:
-            error = null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+            error = null_shadow_error(inst, v, lambda q: needs_no_shadow(self.ctx, self.fn, q))
             if error is not None:
                 raise error

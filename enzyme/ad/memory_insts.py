@@ -14,11 +14,13 @@ from collections.abc import Callable
 
 from ..analysis.layout import DataLayout
 from ..analysis.tbaa import access_tree, no_float_extent
+from ..analysis.type_offsets import gep_offset, is_array_descriptor
 from ..analysis.type_tree import INTEGER
 from ..errors import DifferentiationError
-from ..ir import AllocaInst, CastInst, ConstantKeyword, GEPInst, Instruction, IntType, LoadInst, StoreInst, Value
+from ..ir import (AllocaInst, CastInst, ConstantKeyword, GEPInst, GlobalVariable, Instruction, IntType, LoadInst, StoreInst,
+                  Value)
 from ..ir.builder import Builder, InsertPoint, const_int
-from ..ir.types import I8, I64, PointerType, Type
+from ..ir.types import I8, I64, ArrayType, PointerType, StructType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
@@ -142,8 +144,10 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
     elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
             and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
-            and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type):
-        # (Read from a known library object holding no floats -- a std::string's buffer union -- it is none.)
+            and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
+            and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)):
+        # (Read from a known library object holding no floats -- a std::string's buffer union -- it is none;
+        # nor is a word of a flang descriptor.)
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
                                    "Not supported yet in reverse mode")
@@ -243,6 +247,36 @@ def reverse_store(st: ReverseState, b: Builder, inst: Instruction) -> None:
 
 def reverse_alloca(st: ReverseState, b: Builder, inst: Instruction) -> None:
     st.free_both(b, inst)  # the stack object moved to the heap, and its shadows
+
+
+def descriptor_word(layout: DataLayout, p: Value, t: Type) -> bool:
+    """Does ``p`` point, at a constant offset into a stack object or global of known type, to an integer word of a
+    flang array descriptor (element length, version and flags, bounds, extents, strides: every field but the base
+    address)?  flang copies descriptors whole, and SROA splits such copies into integer loads and stores."""
+    offset = 0
+    while isinstance(p, GEPInst):
+        const, strides = gep_offset(layout, p.source_type, list(p.operands[1:]))
+        if strides:
+            return False
+        offset += const
+        p = p.pointer
+    ty = p.allocated_type if isinstance(p, AllocaInst) else p.value_type if isinstance(p, GlobalVariable) else None
+    size = layout.store_size(t)
+    while ty is not None:
+        if is_array_descriptor(ty):
+            return offset >= 8 and offset + size <= layout.alloc_size(ty)
+        if isinstance(ty, StructType):
+            k = next((i for i, o in reversed(list(enumerate(layout.struct_offsets(ty)))) if o <= offset), None)
+            if k is None:
+                return False
+            start, ty = layout.element_offset(ty, k)
+            offset -= start
+        elif isinstance(ty, ArrayType) and layout.alloc_size(ty.element) > 0:
+            offset %= layout.alloc_size(ty.element)
+            ty = ty.element
+        else:
+            return False
+    return False
 
 
 def read_as_integer(load: LoadInst) -> bool:

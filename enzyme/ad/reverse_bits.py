@@ -16,7 +16,10 @@ from ..ir import (AllocaInst, BinaryOperator, CallInst, CastInst, GEPInst, Instr
 from ..ir.types import PointerType
 from .common import describe, is_inactive_function
 from .custom import custom_rules
-from .float_bits import (INTEGER_SINKS, float_bits_error, float_bits_type, is_float_data, is_integer_data,
+from .copy_types import function_contexts, points_to_no_floats
+from .memory_insts import descriptor_word
+from .float_bits import (INTEGER_SINKS, conflicting_bits_error, float_bits_error, float_integer_conflict, float_bits_type,
+                         is_float_data, is_integer_data,
                          makes_float_of_untracked_bits, may_hold_active_bits, moves_whole_floats, only_integer_uses,
                          passes_untracked_bits, untracked_bits_error)
 from .reverse_state import ReverseState
@@ -44,6 +47,8 @@ def check_float_bits(st: ReverseState, inst: Instruction) -> None:
     elif makes_float_of_untracked_bits(inst, lambda v: v in st.float_bits, st.maybe_shadowed) or \
             passes_untracked_bits(inst, lambda v: v in st.float_bits, st.maybe_shadowed):
         raise untracked_bits_error(inst)
+    elif isinstance(inst, StoreInst) and _copies_conflicting_bits(st, inst):
+        raise conflicting_bits_error(inst)
     elif isinstance(inst, (LoadInst, StoreInst, PhiInst, SelectInst)) \
             or (isinstance(inst, CastInst) and inst.opcode == "bitcast"):
         return  # copies of the bits
@@ -64,6 +69,24 @@ def check_float_bits(st: ReverseState, inst: Instruction) -> None:
     elif inst in st.float_bits or (bits_in and inst.opcode not in INTEGER_SINKS
                                      and not only_integer_uses(st.ctx, st.fn, inst)):
         raise float_bits_error(inst, "a conversion of" if isinstance(inst, CastInst) else "integer arithmetic on")
+
+
+def _copies_conflicting_bits(st: ReverseState, inst: StoreInst) -> bool:
+    """Does ``inst`` store integer bits read from memory that type analysis saw as both integers and floats (an
+    ``int`` access by TBAA where other accesses read a double: ``uint32_t`` halves of a double, a strict-aliasing
+    violation) into memory that may hold floats?  Their width and float type are unknown, so their adjoint cannot
+    be moved (forward mode copies the tangent bits as they are, which is exact)."""
+    v = inst.value
+    # Only a load stored as it is: integer arithmetic on such bytes (a counter in a struct whose facts merged into
+    # "anything") is no copy of a float, and arithmetic on float bits is refused above.
+    if not isinstance(v, LoadInst) or not isinstance(v.type, IntType) or v in st.float_bits \
+            or not st.maybe_shadowed(inst.pointer) or not _may_hold_active_bits(st, v) \
+            or not float_integer_conflict(st.ctx, st.fn, [(v.pointer, st.layout.store_size(v.type)),
+                                                          (inst.pointer, st.layout.store_size(v.type))]):
+        return False
+    if any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, inst.pointer)):
+        return False  # a flang descriptor's extent or stride, copied field by field
+    return not points_to_no_floats(function_contexts(st.ctx, st.fn), inst.pointer)
 
 
 def _may_hold_active_bits(st: ReverseState, v: Value) -> bool:

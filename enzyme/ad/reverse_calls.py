@@ -33,6 +33,7 @@ from .lanes import unpack as unpack_lanes
 from .reverse_state import ReverseState
 from .special_calls import reverse_struct_math_intrinsic
 from .sweep_pair import SweepPair
+from .scanf_calls import augment_scanf_call, reverse_scanf_call
 from .vectors import reverse_reduction
 
 
@@ -78,6 +79,8 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         augment_memory_call(st, inst, ni, b, site.memory)
+    elif kind is CallKind.SCANF:
+        augment_scanf_call(st, inst, ni, b)
     elif kind is CallKind.MIRRORED:
         shadow = mirror_call(inst, ni, b, st.shadow.get, st.lane_suffix("'"))
         if shadow is not None:
@@ -141,6 +144,8 @@ def reverse_call(st: ReverseState, b: Builder, inst: CallInst) -> None:
     elif kind is CallKind.MEMORY:
         assert site.memory is not None
         reverse_memory_call(st, b, inst, site.memory)
+    elif kind is CallKind.SCANF:
+        reverse_scanf_call(st, b, inst)
     elif kind is CallKind.MATH:
         assert site.rule is not None
         if inst in st.active:

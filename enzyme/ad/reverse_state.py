@@ -25,7 +25,7 @@ from .allocators import is_allocator_call
 from .call_kinds import CallSites
 from .common import (ADContext, address_origins, adjoint_zero, carries_float, describe, is_null_pointer,
                      underlying_global, value_name, zero)
-from .copy_types import function_contexts, points_to_no_floats
+from .code_pointers import needs_no_shadow
 from .custom import custom_rules
 from .indirect import reaches_shadowed_global, reverse_dispatchers
 from .integer_addresses import AddressDisplacements
@@ -141,7 +141,7 @@ class ReverseState(LaneState, Recomputation):
 
     def null_shadow_error(self, inst: Instruction, v: Value) -> DifferentiationError | None:
         """Why ``v`` (without a shadow) cannot take a null shadow at ``inst``, or None where that loses nothing."""
-        return null_shadow_error(inst, v, lambda q: points_to_no_floats(function_contexts(self.ctx, self.fn), q))
+        return null_shadow_error(inst, v, lambda q: needs_no_shadow(self.ctx, self.fn, q))
 
     def offset_of(self, t: Type, path: tuple[int, ...]) -> int:
         """Byte offset of the element at ``path`` inside an aggregate of type ``t``."""

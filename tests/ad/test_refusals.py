@@ -354,6 +354,37 @@ def test_float_made_of_bits_typed_as_integers_is_refused(tmp_path: Path, opt_lev
             r"in @f.*(makes a double of|passes) integer bits read from memory that may hold active")
 
 
+# A double copied through integer lvalues (a strict-aliasing violation): clang's TBAA tags the words "int" or
+# "long" while the caller reads the bytes as a double, so type analysis meets conflicting facts.  Reverse mode
+# zeroed the destination's adjoint and never moved it to the source (a silent 0, issue 11); it now refuses.
+# Forward mode copies tangent bits exactly (programs/float_bits_word_copies.c checks its numbers).
+WORD_COPIES = {
+    "uint32_halves": ("__attribute__((noinline)) void copy(const double *x, double *y) { const uint32_t *s = "
+                      "(const uint32_t *)x; uint32_t *d = (uint32_t *)y; d[0] = s[0]; d[1] = s[1]; }"),
+    "uint64_word": ("__attribute__((noinline)) void copy(const double *x, double *y) { "
+                    "*(uint64_t *)y = *(const uint64_t *)x; }"),
+    "uint32_loop": ("__attribute__((noinline)) void copy(const double *x, double *y) { const uint32_t *s = "
+                    "(const uint32_t *)x; uint32_t *d = (uint32_t *)y; for (int i = 0; i < 4; i++) d[i] = s[i]; }"),
+    "char_loop": ("__attribute__((noinline)) void copy(const double *x, double *y) { const char *s = "
+                  "(const char *)x; char *d = (char *)y; for (int i = 0; i < 16; i++) d[i] = s[i]; }"),
+}
+WORD_COPY_USE = ("double f(const double *x) { double y[2]; copy(x, y); return y[0] * y[0] * y[1]; }\n"
+                 "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, enzyme_dup, x, dx); }")
+
+
+@pytest.mark.parametrize("opt_level", [0, 1, 2, 3])
+@pytest.mark.parametrize("case", sorted(WORD_COPIES))
+def test_double_copied_through_integer_words_in_reverse(tmp_path: Path, opt_level: int, case: str) -> None:
+    body = f"{WORD_COPIES[case]}\n{WORD_COPY_USE}"
+    if case == "uint64_word" and opt_level == 0:
+        # No TBAA at -O0: the whole double travels in the i64 and its adjoint with it (programs/float_bits_word_copies.c
+        # checks the numbers).
+        differentiate(tmp_path, body, opt_level)
+        return
+    refused(tmp_path, body, opt_level, r"in @copy .*: (copies memory through an integer \(i(8|32|64)\)|part of an "
+            r"active floating-point value travels in an integer)")
+
+
 @LEVELS
 def test_vector_reinterpreted_as_another_float_vector_in_reverse(tmp_path: Path, opt_level: int) -> None:
     # Vector lanes, shuffles and reductions work (programs/vector_ext.c); reinterpreting the bits of a
@@ -496,3 +527,23 @@ def test_active_value_stored_through_merged_inactive_pointers(tmp_path: Path, op
     body = INACTIVE_POINTERS_MERGED + f"double g(double x, int k) {{ return {entry}; }}\n"
     message = refused(tmp_path, body, opt_level, r"stored into memory that has no shadow")
     assert "@f" in message
+
+
+# sscanf's stores are differentiated from its constant format (programs/scanf_parsed_constants.c); a format the
+# engine cannot read leaves unknown which bytes of memory with derivatives are overwritten.
+SCANF_FORMATS = {
+    "not_a_constant": "double f(double *x, const char *fmt) { double k = x[0]; sscanf(\"1.5\", fmt, &k); "
+                      "return k * x[0]; }",
+    "count_into_a_double": "double f(double *x, const char *fmt) { double k = x[0]; sscanf(\"1.5\", \"%lf%n\", &k, "
+                           "(int *)&x[1]); return k * x[0] + x[1]; }",
+}
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+@pytest.mark.parametrize("case", sorted(SCANF_FORMATS))
+@pytest.mark.parametrize("request_call", ["__enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, fmt)",
+                                          "__enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_const, fmt)"])
+def test_scanf_format_that_cannot_be_followed(tmp_path: Path, opt_level: int, case: str, request_call: str) -> None:
+    body = f"#include <stdio.h>\n{SCANF_FORMATS[case]}\ndouble g(double *x, double *dx, const char *fmt) {{ " \
+           f"return {request_call}; }}"
+    refused(tmp_path, body, opt_level, r"@(__isoc99_)?sscanf stores (parsed values|%n)")
