@@ -20,7 +20,7 @@ FORTRAN_ENTRIES = frozenset({
     *(f"_FortranAMatmul{kind}{kind}" for kind in _REAL_KINDS),
     "_FortranANorm2_4", "_FortranANorm2_8", "_FortranASpread", "_FortranAAllocatableSetBounds",
     "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate", "_FortranASumDim",
-    "_FortranACshiftVector", "_FortranAMaxvalDim", "_FortranAMinvalDim", "_FortranAPack", "_FortranAEoshiftVector",
+    "_FortranACshiftVector", "_FortranACshift", "_FortranAMaxvalDim", "_FortranAMinvalDim", "_FortranAPack", "_FortranAEoshiftVector",
     "_FortranAAssign", "_FortranAAssignTemporary", "_FortranATranspose",
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranADestroyWithoutFinalization",
     "_FortranAInitArrayConstructorVector",

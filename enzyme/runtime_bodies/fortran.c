@@ -53,7 +53,7 @@ static const char *const CALLS[] = {
   "_FortranASpread (SPREAD)",
   "_FortranAAllocatableAllocate (ALLOCATE)",
   "_FortranASumDim (SUM with DIM=)",
-  "_FortranACshiftVector (CSHIFT)",
+  "_FortranACshift (CSHIFT)",
   "_FortranAMaxvalDim (MAXVAL with DIM=)",
   "_FortranAMinvalDim (MINVAL with DIM=)",
   "_FortranAPack (PACK)",
@@ -899,17 +899,64 @@ __attribute__((weak)) void __pyenzyme_body__FortranACshiftVector(Desc *r, const 
   }
 }
 
-/* MAXVAL/MINVAL with DIM= (no MASK=) of REAL(8) and REAL(4): the first extreme element along DIM in array element
- * order, -HUGE/HUGE for an empty DIM (as the runtime; NaN elements are never chosen). */
+/* An element of an integer array of any kind (SHIFT=), in array element order; a scalar for rank 0. */
+static long integer_at(const Desc *d, long i) {
+  const char *p = d->base + (d->rank ? element_offset(d, i) : 0);
+  switch (d->elem_len) {
+  case 1: return *(const signed char *)p;
+  case 2: return *(const short *)p;
+  case 4: return *(const int *)p;
+  default: return *(const long *)p;
+  }
+}
+
+/* CSHIFT(ARRAY, SHIFT, DIM) of an array of any rank: along DIM, result(.., i, ..) = ARRAY(.., 1 + modulo(i - 1 + s,
+ * n), ..), s the scalar SHIFT or its element for the other subscripts; into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranACshift(Desc *r, const Desc *a, const Desc *shift, int dim,
+                                                         const char *file, int line) {
+  int why = uncopyable(a);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_CSHIFT, why, file, line);
+  if (r->base || r->rank != a->rank || a->rank < 1 || dim < 1 || dim > a->rank ||
+      (shift->rank != 0 && shift->rank != a->rank - 1))
+    __pyenzyme_fortran_unsupported(C_CSHIFT, R_DIM, file, line);
+  long extent[15], below = 1, above = 1;
+  for (int k = 0; k < a->rank; k++) {
+    extent[k] = dim_of(a, k)->extent > 0 ? dim_of(a, k)->extent : 0;
+    if (k < dim - 1)
+      below *= extent[k];
+    if (k > dim - 1)
+      above *= extent[k];
+  }
+  long n = extent[dim - 1];
+  allocate(r, 0, extent, a->elem_len);
+  copy_type_code(r, a);
+  for (long c = 0; c < above; c++)
+    for (long b = 0; b < below; b++) {
+      long s = integer_at(shift, b + below * c) % (n > 0 ? n : 1);
+      for (long k = 0; k < n; k++) {
+        long from = (k + s) % n;
+        from = from < 0 ? from + n : from;
+        copy_element(a, r->base + element_offset(r, b + below * (k + n * c)),
+                     a->base + element_offset(a, b + below * (from + n * c)));
+      }
+    }
+}
+
+/* MAXVAL/MINVAL with DIM= (and MASK=, a conformable or scalar logical) of REAL(8) and REAL(4): the first extreme
+ * element along DIM that MASK selects, in array element order, -HUGE/HUGE where none is (as the runtime; NaN
+ * elements are never chosen). */
 #define EXTREME_DIM_KIND(T, HUGE)                                                                               \
   __attribute__((weak, noinline)) void __pyenzyme_fortran_extreme_dim_##T(Desc *r, const Desc *x, long below,   \
-                                                                          long extent, long above, int want_max) { \
+                                                                          long extent, long above, int want_max, \
+                                                                          const Desc *mask) {                    \
     for (long c = 0; c < above; c++)                                                                             \
       for (long a = 0; a < below; a++) {                                                                         \
         T best = want_max ? -HUGE : HUGE;                                                                        \
         for (long k = 0; k < extent; k++) {                                                                      \
-          T v = *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                         \
-          if (want_max ? v > best : v < best)                                                                    \
+          long i = a + below * (k + extent * c);                                                                 \
+          T v = *(const T *)(x->base + element_offset(x, i));                                                    \
+          if (mask_at(mask, i) && (want_max ? v > best : v < best))                                              \
             best = v;                                                                                            \
         }                                                                                                        \
         *(T *)(r->base + element_offset(r, a + below * c)) = best;                                               \
@@ -922,7 +969,7 @@ static void extreme_dim(Desc *r, const Desc *x, int dim, const char *file, int l
                         int want_max) {
   if ((x->type != T_DOUBLE && x->type != T_FLOAT) || x->rank < 1 || x->rank > 15)
     __pyenzyme_fortran_unsupported(call, R_NOT_REAL, file, line);
-  if (mask)
+  if (mask && mask->rank != 0 && mask->rank != x->rank)
     __pyenzyme_fortran_unsupported(call, R_MASK, file, line);
   if (dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
     __pyenzyme_fortran_unsupported(call, R_DIM, file, line);
@@ -931,9 +978,9 @@ static void extreme_dim(Desc *r, const Desc *x, int dim, const char *file, int l
   allocate(r, 0, extent, x->elem_len);
   copy_type_code(r, x);
   if (x->type == T_DOUBLE)
-    __pyenzyme_fortran_extreme_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above, want_max);
+    __pyenzyme_fortran_extreme_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above, want_max, mask);
   else
-    __pyenzyme_fortran_extreme_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above, want_max);
+    __pyenzyme_fortran_extreme_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above, want_max, mask);
 }
 
 __attribute__((weak)) void __pyenzyme_body__FortranAMaxvalDim(Desc *r, const Desc *x, int dim, const char *file,
