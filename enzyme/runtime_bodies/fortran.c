@@ -832,10 +832,10 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_derived(char *to, c
   }
 }
 
-/* SUM(X, DIM=) of a REAL(4) or REAL(8) array: the result (unallocated, rank of X - 1) holds the sums along
- * dimension DIM.  In array element order, X's element a + below * (k + extent * c) adds to the result's element
- * a + below * c, where below is the number of elements before one step along DIM.  One helper per kind, so that
- * floats and doubles never move through the same pointers in one function (see copy_floats). */
+/* SUM(X, DIM= [, MASK=]) of a REAL(4) or REAL(8) array: the result (unallocated, rank of X - 1) holds the sums along
+ * dimension DIM of the elements MASK selects. In array element order, X's element a + below * (k + extent * c) adds
+ * to the result's element a + below * c, where below is the number of elements before one step along DIM. One helper
+ * per kind, so that floats and doubles never move through the same pointers in one function (see copy_floats). */
 /* For a reduction along dimension `dim` (1-based) of `x`: the extents of the result (every other dimension),
    and the number of elements below and above that dimension in `x`'s column-major order. */
 static inline __attribute__((always_inline)) void split_at_dim(const Desc *x, int dim, long *extent, long *below,
@@ -854,12 +854,14 @@ static inline __attribute__((always_inline)) void split_at_dim(const Desc *x, in
 
 #define SUM_DIM_KIND(T)                                                                                          \
   __attribute__((weak, noinline)) void __pyenzyme_fortran_sum_dim_##T(Desc *r, const Desc *x, long below,       \
-                                                                      long extent, long above) {                 \
+                                                                      long extent, long above,                   \
+                                                                      const Desc *mask) {                        \
     for (long c = 0; c < above; c++)                                                                             \
       for (long a = 0; a < below; a++) {                                                                         \
         T s = 0;                                                                                                 \
         for (long k = 0; k < extent; k++)                                                                        \
-          s += *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                          \
+          if (mask_at(mask, a + below * (k + extent * c)))                                                       \
+            s += *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                        \
         *(T *)(r->base + element_offset(r, a + below * c)) = s;                                                  \
       }                                                                                                          \
   }
@@ -870,16 +872,18 @@ __attribute__((weak)) void __pyenzyme_body__FortranASumDim(Desc *r, const Desc *
                                                          const Desc *mask) {
   if ((x->type != T_DOUBLE && x->type != T_FLOAT) || x->rank < 1 || x->rank > 15)
     __pyenzyme_fortran_unsupported(C_SUM_DIM, R_NOT_REAL, file, line);
-  if (mask || dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
+  if (mask && mask->rank != 0 && mask->rank != x->rank)
+    __pyenzyme_fortran_unsupported(C_SUM_DIM, R_MASK, file, line);
+  if (dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
     __pyenzyme_fortran_unsupported(C_SUM_DIM, R_DIM, file, line);
   long extent[15], below, above;
   split_at_dim(x, dim, extent, &below, &above);
   allocate(r, 0, extent, x->elem_len);
   copy_type_code(r, x);
   if (x->type == T_DOUBLE)
-    __pyenzyme_fortran_sum_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above);
+    __pyenzyme_fortran_sum_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above, mask);
   else
-    __pyenzyme_fortran_sum_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above);
+    __pyenzyme_fortran_sum_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above, mask);
 }
 
 /* CSHIFT(V, SHIFT) of a vector: result(i) = V(1 + modulo(i - 1 + SHIFT, n)), into an unallocated result. */

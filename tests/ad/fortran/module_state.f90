@@ -1,6 +1,6 @@
-! State kept in allocatable module arrays between calls, as solvers do: the field is assigned with reallocation
-! on assignment (the same shape on every call after the first, so the block is reused), neighbours come from
-! CSHIFT along either dimension of the 2-D field (_FortranACshift at -O0), and the objective uses MAXVAL with
+! State kept in allocatable module arrays between calls, as solvers do: the field is assigned with reallocation on
+! assignment (the same shape on every call after the first, so the block is reused), neighbours come from CSHIFT
+! along either dimension of the 2-D field (_FortranACshift at -O0), and the objective uses MAXVAL and SUM with
 ! DIM= and MASK= and ANY with DIM=.  The derivative is called when the module array is already allocated (the
 ! driver calls the function first): its shadow must be set up like it.
 module module_state
@@ -20,6 +20,7 @@ contains
       field = field + 0.2d0 * flux * x(13)
     end do
     wet = field > 0.2d0
-    e = sum(pack(maxval(field**2, dim=1, mask=wet), any(wet, dim=1))) + sum(field * cshift(field, 2, dim=2))
+    e = sum(pack(maxval(field**2, dim=1, mask=wet), any(wet, dim=1))) + sum(field * cshift(field, 2, dim=2)) &
+        + sum(sum(field**3, dim=2, mask=wet))
   end function
 end module
