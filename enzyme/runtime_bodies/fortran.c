@@ -57,7 +57,7 @@ static const char *const CALLS[] = {
   "_FortranAMaxvalDim (MAXVAL with DIM=)",
   "_FortranAMinvalDim (MINVAL with DIM=)",
   "_FortranAPack (PACK)",
-  "_FortranAEoshiftVector (EOSHIFT)",
+  "_FortranAEoshift (EOSHIFT)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
               R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED, R_MASK, R_PACK_VECTOR, R_BOUNDARY };
@@ -1049,4 +1049,47 @@ __attribute__((weak)) void __pyenzyme_body__FortranAEoshiftVector(Desc *r, const
     else
       memset(to, 0, v->elem_len);
   }
+}
+
+
+/* EOSHIFT(ARRAY, SHIFT [, BOUNDARY], DIM) of an array of any rank: along DIM, result(.., i, ..) = ARRAY(.., i + s, ..)
+ * where that is in ARRAY, else the boundary (the scalar BOUNDARY or its element for the other subscripts; zero bits by
+ * default), s the scalar SHIFT or its element for the other subscripts; into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranAEoshift(Desc *r, const Desc *a, const Desc *shift,
+                                                          const Desc *boundary, int dim, const char *file, int line) {
+  int why = uncopyable(a);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, why, file, line);
+  if (r->base || r->rank != a->rank || a->rank < 1 || dim < 1 || dim > a->rank ||
+      (shift->rank != 0 && shift->rank != a->rank - 1) || (boundary && boundary->rank != 0 &&
+                                                           boundary->rank != a->rank - 1))
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, R_DIM, file, line);
+  if (!boundary && (a->type == T_STRUCT || a->type == T_CHAR || a->type == T_CHAR16 || a->type == T_CHAR32))
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, R_BOUNDARY, file, line);
+  long extent[15], below = 1, above = 1;
+  for (int k = 0; k < a->rank; k++) {
+    extent[k] = dim_of(a, k)->extent > 0 ? dim_of(a, k)->extent : 0;
+    if (k < dim - 1)
+      below *= extent[k];
+    if (k > dim - 1)
+      above *= extent[k];
+  }
+  long n = extent[dim - 1];
+  allocate(r, 0, extent, a->elem_len);
+  copy_type_code(r, a);
+  for (long c = 0; c < above; c++)
+    for (long b = 0; b < below; b++) {
+      long s = integer_at(shift, b + below * c);
+      const char *edge = boundary ? boundary->base + (boundary->rank ? element_offset(boundary, b + below * c) : 0) : 0;
+      for (long k = 0; k < n; k++) {
+        long from = k + s;
+        char *to = r->base + element_offset(r, b + below * (k + n * c));
+        if (from >= 0 && from < n)
+          copy_element(a, to, a->base + element_offset(a, b + below * (from + n * c)));
+        else if (edge)
+          copy_element(a, to, edge);
+        else
+          memset(to, 0, a->elem_len);
+      }
+    }
 }
