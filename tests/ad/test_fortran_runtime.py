@@ -74,7 +74,7 @@ end function
 @pytest.mark.parametrize("opt_level", [0, 2])
 def test_module_arrays_allocated_before_the_derivative(tmp_path: Path, opt_level: int) -> None:
     """Allocatable module arrays reassigned (same shape) inside the differentiated function, which has run before:
-    their automatic shadows are set up like them at each derivative call (enzyme.driver.descriptor_globals); before,
+    their automatic shadows are set up like them at each derivative call (enzyme.driver.allocated_globals); before,
     the derivative stored through a null shadow.  Also CSHIFT and EOSHIFT with DIM= of a 2-D array (runtime calls
     at -O0), MAXVAL and SUM with DIM= and MASK=, ANY with DIM=.  Reverse, forward, batched forward and split mode."""
     result = run(build(tmp_path, "module_state", opt_level))

@@ -1,21 +1,23 @@
-"""Automatic shadows of Fortran allocatable arrays held in module variables.
+"""Automatic shadows of globals that hold heap blocks: Fortran allocatable module arrays, C pointers to malloc'd work.
 
 A module variable ``real(8), allocatable :: h(:, :)`` is a global flang array descriptor
-(``{ ptr, i64, i32, i8, i8, i8, i8, [r x [3 x i64]] }``).  Its automatic shadow
-(enzyme.driver.active_globals) is a descriptor too, and zeroed it would describe an unallocated array:
-where the array is already allocated when the derivative is called (an earlier primal call allocated it,
-and a reallocating assignment ``h = ...`` of the same shape reuses the block), the derivative would then
-store through a null shadow.  So at each top-level derivative call site the shadow is set up like the
-array: the descriptor's words copied and, when the array is allocated, a zeroed block of the array's size
-as its base address (the tangent or adjoint of the values set before the call is zero).  After the call
-the block the shadow then holds (that one, or the one a reallocation inside the call made) is freed and
-the descriptor zeroed.  Pointer arrays (POINTER attribute) keep the zeroed shadow: what they point to is
-not known here.
+(``{ ptr, i64, i32, i8, i8, i8, i8, [r x [3 x i64]] }``), and ``static double *work`` that a C solver allocates on
+its first call (``if (!work) work = malloc(...)``) is a global pointer.  Their automatic shadows
+(enzyme.driver.active_globals) would be zeroed, describing no block: where the array is already allocated when the
+derivative is called (an earlier primal call allocated it, and a reallocating assignment ``h = ...`` of the same
+shape, or ``if (!work)``, reuses the block), the derivative would then store through a null shadow.  So at each
+top-level derivative call site the shadow is set up like the global: the descriptor's words copied and, when the
+array is allocated, a zeroed block of the array's size as its base address; for a C pointer that only ever holds
+what malloc/calloc/realloc/aligned_alloc returned (or null), a zeroed block of the block's malloc_usable_size (the
+tangent or adjoint of the values set before the call is zero).  After the call the block the shadow then holds
+(that one, or the one a reallocation inside the call made) is freed and the shadow zeroed.  Pointer arrays
+(POINTER attribute) and C pointers that may point elsewhere keep the zeroed shadow: what they point to is not
+known here.
 """
 from __future__ import annotations
 
 from ..analysis.type_offsets import is_array_descriptor
-from ..ir import ArrayType, Function, FunctionType, GlobalVariable, Module, StructType
+from ..ir import ArrayType, Function, FunctionType, GlobalVariable, Module, PointerType, StructType
 from ..ir.builder import Builder, const_int
 from ..ir.types import I1, I8, I64, PTR, VOID
 from ..ir.values import ConstantKeyword
@@ -26,6 +28,29 @@ _ENTER, _LEAVE = "__pyenzyme_descriptor_shadow_enter", "__pyenzyme_descriptor_sh
 
 def is_descriptor_global(g: GlobalVariable) -> bool:
     return is_array_descriptor(g.value_type)
+
+
+def is_heap_pointer_global(module: Module, g: GlobalVariable) -> bool:
+    """A plain pointer global into which the program stores only what the C allocator returned, or null."""
+    from .context_shadows import holds_only_allocations
+    return isinstance(g.value_type, PointerType) and holds_only_allocations(module, g)
+
+
+def enter_heap_pointer(module: Module, b: Builder, primal: GlobalVariable, shadow: GlobalVariable) -> None:
+    """``shadow = primal ? calloc(1, malloc_usable_size(primal)) : null``."""
+    _, _, calloc, _ = _memory(module)
+    usable = module.declare_function("malloc_usable_size", FunctionType(I64, (PTR,)))
+    block = b.load(PTR, primal)
+    null = ConstantKeyword(PTR, "null")
+    fresh = b.call(calloc, [const_int(I64, 1), b.call(usable, [block])])  # malloc_usable_size(NULL) is 0
+    is_null = b.icmp("eq", block, null)
+    b.call(_memory(module)[3], [b.select(is_null, fresh, null)])  # the block asked for a null primal goes back
+    b.store(b.select(is_null, null, fresh), shadow)
+
+
+def leave_heap_pointer(module: Module, b: Builder, shadow: GlobalVariable) -> None:
+    b.call(_memory(module)[3], [b.load(PTR, shadow)])
+    b.store(ConstantKeyword(PTR, "null"), shadow)
 
 
 def descriptor_bytes(g: GlobalVariable) -> int:
