@@ -17,7 +17,8 @@ known here.
 from __future__ import annotations
 
 from ..analysis.type_offsets import is_array_descriptor
-from ..ir import ArrayType, Function, FunctionType, GlobalVariable, Module, PointerType, StructType
+from ..ir import (ArrayType, CallInst, CmpInst, Function, FunctionType, GEPInst, GlobalVariable, LoadInst, Module, PhiInst,
+                  PointerType, SelectInst, StoreInst, StructType, Value)
 from ..ir.builder import Builder, const_int
 from ..ir.types import I1, I8, I64, PTR, VOID
 from ..ir.values import ConstantKeyword
@@ -31,9 +32,43 @@ def is_descriptor_global(g: GlobalVariable) -> bool:
 
 
 def is_heap_pointer_global(module: Module, g: GlobalVariable) -> bool:
-    """A plain pointer global into which the program stores only what the C allocator returned, or null."""
+    """A plain pointer global into which the program stores only what the C allocator returned, or null, and that
+    owns those blocks: each allocation is stored there and nowhere else, and freed through the global only.  A
+    global that points to a block something else owns (``keys = ps->w`` after inlining ``ps->w = malloc(...)``)
+    is left alone: its shadow would be the owner's, freed with it."""
     from .context_shadows import holds_only_allocations
-    return isinstance(g.value_type, PointerType) and holds_only_allocations(module, g)
+    if not isinstance(g.value_type, PointerType) or not holds_only_allocations(module, g):
+        return False
+    for use in g.uses:
+        store = use.user
+        if isinstance(store, StoreInst) and isinstance(store.value, CallInst) and not _owned_by(store.value, store):
+            return False
+    return True
+
+
+def _owned_by(block: Value, store: StoreInst) -> bool:
+    """Is the allocation ``block`` only stored by ``store``, and otherwise only addressed, compared or filled (not
+    stored elsewhere, freed directly or passed on)?"""
+    seen: set[Value] = set()
+    work = [block]
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for u in v.users:
+            if u is store or isinstance(u, (CmpInst, LoadInst)):
+                continue
+            if isinstance(u, StoreInst) and u.value is not v:
+                continue  # stores through it
+            if isinstance(u, (PhiInst, SelectInst, GEPInst)):
+                work.append(u)
+                continue
+            if isinstance(u, CallInst) and (u.callee_name or "").startswith(("llvm.memset", "llvm.memcpy",
+                                                                             "llvm.memmove", "llvm.lifetime")):
+                continue
+            return False
+    return True
 
 
 def enter_heap_pointer(module: Module, b: Builder, primal: GlobalVariable, shadow: GlobalVariable) -> None:
