@@ -101,7 +101,8 @@ def _null_at(layout: DataLayout, c: Value, offset: int) -> bool | None:
         for start, e in zip(offsets, c.elements):
             if start <= offset < start + layout.alloc_size(e.type):
                 if isinstance(e.type, PointerType):
-                    return offset == start and isinstance(e, ConstantKeyword) and e.keyword in ("null", "zeroinitializer")
+                    null = isinstance(e, ConstantKeyword) and e.keyword in ("null", "zeroinitializer")
+                    return offset == start and null
                 return _null_at(layout, e, offset - start)
     return None
 

@@ -17,8 +17,8 @@ known here.
 from __future__ import annotations
 
 from ..analysis.type_offsets import is_array_descriptor
-from ..ir import (ArrayType, CallInst, CmpInst, Function, FunctionType, GEPInst, GlobalVariable, LoadInst, Module, PhiInst,
-                  PointerType, SelectInst, StoreInst, StructType, Value)
+from ..ir import (ArrayType, CallInst, CmpInst, Function, FunctionType, GEPInst, GlobalVariable, LoadInst, Module,
+                  PhiInst, PointerType, SelectInst, StoreInst, StructType, Value)
 from ..ir.builder import Builder, const_int
 from ..ir.types import I1, I8, I64, PTR, VOID
 from ..ir.values import ConstantKeyword

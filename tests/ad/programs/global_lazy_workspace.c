@@ -46,7 +46,8 @@ int main(void) {
   check_all(x, 5);
   double dx[8] = {0};     /* a larger problem: the derivative reallocates the work array */
   __enzyme_autodiff((void *)smoothed_energy, enzyme_dup, x, dx, enzyme_const, 8);
-  for (int k = 0; k < 8; k++) check("lazy workspace grown, reverse", dx[k], CENTRAL(smoothed_energy(x, 8), x[k], x[k]), 1e-6);
+  for (int k = 0; k < 8; k++)
+    check("lazy workspace grown, reverse", dx[k], CENTRAL(smoothed_energy(x, 8), x[k], x[k]), 1e-6);
   check_all(x, 8);
   return finish();
 }

@@ -3,7 +3,8 @@
 /* A stage buffer cloned from a zeroed prototype with memcpy(dst, src, n * sizeof(double)), n known only at run
    time, as Rust's vec![vec![0.0; n]; 2] does: the copying function never touches the buffers itself, the callee
    that fills them reads and writes fixed elements only (type analysis knows doubles at offsets 0 and 8, nothing
-   about the rest); the prototype itself becomes the last buffer, so the copies' sources are active memory, so the copy is typed by its length being a count of doubles. */
+   about the rest); the prototype itself becomes the last buffer, so the copies' sources are active memory.  The
+   copy is typed by its length being a count of doubles. */
 struct Stages { double *k[3]; };
 
 __attribute__((noinline)) static void rate(const double *p, const double *y, double *dy) {
