@@ -31,6 +31,7 @@ from .checkpoint import checkpoint_of
 from .fixed_point import fixed_point_of
 from .tape import TAPE_REUSE
 from .modes import Mode
+from .null_callees import only_null_callee
 from .openmp import is_openmp_runtime, is_parallel_region
 
 
@@ -99,8 +100,11 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
     callee = inst.called_function
     name = inst.callee_name
     if name is None:
-        kind = CallKind.INLINE_ASM if is_inline_asm(inst) else CallKind.INDIRECT
-        return CallSite(kind, None, None)
+        if is_inline_asm(inst):
+            return CallSite(CallKind.INLINE_ASM, None, None)
+        if only_null_callee(module, inst):  # a Rust vtable's empty drop slot: never called
+            return CallSite(CallKind.INACTIVE, None, None)
+        return CallSite(CallKind.INDIRECT, None, None)
     if name.startswith("llvm.lifetime."):
         return CallSite(CallKind.LIFETIME, name, callee)
     if is_parallel_region(inst):

@@ -78,7 +78,7 @@ class CopyLayout:
 def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int | None,
                 layout: DataLayout, primal_functions: set[Function], accessed: FloatType | None,
                 infos_of: InfosOf, padding: frozenset[int] = frozenset(),
-                record_candidates: Sequence[StructType] = ()) -> CopyLayout | None:
+                record_candidates: Sequence[StructType] = (), count_of: int | None = None) -> CopyLayout | None:
     """The float layout of the bytes copied from ``src`` to ``dst`` (None: unknown or contradictory).
 
     ``infos`` are the function's type analyses (one per calling context);
@@ -94,6 +94,8 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
     ``padding``: bytes the copy itself says hold no data (``!tbaa.struct``).  ``record_candidates``: the
     module's struct types; when the objects are indexed with none, the one whose every field the facts
     give, and nothing else, is taken as the record (a ``std::vector<Particle>`` copy after inlining).
+    ``count_of``: the element size when the copy's length is a count times it (``n << 3``): with facts of
+    that float type only, at consecutive offsets from 0, the copy is an array of it (a ``Vec<f64>`` clone).
     """
     facts: dict[int, ConcreteType] = {}
     for info in infos:
@@ -112,7 +114,8 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         size = layout.alloc_size(elem)
         offsets = sorted(o for o in facts if o != -1)
         if offsets == list(range(0, size * len(offsets), size)) and all(o % size == 0 for o in offsets):
-            if -1 in facts or accessed is not None or (nbytes is not None and nbytes <= size * len(offsets)):
+            if -1 in facts or accessed is not None or (nbytes is not None and nbytes <= size * len(offsets)) \
+                    or (nbytes is None and count_of == size and offsets):
                 return CopyLayout(element=elem)
     if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
         return CopyLayout(no_floats=True)  # the same non-float type at every offset

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..analysis.tbaa import no_float_extent, struct_copy
 from ..errors import DifferentiationError
-from ..ir import CallInst, ConstantInt, Instruction, Value
+from ..ir import BinaryOperator, CallInst, ConstantInt, Instruction, Value
 from ..ir.builder import Builder, const_int
 from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
@@ -241,6 +241,17 @@ def reverse_copy(st: ReverseState, b: Builder, inst: CallInst, overlapping: bool
     b.call(helper, [sd, ss, nbytes])
 
 
+def element_multiple(size: Value) -> int | None:
+    """``C`` when a copy's length is a count times the constant ``C`` (``mul n, C`` or ``shl n, k``)."""
+    if isinstance(size, BinaryOperator) and isinstance(size.operands[1], ConstantInt):
+        c = size.operands[1].value
+        if size.opcode == "mul" and c > 0:
+            return c
+        if size.opcode == "shl" and 0 <= c < 16:
+            return 1 << c
+    return None
+
+
 def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, size: Value) -> CopyLayout | None:
     """What a copy moves, from type analysis, how this function accesses the memory and the copy's own
     ``!tbaa.struct`` (its field types are in type analysis; the bytes it lists no field for are padding)."""
@@ -253,7 +264,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     if any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
         return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
-                        fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()))
+                        fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()),
+                        count_of=element_multiple(size))
     if found is None and fields is not None and nbytes is not None:
         # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
         # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.

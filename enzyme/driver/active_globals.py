@@ -48,6 +48,7 @@ from ..ir import (
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.target_attributes import is_gpu_module
 from ..ir.types import I64
+from . import allocated_globals
 from .requests import Request
 
 
@@ -104,15 +105,28 @@ def zero_shadows_around(module: Module, call: CallInst, mode: str,
     if not used:
         return
     layout = DataLayout.of_module(module)
+    primal_of = {s: g for g, lanes in made.items() for s in lanes}
+    heap = {s: allocated_globals.is_heap_pointer_global(module, primal_of[s]) for s in used}
     sites = []
     if mode != "split_reverse":
-        sites.append(InsertPoint.before_inst(call))
+        sites.append((InsertPoint.before_inst(call), True))
     if mode != "augment":
-        sites.append(InsertPoint.after_inst(call))
-    for at in sites:
+        sites.append((InsertPoint.after_inst(call), False))
+    for at, before in sites:
         b = Builder(at)
         for s in used:
-            zero_fill(module, b, s, const_int(I64, layout.alloc_size(s.value_type)))
+            if allocated_globals.is_descriptor_global(s):  # a module's allocatable array (allocated_globals.py)
+                if before:
+                    allocated_globals.enter(module, b, primal_of[s], s)
+                else:
+                    allocated_globals.leave(module, b, s)
+            elif heap[s]:  # a C pointer to a malloc'd block
+                if before:
+                    allocated_globals.enter_heap_pointer(module, b, primal_of[s], s)
+                else:
+                    allocated_globals.leave_heap_pointer(module, b, s)
+            else:
+                zero_fill(module, b, s, const_int(I64, layout.alloc_size(s.value_type)))
 
 
 def _written_globals(functions: Iterable[Function], skip: set[GlobalVariable]) -> set[GlobalVariable]:

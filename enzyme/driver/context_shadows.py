@@ -229,7 +229,7 @@ def _replace_shadow_query(module: Module, forms: ShadowForms, implicit: Context,
     if base is None:
         raise DifferentiationError(f"{_site(call)}: the global must be named at compile time (&g or &g.field), "
                                    "got a pointer computed at run time")
-    heap = base.value_type == PTR and not path and width == 1 and _holds_only_allocations(module, base)
+    heap = base.value_type == PTR and not path and width == 1 and holds_only_allocations(module, base)
     if with_context:
         lanes = _context_lanes(module, ctx, call, base, heap)
     else:
@@ -337,7 +337,7 @@ def _only_read(module: Module, g: GlobalVariable) -> bool:
 _ALLOCATORS = ("malloc", "calloc", "aligned_alloc", "realloc")
 
 
-def _holds_only_allocations(module: Module, g: GlobalVariable) -> bool:
+def holds_only_allocations(module: Module, g: GlobalVariable) -> bool:
     """Is every value the program stores into ``g`` null or a heap block from the C allocator, and ``g``
     otherwise only loaded (so the allocator knows the size of what it points to)?"""
     if g.initializer is not None and not is_null_pointer(g.initializer):

@@ -35,6 +35,8 @@ _MPI_SETUP = ("MPI set-up, synchronisation and queries (communicators, groups, t
               "processor names): handles, ranks and counts only, no floating-point data")
 _SIZE_QUERY = "asks the allocator about a block; returns a size"
 _CONSTANT = "returns a constant (nan(\"\") is NaN whatever the string)"
+_FORTRAN_LOGICAL_RESULT = ("Fortran ANY and ALL (with or without DIM=): logical results of logical masks; no "
+                           "floating-point data")
 _GROWTH_POLICY = "a container's growth policy: bucket counts from element counts, integers only"
 
 _NAMES: dict[str, tuple[str, ...]] = {
@@ -75,6 +77,7 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "__ubsan_handle_builtin_unreachable", "_ZSt9terminatev",
         "__pyenzyme_fortran_unsupported"),  # enzyme/runtime_bodies/fortran.c: a case its bodies refuse
     _EXCEPTIONS: ("_Unwind_Resume", "__gxx_personality_v0", "__clang_call_terminate"),
+    _FORTRAN_LOGICAL_RESULT: ("_FortranAAny", "_FortranAAll", "_FortranAAnyDim", "_FortranAAllDim"),
     _NON_FLOAT_COPY: ("__pyenzyme_fortran_copy_inactive",),
     _TYPE_INFO: ("__pyenzyme_fortran_derived_type",),
     _ENV: ("getenv", "secure_getenv", "setlocale", "__errno_location", "signal", "raise"),

@@ -53,11 +53,11 @@ static const char *const CALLS[] = {
   "_FortranASpread (SPREAD)",
   "_FortranAAllocatableAllocate (ALLOCATE)",
   "_FortranASumDim (SUM with DIM=)",
-  "_FortranACshiftVector (CSHIFT)",
+  "_FortranACshift (CSHIFT)",
   "_FortranAMaxvalDim (MAXVAL with DIM=)",
   "_FortranAMinvalDim (MINVAL with DIM=)",
   "_FortranAPack (PACK)",
-  "_FortranAEoshiftVector (EOSHIFT)",
+  "_FortranAEoshift (EOSHIFT)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
               R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED, R_MASK, R_PACK_VECTOR, R_BOUNDARY };
@@ -832,10 +832,10 @@ __attribute__((weak, noinline)) void __pyenzyme_fortran_copy_derived(char *to, c
   }
 }
 
-/* SUM(X, DIM=) of a REAL(4) or REAL(8) array: the result (unallocated, rank of X - 1) holds the sums along
- * dimension DIM.  In array element order, X's element a + below * (k + extent * c) adds to the result's element
- * a + below * c, where below is the number of elements before one step along DIM.  One helper per kind, so that
- * floats and doubles never move through the same pointers in one function (see copy_floats). */
+/* SUM(X, DIM= [, MASK=]) of a REAL(4) or REAL(8) array: the result (unallocated, rank of X - 1) holds the sums along
+ * dimension DIM of the elements MASK selects. In array element order, X's element a + below * (k + extent * c) adds
+ * to the result's element a + below * c, where below is the number of elements before one step along DIM. One helper
+ * per kind, so that floats and doubles never move through the same pointers in one function (see copy_floats). */
 /* For a reduction along dimension `dim` (1-based) of `x`: the extents of the result (every other dimension),
    and the number of elements below and above that dimension in `x`'s column-major order. */
 static inline __attribute__((always_inline)) void split_at_dim(const Desc *x, int dim, long *extent, long *below,
@@ -854,12 +854,14 @@ static inline __attribute__((always_inline)) void split_at_dim(const Desc *x, in
 
 #define SUM_DIM_KIND(T)                                                                                          \
   __attribute__((weak, noinline)) void __pyenzyme_fortran_sum_dim_##T(Desc *r, const Desc *x, long below,       \
-                                                                      long extent, long above) {                 \
+                                                                      long extent, long above,                   \
+                                                                      const Desc *mask) {                        \
     for (long c = 0; c < above; c++)                                                                             \
       for (long a = 0; a < below; a++) {                                                                         \
         T s = 0;                                                                                                 \
         for (long k = 0; k < extent; k++)                                                                        \
-          s += *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                          \
+          if (mask_at(mask, a + below * (k + extent * c)))                                                       \
+            s += *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                        \
         *(T *)(r->base + element_offset(r, a + below * c)) = s;                                                  \
       }                                                                                                          \
   }
@@ -870,16 +872,18 @@ __attribute__((weak)) void __pyenzyme_body__FortranASumDim(Desc *r, const Desc *
                                                          const Desc *mask) {
   if ((x->type != T_DOUBLE && x->type != T_FLOAT) || x->rank < 1 || x->rank > 15)
     __pyenzyme_fortran_unsupported(C_SUM_DIM, R_NOT_REAL, file, line);
-  if (mask || dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
+  if (mask && mask->rank != 0 && mask->rank != x->rank)
+    __pyenzyme_fortran_unsupported(C_SUM_DIM, R_MASK, file, line);
+  if (dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
     __pyenzyme_fortran_unsupported(C_SUM_DIM, R_DIM, file, line);
   long extent[15], below, above;
   split_at_dim(x, dim, extent, &below, &above);
   allocate(r, 0, extent, x->elem_len);
   copy_type_code(r, x);
   if (x->type == T_DOUBLE)
-    __pyenzyme_fortran_sum_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above);
+    __pyenzyme_fortran_sum_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above, mask);
   else
-    __pyenzyme_fortran_sum_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above);
+    __pyenzyme_fortran_sum_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above, mask);
 }
 
 /* CSHIFT(V, SHIFT) of a vector: result(i) = V(1 + modulo(i - 1 + SHIFT, n)), into an unallocated result. */
@@ -899,17 +903,64 @@ __attribute__((weak)) void __pyenzyme_body__FortranACshiftVector(Desc *r, const 
   }
 }
 
-/* MAXVAL/MINVAL with DIM= (no MASK=) of REAL(8) and REAL(4): the first extreme element along DIM in array element
- * order, -HUGE/HUGE for an empty DIM (as the runtime; NaN elements are never chosen). */
+/* An element of an integer array of any kind (SHIFT=), in array element order; a scalar for rank 0. */
+static long integer_at(const Desc *d, long i) {
+  const char *p = d->base + (d->rank ? element_offset(d, i) : 0);
+  switch (d->elem_len) {
+  case 1: return *(const signed char *)p;
+  case 2: return *(const short *)p;
+  case 4: return *(const int *)p;
+  default: return *(const long *)p;
+  }
+}
+
+/* CSHIFT(ARRAY, SHIFT, DIM) of an array of any rank: along DIM, result(.., i, ..) = ARRAY(.., 1 + modulo(i - 1 + s,
+ * n), ..), s the scalar SHIFT or its element for the other subscripts; into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranACshift(Desc *r, const Desc *a, const Desc *shift, int dim,
+                                                         const char *file, int line) {
+  int why = uncopyable(a);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_CSHIFT, why, file, line);
+  if (r->base || r->rank != a->rank || a->rank < 1 || dim < 1 || dim > a->rank ||
+      (shift->rank != 0 && shift->rank != a->rank - 1))
+    __pyenzyme_fortran_unsupported(C_CSHIFT, R_DIM, file, line);
+  long extent[15], below = 1, above = 1;
+  for (int k = 0; k < a->rank; k++) {
+    extent[k] = dim_of(a, k)->extent > 0 ? dim_of(a, k)->extent : 0;
+    if (k < dim - 1)
+      below *= extent[k];
+    if (k > dim - 1)
+      above *= extent[k];
+  }
+  long n = extent[dim - 1];
+  allocate(r, 0, extent, a->elem_len);
+  copy_type_code(r, a);
+  for (long c = 0; c < above; c++)
+    for (long b = 0; b < below; b++) {
+      long s = integer_at(shift, b + below * c) % (n > 0 ? n : 1);
+      for (long k = 0; k < n; k++) {
+        long from = (k + s) % n;
+        from = from < 0 ? from + n : from;
+        copy_element(a, r->base + element_offset(r, b + below * (k + n * c)),
+                     a->base + element_offset(a, b + below * (from + n * c)));
+      }
+    }
+}
+
+/* MAXVAL/MINVAL with DIM= (and MASK=, a conformable or scalar logical) of REAL(8) and REAL(4): the first extreme
+ * element along DIM that MASK selects, in array element order, -HUGE/HUGE where none is (as the runtime; NaN
+ * elements are never chosen). */
 #define EXTREME_DIM_KIND(T, HUGE)                                                                               \
   __attribute__((weak, noinline)) void __pyenzyme_fortran_extreme_dim_##T(Desc *r, const Desc *x, long below,   \
-                                                                          long extent, long above, int want_max) { \
+                                                                          long extent, long above, int want_max, \
+                                                                          const Desc *mask) {                    \
     for (long c = 0; c < above; c++)                                                                             \
       for (long a = 0; a < below; a++) {                                                                         \
         T best = want_max ? -HUGE : HUGE;                                                                        \
         for (long k = 0; k < extent; k++) {                                                                      \
-          T v = *(const T *)(x->base + element_offset(x, a + below * (k + extent * c)));                         \
-          if (want_max ? v > best : v < best)                                                                    \
+          long i = a + below * (k + extent * c);                                                                 \
+          T v = *(const T *)(x->base + element_offset(x, i));                                                    \
+          if (mask_at(mask, i) && (want_max ? v > best : v < best))                                              \
             best = v;                                                                                            \
         }                                                                                                        \
         *(T *)(r->base + element_offset(r, a + below * c)) = best;                                               \
@@ -922,7 +973,7 @@ static void extreme_dim(Desc *r, const Desc *x, int dim, const char *file, int l
                         int want_max) {
   if ((x->type != T_DOUBLE && x->type != T_FLOAT) || x->rank < 1 || x->rank > 15)
     __pyenzyme_fortran_unsupported(call, R_NOT_REAL, file, line);
-  if (mask)
+  if (mask && mask->rank != 0 && mask->rank != x->rank)
     __pyenzyme_fortran_unsupported(call, R_MASK, file, line);
   if (dim < 1 || dim > x->rank || r->base || r->rank != x->rank - 1)
     __pyenzyme_fortran_unsupported(call, R_DIM, file, line);
@@ -931,9 +982,9 @@ static void extreme_dim(Desc *r, const Desc *x, int dim, const char *file, int l
   allocate(r, 0, extent, x->elem_len);
   copy_type_code(r, x);
   if (x->type == T_DOUBLE)
-    __pyenzyme_fortran_extreme_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above, want_max);
+    __pyenzyme_fortran_extreme_dim_double(r, x, below, dim_of(x, dim - 1)->extent, above, want_max, mask);
   else
-    __pyenzyme_fortran_extreme_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above, want_max);
+    __pyenzyme_fortran_extreme_dim_float(r, x, below, dim_of(x, dim - 1)->extent, above, want_max, mask);
 }
 
 __attribute__((weak)) void __pyenzyme_body__FortranAMaxvalDim(Desc *r, const Desc *x, int dim, const char *file,
@@ -998,4 +1049,47 @@ __attribute__((weak)) void __pyenzyme_body__FortranAEoshiftVector(Desc *r, const
     else
       memset(to, 0, v->elem_len);
   }
+}
+
+
+/* EOSHIFT(ARRAY, SHIFT [, BOUNDARY], DIM) of an array of any rank: along DIM, result(.., i, ..) = ARRAY(.., i + s, ..)
+ * where that is in ARRAY, else the boundary (the scalar BOUNDARY or its element for the other subscripts; zero bits by
+ * default), s the scalar SHIFT or its element for the other subscripts; into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranAEoshift(Desc *r, const Desc *a, const Desc *shift,
+                                                          const Desc *boundary, int dim, const char *file, int line) {
+  int why = uncopyable(a);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, why, file, line);
+  if (r->base || r->rank != a->rank || a->rank < 1 || dim < 1 || dim > a->rank ||
+      (shift->rank != 0 && shift->rank != a->rank - 1) || (boundary && boundary->rank != 0 &&
+                                                           boundary->rank != a->rank - 1))
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, R_DIM, file, line);
+  if (!boundary && (a->type == T_STRUCT || a->type == T_CHAR || a->type == T_CHAR16 || a->type == T_CHAR32))
+    __pyenzyme_fortran_unsupported(C_EOSHIFT, R_BOUNDARY, file, line);
+  long extent[15], below = 1, above = 1;
+  for (int k = 0; k < a->rank; k++) {
+    extent[k] = dim_of(a, k)->extent > 0 ? dim_of(a, k)->extent : 0;
+    if (k < dim - 1)
+      below *= extent[k];
+    if (k > dim - 1)
+      above *= extent[k];
+  }
+  long n = extent[dim - 1];
+  allocate(r, 0, extent, a->elem_len);
+  copy_type_code(r, a);
+  for (long c = 0; c < above; c++)
+    for (long b = 0; b < below; b++) {
+      long s = integer_at(shift, b + below * c);
+      const char *edge = boundary ? boundary->base + (boundary->rank ? element_offset(boundary, b + below * c) : 0) : 0;
+      for (long k = 0; k < n; k++) {
+        long from = k + s;
+        char *to = r->base + element_offset(r, b + below * (k + n * c));
+        if (from >= 0 && from < n)
+          copy_element(a, to, a->base + element_offset(a, b + below * (from + n * c)));
+        else if (edge)
+          copy_element(a, to, edge);
+        else
+          memset(to, 0, a->elem_len);
+      }
+    }
 }

@@ -69,3 +69,15 @@ end function
     module = compile_sources([source, driver], CompileOptions(opt_level=0))
     with pytest.raises(DifferentiationError, match=r"@rotated_energy: @_FortranAUnpack has no body"):
         transform_module(module, TransformOptions(postopt_level=0))
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_module_arrays_allocated_before_the_derivative(tmp_path: Path, opt_level: int) -> None:
+    """Allocatable module arrays reassigned (same shape) inside the differentiated function, which has run before:
+    their automatic shadows are set up like them at each derivative call (enzyme.driver.allocated_globals); before,
+    the derivative stored through a null shadow.  Also CSHIFT and EOSHIFT with DIM= of a 2-D array (runtime calls
+    at -O0), MAXVAL and SUM with DIM= and MASK=, ANY with DIM=.  Reverse, forward, batched forward and split mode."""
+    result = run(build(tmp_path, "module_state", opt_level))
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = [line for line in result.stdout.splitlines() if "central" in line]
+    assert len(checked) == 13 and not any("WRONG" in line for line in checked), result.stdout

@@ -1,5 +1,7 @@
 """Rust written as people write it (sources/vec_programs.rs): a particle simulation pushing into a Vec,
-an iterator-map-sum loss, a closure-based RK4 integrator.  Gradients against central differences at -O0..-O3
+an iterator-map-sum loss, a closure-based RK4 integrator, a model behind ``Box<dyn Trait>`` whose vtable drop slot
+is null (the guarded call through it never runs: enzyme.ad.null_callees) with stage buffers cloned from a
+``Vec<f64>`` of run-time length (a memcpy of n * 8 bytes).  Gradients against central differences at -O0..-O3
 in forward (also batched) and reverse (also split) mode.
 
 Vec::new() keeps a dangling pointer (the element alignment, an address in the never-mapped first page) until
@@ -20,7 +22,8 @@ from enzyme import Active, Const, Duplicated, Forward, Reverse, ReverseSplitWith
 SOURCE = Path(__file__).parent / "sources" / "vec_programs.rs"
 INPUTS = {"particle_energy": np.array([0.3, -1.2, 0.8, 2.0, 0.5]),
           "line_loss": np.array([0.7, -0.2]),
-          "decay_fit": np.array([0.8, 0.3])}
+          "decay_fit": np.array([0.8, 0.3]),
+          "boxed_model_fit": np.array([0.8, 0.3])}
 _libraries: dict[int, enzyme.Library] = {}
 
 
