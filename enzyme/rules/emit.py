@@ -1,6 +1,8 @@
 """Turn rule expressions into instructions at a builder's insertion point."""
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 
 from ..errors import DifferentiationError
@@ -20,6 +22,7 @@ INTRINSIC_FUNCTIONS = frozenset({
     "roundeven", "copysign", "minnum", "maxnum", "minimum", "maximum", "minimumnum", "maximumnum", "fma",
     "fmuladd", "canonicalize", "arithmetic.fence"})
 _ZERO = Const(0.0)  # one node: an Emitter's memo makes it once
+_NAN = Const(math.nan)
 _NEGATIVE_ZERO = Const(-0.0)  # the zero of adjoint contributions (enzyme/ad/common.adjoint_zero)
 _SUFFIX = {"double": "f64", "float": "f32", "x86_fp80": "f80", "fp128": "f128", "half": "f16",
            "bfloat": "bf16", "ppc_fp128": "ppcf128"}
@@ -142,15 +145,19 @@ class Emitter:
         return self.b.select(is_nan, nan_fill, product)
 
     def _nan_fill(self, seed: Value) -> Value:
-        """``seed == 0 ? +0.0 : seed · (0/0)``: what a singular product that is NaN becomes (+0.0: a select of
-        it is one AND).  ``seed · (0/0)`` is a NaN (LLVM folds it; made by a division, as x86_fp80 has no
-        spelling of a NaN constant here) whose tangent, where a derivative of this code is taken, is NaN
-        like the product's would be, not zero."""
+        """``seed == 0 ? +0.0 : seed · NaN``: what a singular product that is NaN becomes (+0.0: a select of
+        it is one AND).  ``seed · NaN`` is a NaN whose tangent, where a derivative of this code is taken, is
+        NaN like the product's would be, not zero.  (x86_fp80 and fp128 have no NaN constant spelling here:
+        their NaN is 0/0, which LLVM folds.)"""
         fill = self._zero_seeds.get(seed)
         if fill is None:
             zero = self.emit(_ZERO)
+            try:
+                nan = self.emit(_NAN)
+            except ValueError:
+                nan = self.b.fdiv(zero, zero)
             is_zero = self.b.fcmp("oeq", seed, zero)
-            fill = self._zero_seeds[seed] = self.b.select(is_zero, zero, self.b.fmul(seed, self.b.fdiv(zero, zero)))
+            fill = self._zero_seeds[seed] = self.b.select(is_zero, zero, self.b.fmul(seed, nan))
         return fill
 
     def _int_to_float(self, v: Value) -> Value:

@@ -83,56 +83,52 @@ define void @rows(ptr %x, ptr %dx1, ptr %dx2, ptr %out, ptr %dout1, ptr %dout2) 
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP2]], align 8
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP16]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp uno double %[[TMP14]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double %[[TMP18]], double %[[TMP14]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP13]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP13]], %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP22]], double 0.000000e+00, double %[[TMP24]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fcmp uno double %[[TMP21]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP26]], double %[[TMP25]], double %[[TMP21]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[D_OUT0]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP12]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno double %[[TMP14]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double %[[TMP17]], double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp oeq double %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP13]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP21]], double 0.000000e+00, double %[[TMP22]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double %[[TMP23]], double %[[TMP20]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[D_OUT0]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT0]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[D_OUT1]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[D_OUT1]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_OUT1]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP28]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fcmp oeq double %[[TMP28]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP28]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP31]], double 0.000000e+00, double %[[TMP33]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp uno double %[[TMP30]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP34]], double %[[TMP30]]
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP28]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp uno double %[[TMP38]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP39]], double %[[TMP34]], double %[[TMP38]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fcmp oeq double %[[TMP29]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fmul double %[[TMP29]], %[[TMP43]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = select i1 %[[TMP42]], double 0.000000e+00, double %[[TMP44]]
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fcmp uno double %[[TMP41]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = select i1 %[[TMP46]], double %[[TMP45]], double %[[TMP41]]
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP47]]
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = fcmp uno double %[[TMP49]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = select i1 %[[TMP50]], double %[[TMP45]], double %[[TMP49]]
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fadd double %[[TMP52]], %[[TMP40]]
-; CHECK-NEXT:   store double %[[TMP53]], ptr %[[TMP9]], align 8
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fadd double %[[TMP54]], %[[TMP51]]
-; CHECK-NEXT:   store double %[[TMP55]], ptr %[[TMP10]], align 8
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = load double, ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = fadd double %[[TMP56]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP57]], ptr %[[D_X0]], align 8
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = load double, ptr %[[D_X1]], align 8
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fadd double %[[TMP58]], %[[TMP48]]
-; CHECK-NEXT:   store double %[[TMP59]], ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP26]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp oeq double %[[TMP26]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP26]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP29]], double 0.000000e+00, double %[[TMP30]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp uno double %[[TMP28]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], double %[[TMP31]], double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP26]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp uno double %[[TMP35]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP36]], double %[[TMP31]], double %[[TMP35]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp oeq double %[[TMP27]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[TMP27]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP39]], double 0.000000e+00, double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fcmp uno double %[[TMP38]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = select i1 %[[TMP42]], double %[[TMP41]], double %[[TMP38]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP43]]
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP27]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fcmp uno double %[[TMP45]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = select i1 %[[TMP46]], double %[[TMP41]], double %[[TMP45]]
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load double, ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fadd double %[[TMP48]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP49]], ptr %[[TMP9]], align 8
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP47]]
+; CHECK-NEXT:   store double %[[TMP51]], ptr %[[TMP10]], align 8
+; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = load double, ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fadd double %[[TMP52]], %[[TMP34]]
+; CHECK-NEXT:   store double %[[TMP53]], ptr %[[D_X0]], align 8
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = load double, ptr %[[D_X1]], align 8
+; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fadd double %[[TMP54]], %[[TMP44]]
+; CHECK-NEXT:   store double %[[TMP55]], ptr %[[D_X1]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -52,39 +52,37 @@ define double @tangent(double %x, double %dx, double %y, double %dy) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[Y]], %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP7]], %[[D_X]]
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq double %[[D_X]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[D_X]], %[[TMP10]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp uno double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double %[[TMP12]], double %[[TMP8]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP4]], double 0.000000e+00, double %[[TMP14]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[P]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP18]], %[[D_Y]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq double %[[D_Y]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[D_Y]], %[[TMP21]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP20]], double 0.000000e+00, double %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp uno double %[[TMP19]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = select i1 %[[TMP24]], double %[[TMP23]], double %[[TMP19]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP25]]
-; CHECK-NEXT:   %[[D_P:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP26]]
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[D_X]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fcmp uno double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP12]], double %[[TMP11]], double %[[TMP8]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP4]], double 0.000000e+00, double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[P]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP17]], %[[D_Y]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp oeq double %[[D_Y]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[D_Y]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP19]], double 0.000000e+00, double %[[TMP20]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp uno double %[[TMP18]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP22]], double %[[TMP21]], double %[[TMP18]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP15]], double 0.000000e+00, double %[[TMP23]]
+; CHECK-NEXT:   %[[D_P:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP24]]
 ; CHECK-NEXT:   %[[XX:[^ ,]+]] = fmul double %[[X]], %[[X]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[X]], %[[D_X]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[X]], %[[D_X]]
-; CHECK-NEXT:   %[[D_XX:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP28]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[X]], %[[D_X]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[X]], %[[D_X]]
+; CHECK-NEXT:   %[[D_XX:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP26]]
 ; CHECK-NEXT:   %[[L:[^ ,]+]] = call double @log1p(double %[[XX]])
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fadd double 1.000000e+00, %[[XX]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP29]]
-; CHECK-NEXT:   %[[D_L:[^ ,]+]] = fmul double %[[TMP30]], %[[D_XX]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double 1.000000e+00, %[[XX]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP27]]
+; CHECK-NEXT:   %[[D_L:[^ ,]+]] = fmul double %[[TMP28]], %[[D_XX]]
 ; CHECK-NEXT:   %[[A:[^ ,]+]] = fadd double %[[SE]], %[[P]]
 ; CHECK-NEXT:   %[[D_A:[^ ,]+]] = fadd double %[[D_SE]], %[[D_P]]
 ; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd double %[[A]], %[[L]]
 ; CHECK-NEXT:   %[[D_R:[^ ,]+]] = fadd double %[[D_A]], %[[D_L]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = insertvalue { double, double } undef, double %[[R]], 0
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = insertvalue { double, double } %[[TMP31]], double %[[D_R]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP32]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double, double } undef, double %[[R]], 0
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { double, double } %[[TMP29]], double %[[D_R]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP30]]
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define double @tangent(

@@ -81,55 +81,54 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp uno double %[[TMP9]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double %[[TMP13]], double %[[TMP9]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp uno double %[[TMP16]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double %[[TMP13]], double %[[TMP16]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP18]], 1
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = extractvalue { double, double } %[[TMP20]], 0
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = extractvalue { double, double } %[[TMP19]], 0
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = insertvalue { double, double } %[[TMP20]], double %[[TMP23]], 0
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = extractvalue { double, double } %[[TMP24]], 1
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = extractvalue { double, double } %[[TMP19]], 1
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double, double } %[[TMP24]], double %[[TMP27]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP28]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP15]], 0
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = extractvalue { double, double } %[[TMP30]], 0
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = extractvalue { double, double } %[[TMP29]], 0
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } %[[TMP30]], double %[[TMP33]], 0
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = extractvalue { double, double } %[[TMP34]], 1
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = extractvalue { double, double } %[[TMP29]], 1
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP37]], 1
-; CHECK-NEXT:   store { double, double } %[[TMP38]], ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP8]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP10]], double 0.000000e+00, double %[[TMP11]]
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp uno double %[[TMP9]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double %[[TMP12]], double %[[TMP9]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp uno double %[[TMP15]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double %[[TMP12]], double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP17]], 1
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = extractvalue { double, double } %[[TMP19]], 0
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = extractvalue { double, double } %[[TMP18]], 0
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = insertvalue { double, double } %[[TMP19]], double %[[TMP22]], 0
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = extractvalue { double, double } %[[TMP23]], 1
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = extractvalue { double, double } %[[TMP18]], 1
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = insertvalue { double, double } %[[TMP23]], double %[[TMP26]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP27]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double, double } zeroinitializer, double %[[TMP14]], 0
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = extractvalue { double, double } %[[TMP29]], 0
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = extractvalue { double, double } %[[TMP28]], 0
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = insertvalue { double, double } %[[TMP29]], double %[[TMP32]], 0
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = extractvalue { double, double } %[[TMP33]], 1
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = extractvalue { double, double } %[[TMP28]], 1
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP35]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = insertvalue { double, double } %[[TMP33]], double %[[TMP36]], 1
+; CHECK-NEXT:   store { double, double } %[[TMP37]], ptr %[[P_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load { double, double }, ptr %[[P_ADJ]], align 8
 ; CHECK-NEXT:   store { double, double } zeroinitializer, ptr %[[P_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP39]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = extractvalue { double, double } %[[TMP40]], 0
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = extractvalue { double, double } %[[TMP40]], 1
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd double %[[TMP45]], %[[TMP44]]
-; CHECK-NEXT:   store double %[[TMP46]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = call { double, double } @reverse_pair(double %[[X]], double %[[Y]], { double, double } %[[TMP38]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = extractvalue { double, double } %[[TMP39]], 0
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP40]]
+; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = extractvalue { double, double } %[[TMP39]], 1
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fadd double %[[TMP44]], %[[TMP43]]
+; CHECK-NEXT:   store double %[[TMP45]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP47]], 0
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = insertvalue { double, double } %[[TMP48]], double %[[TMP49]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP50]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP46]], 0
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = insertvalue { double, double } %[[TMP47]], double %[[TMP48]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP49]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @augmented_pair(
@@ -193,28 +192,27 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   store double %[[TMP28]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[Y]], %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP31]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp uno double %[[TMP29]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP34]], double %[[TMP33]], double %[[TMP29]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP35]]
-; CHECK-NEXT:   store double %[[TMP37]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp uno double %[[TMP38]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP39]], double %[[TMP33]], double %[[TMP38]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP40]]
-; CHECK-NEXT:   store double %[[TMP42]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP24]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP30]], double 0.000000e+00, double %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fcmp uno double %[[TMP29]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP33]], double %[[TMP32]], double %[[TMP29]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP34]]
+; CHECK-NEXT:   store double %[[TMP36]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fmul double %[[X]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp uno double %[[TMP37]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double %[[TMP32]], double %[[TMP37]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP43]], 0
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = insertvalue { double, double } %[[TMP44]], double %[[TMP45]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP46]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP42]], 0
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } %[[TMP43]], double %[[TMP44]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP45]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

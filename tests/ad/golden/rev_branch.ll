@@ -124,28 +124,27 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
 ; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP23]], %[[TMP20]]
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP20]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[TMP20]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp uno double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double %[[TMP28]], double %[[TMP24]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP20]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp uno double %[[TMP24]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double %[[TMP27]], double %[[TMP24]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP33:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP32:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP33]]:
+; CHECK-NEXT: {{^}}[[TMP32]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP34]], 0
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = insertvalue { double, double } %[[TMP35]], double %[[TMP36]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP37]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP33]], 0
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = insertvalue { double, double } %[[TMP34]], double %[[TMP35]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP36]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

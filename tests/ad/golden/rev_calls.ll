@@ -118,26 +118,25 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp uno double %[[TMP5]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double %[[TMP9]], double %[[TMP5]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fadd double %[[TMP12]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP13]], ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp uno double %[[TMP14]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double %[[TMP9]], double %[[TMP14]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[TMP4]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp uno double %[[TMP5]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double %[[TMP8]], double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fadd double %[[TMP11]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP12]], ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[A]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp uno double %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double %[[TMP8]], double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP15]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[A_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = insertvalue { double } undef, double %[[TMP19]], 0
-; CHECK-NEXT:   ret { double } %[[TMP20]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[A_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double } undef, double %[[TMP18]], 0
+; CHECK-NEXT:   ret { double } %[[TMP19]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal void @augmented_scale(
@@ -169,26 +168,25 @@ define double @grad(ptr %x, ptr %dx, double %k) {
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_P]], align 8
 ; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = fmul double %[[K]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP8]]
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fcmp uno double %[[TMP5]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP10]], double %[[TMP9]], double %[[TMP5]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp uno double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double %[[TMP9]], double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP16]], ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[D_P]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP11]]
-; CHECK-NEXT:   store double %[[TMP18]], ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fmul double %[[TMP4]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = select i1 %[[TMP6]], double 0.000000e+00, double %[[TMP7]]
+; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp uno double %[[TMP5]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = select i1 %[[TMP9]], double %[[TMP8]], double %[[TMP5]]
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP2]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fcmp uno double %[[TMP11]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP12]], double %[[TMP8]], double %[[TMP11]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fadd double %[[TMP14]], %[[TMP13]]
+; CHECK-NEXT:   store double %[[TMP15]], ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[D_P]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP10]]
+; CHECK-NEXT:   store double %[[TMP17]], ptr %[[D_P]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = insertvalue { double } undef, double %[[TMP19]], 0
-; CHECK-NEXT:   ret { double } %[[TMP20]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[K_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = insertvalue { double } undef, double %[[TMP18]], 0
+; CHECK-NEXT:   ret { double } %[[TMP19]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -69,30 +69,29 @@ define { float, double } @grad(float %a, i32 %n, double %b) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fpext float %[[TMP8]] to double
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[B]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP9]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp uno double %[[TMP10]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double %[[TMP14]], double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno double %[[TMP17]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double %[[TMP14]], double %[[TMP17]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP21]], ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP16]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fptrunc double %[[TMP22]] to float
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd float %[[TMP24]], %[[TMP23]]
-; CHECK-NEXT:   store float %[[TMP25]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP9]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp uno double %[[TMP10]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double %[[TMP13]], double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP9]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp uno double %[[TMP16]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double %[[TMP13]], double %[[TMP16]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP20]], ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP15]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fptrunc double %[[TMP21]] to float
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd float %[[TMP23]], %[[TMP22]]
+; CHECK-NEXT:   store float %[[TMP24]], ptr %[[A_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP26]], 0
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { float, double } %[[TMP27]], double %[[TMP28]], 1
-; CHECK-NEXT:   ret { float, double } %[[TMP29]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = insertvalue { float, double } undef, float %[[TMP25]], 0
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[B_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { float, double } %[[TMP26]], double %[[TMP27]], 1
+; CHECK-NEXT:   ret { float, double } %[[TMP28]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, double } @diffef(

@@ -71,22 +71,21 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP3]])
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp uno double %[[TMP10]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double %[[TMP14]], double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp uno double %[[TMP10]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double %[[TMP13]], double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = load double, ptr %[[D_Y]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[D_Y]], align 8
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP16]], %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[TMP6]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[D_X]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP19]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP15]], %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP3]], %[[TMP16]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[TMP6]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[D_X]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP18]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[D_X]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

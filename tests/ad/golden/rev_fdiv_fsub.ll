@@ -57,35 +57,34 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv double 1.000000e+00, %[[Y]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul double %[[TMP7]], %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq double %[[TMP6]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP10]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp uno double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], double %[[TMP12]], double %[[TMP8]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fdiv double %[[TMP4]], %[[Y]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fneg double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fdiv double %[[TMP16]], %[[Y]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP17]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp uno double %[[TMP18]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double %[[TMP12]], double %[[TMP18]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP14]]
-; CHECK-NEXT:   store double %[[TMP24]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fneg double %[[TMP14]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP6]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP9]], double 0.000000e+00, double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fcmp uno double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP12]], double %[[TMP11]], double %[[TMP8]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fdiv double %[[TMP4]], %[[Y]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fneg double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fdiv double %[[TMP15]], %[[Y]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP16]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno double %[[TMP17]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double %[[TMP11]], double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP13]]
+; CHECK-NEXT:   store double %[[TMP23]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fneg double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP28]], 0
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = insertvalue { double, double } %[[TMP29]], double %[[TMP30]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP31]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP27]], 0
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { double, double } %[[TMP28]], double %[[TMP29]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP30]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

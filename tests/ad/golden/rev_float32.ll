@@ -63,55 +63,52 @@ define { float, float } @grad(float %a, float %b) {
 ; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fdiv float 1.000000e+00, %[[B]]
 ; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fmul float %[[TMP7]], %[[TMP6]]
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fdiv float 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fmul float %[[TMP6]], %[[TMP10]]
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = select i1 %[[TMP9]], float 0.000000e+00, float %[[TMP11]]
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp uno float %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP13]], float %[[TMP12]], float %[[TMP8]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fdiv float %[[TMP4]], %[[B]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fneg float %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fdiv float %[[TMP16]], %[[B]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul float %[[TMP17]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp uno float %[[TMP18]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], float %[[TMP12]], float %[[TMP18]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd float %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store float %[[TMP22]], ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call float @llvm.cos.f32(float %[[A]])
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul float %[[TMP23]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq float %[[TMP14]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fdiv float 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul float %[[TMP14]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP25]], float 0.000000e+00, float %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp uno float %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], float %[[TMP28]], float %[[TMP24]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd float %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store float %[[TMP32]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul float %[[B]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fdiv float 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fmul float %[[TMP6]], %[[TMP35]]
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP34]], float 0.000000e+00, float %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp uno float %[[TMP33]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], float %[[TMP37]], float %[[TMP33]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd float %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store float %[[TMP41]], ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul float %[[A]], %[[TMP6]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fcmp uno float %[[TMP42]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = select i1 %[[TMP43]], float %[[TMP37]], float %[[TMP42]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd float %[[TMP45]], %[[TMP44]]
-; CHECK-NEXT:   store float %[[TMP46]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul float %[[TMP6]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = select i1 %[[TMP9]], float 0.000000e+00, float %[[TMP10]]
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fcmp uno float %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP12]], float %[[TMP11]], float %[[TMP8]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fdiv float %[[TMP4]], %[[B]]
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fneg float %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fdiv float %[[TMP15]], %[[B]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul float %[[TMP16]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno float %[[TMP17]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], float %[[TMP11]], float %[[TMP17]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd float %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store float %[[TMP21]], ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = call float @llvm.cos.f32(float %[[A]])
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul float %[[TMP22]], %[[TMP13]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp oeq float %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul float %[[TMP13]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP24]], float 0.000000e+00, float %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp uno float %[[TMP23]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], float %[[TMP26]], float %[[TMP23]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd float %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store float %[[TMP30]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul float %[[B]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp oeq float %[[TMP6]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul float %[[TMP6]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP32]], float 0.000000e+00, float %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp uno float %[[TMP31]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], float %[[TMP34]], float %[[TMP31]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd float %[[TMP37]], %[[TMP36]]
+; CHECK-NEXT:   store float %[[TMP38]], ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fmul float %[[A]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fcmp uno float %[[TMP39]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP40]], float %[[TMP34]], float %[[TMP39]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd float %[[TMP42]], %[[TMP41]]
+; CHECK-NEXT:   store float %[[TMP43]], ptr %[[B_ADJ]], align 4
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = insertvalue { float, float } undef, float %[[TMP47]], 0
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = insertvalue { float, float } %[[TMP48]], float %[[TMP49]], 1
-; CHECK-NEXT:   ret { float, float } %[[TMP50]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load float, ptr %[[A_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { float, float } undef, float %[[TMP44]], 0
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load float, ptr %[[B_ADJ]], align 4
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { float, float } %[[TMP45]], float %[[TMP46]], 1
+; CHECK-NEXT:   ret { float, float } %[[TMP47]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { float, float } @diffef(

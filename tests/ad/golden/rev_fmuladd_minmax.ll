@@ -63,51 +63,49 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = fmul double %[[TMP5]], %[[TMP8]]
 ; CHECK-NEXT:   %[[TMP10:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP4]]
 ; CHECK-NEXT:   %[[TMP11:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fcmp uno double %[[TMP10]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP15]], double %[[TMP14]], double %[[TMP10]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP16]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
-; CHECK-NEXT:   store double %[[TMP19]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[Y]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP21]], double 0.000000e+00, double %[[TMP23]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP25]], double %[[TMP24]], double %[[TMP20]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP26]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp uno double %[[TMP29]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double %[[TMP24]], double %[[TMP29]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
-; CHECK-NEXT:   store double %[[TMP33]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp uno double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp oge double %[[X]], %[[Y]]
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP4]], double -0.000000e+00
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP34]], double %[[TMP4]], double %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
-; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP35]], double -0.000000e+00, double %[[TMP4]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = select i1 %[[TMP34]], double -0.000000e+00, double %[[TMP40]]
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fadd double %[[TMP42]], %[[TMP41]]
-; CHECK-NEXT:   store double %[[TMP43]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP4]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = select i1 %[[TMP11]], double 0.000000e+00, double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp uno double %[[TMP10]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP14]], double %[[TMP13]], double %[[TMP10]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP6]], double -0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP16]]
+; CHECK-NEXT:   store double %[[TMP18]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[Y]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp oeq double %[[TMP4]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[TMP4]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP20]], double 0.000000e+00, double %[[TMP21]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp uno double %[[TMP19]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double %[[TMP22]], double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[X]], %[[TMP4]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp uno double %[[TMP27]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP28]], double %[[TMP22]], double %[[TMP27]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
+; CHECK-NEXT:   store double %[[TMP31]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp uno double %[[Y]], %[[Y]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fcmp oge double %[[X]], %[[Y]]
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP33]], double %[[TMP4]], double -0.000000e+00
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP32]], double %[[TMP4]], double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP35]]
+; CHECK-NEXT:   store double %[[TMP37]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP33]], double -0.000000e+00, double %[[TMP4]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP32]], double -0.000000e+00, double %[[TMP38]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
+; CHECK-NEXT:   store double %[[TMP41]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP44]], 0
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = insertvalue { double, double } %[[TMP45]], double %[[TMP46]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP47]]
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP42]], 0
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = insertvalue { double, double } %[[TMP43]], double %[[TMP44]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP45]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

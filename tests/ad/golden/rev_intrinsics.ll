@@ -83,68 +83,62 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP12]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP16]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno double %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], double %[[TMP17]], double %[[TMP13]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP21]], double %[[TMP17]], double %[[TMP20]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[TMP23]], %[[TMP22]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fcmp oeq double %[[TMP22]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[TMP22]], %[[TMP26]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP25]], double 0.000000e+00, double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fcmp uno double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP29]], double %[[TMP28]], double %[[TMP24]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fadd double %[[TMP31]], %[[TMP30]]
-; CHECK-NEXT:   store double %[[TMP32]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP19]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp oeq double %[[TMP19]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fmul double %[[TMP19]], %[[TMP35]]
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP34]], double 0.000000e+00, double %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp uno double %[[TMP33]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double %[[TMP37]], double %[[TMP33]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP8]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fmul double %[[TMP42]], %[[TMP12]]
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fmul double %[[TMP12]], %[[TMP45]]
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = select i1 %[[TMP44]], double 0.000000e+00, double %[[TMP46]]
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fcmp uno double %[[TMP43]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP48]], double %[[TMP47]], double %[[TMP43]]
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP10]])
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fmul double %[[TMP50]], %[[TMP49]]
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fcmp oeq double %[[TMP49]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP49]], %[[TMP53]]
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = select i1 %[[TMP52]], double 0.000000e+00, double %[[TMP54]]
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fcmp uno double %[[TMP51]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP56]], double %[[TMP55]], double %[[TMP51]]
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fmul double %[[TMP58]], %[[TMP57]]
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = fcmp oeq double %[[TMP57]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = fmul double %[[TMP57]], %[[TMP61]]
-; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = select i1 %[[TMP60]], double 0.000000e+00, double %[[TMP62]]
-; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = fcmp uno double %[[TMP59]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = select i1 %[[TMP64]], double %[[TMP63]], double %[[TMP59]]
-; CHECK-NEXT:   %[[TMP66:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP67:[^ ,]+]] = fadd double %[[TMP66]], %[[TMP65]]
-; CHECK-NEXT:   store double %[[TMP67]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP12]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP14]], double 0.000000e+00, double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp uno double %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double %[[TMP16]], double %[[TMP13]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp uno double %[[TMP19]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], double %[[TMP16]], double %[[TMP19]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fdiv double 1.000000e+00, %[[X]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[TMP22]], %[[TMP21]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fcmp oeq double %[[TMP21]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fmul double %[[TMP21]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = select i1 %[[TMP24]], double 0.000000e+00, double %[[TMP25]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp uno double %[[TMP23]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = select i1 %[[TMP27]], double %[[TMP26]], double %[[TMP23]]
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fmul double %[[TMP4]], %[[TMP18]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp oeq double %[[TMP18]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[TMP18]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = select i1 %[[TMP32]], double 0.000000e+00, double %[[TMP33]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fcmp uno double %[[TMP31]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = select i1 %[[TMP35]], double %[[TMP34]], double %[[TMP31]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fadd double %[[TMP37]], %[[TMP36]]
+; CHECK-NEXT:   store double %[[TMP38]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fdiv double 5.000000e-01, %[[TMP8]]
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[TMP39]], %[[TMP12]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fcmp oeq double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[TMP12]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = select i1 %[[TMP41]], double 0.000000e+00, double %[[TMP42]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fcmp uno double %[[TMP40]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = select i1 %[[TMP44]], double %[[TMP43]], double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = call double @llvm.copysign.f64(double 1.000000e+00, double %[[TMP10]])
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fmul double %[[TMP46]], %[[TMP45]]
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fcmp oeq double %[[TMP45]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fmul double %[[TMP45]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = select i1 %[[TMP48]], double 0.000000e+00, double %[[TMP49]]
+; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fcmp uno double %[[TMP47]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = select i1 %[[TMP51]], double %[[TMP50]], double %[[TMP47]]
+; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = call double @llvm.cos.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fmul double %[[TMP53]], %[[TMP52]]
+; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fcmp oeq double %[[TMP52]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fmul double %[[TMP52]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = select i1 %[[TMP55]], double 0.000000e+00, double %[[TMP56]]
+; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = fcmp uno double %[[TMP54]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = select i1 %[[TMP58]], double %[[TMP57]], double %[[TMP54]]
+; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = fadd double %[[TMP60]], %[[TMP59]]
+; CHECK-NEXT:   store double %[[TMP61]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP68:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP69:[^ ,]+]] = insertvalue { double } undef, double %[[TMP68]], 0
-; CHECK-NEXT:   ret { double } %[[TMP69]]
+; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = insertvalue { double } undef, double %[[TMP62]], 0
+; CHECK-NEXT:   ret { double } %[[TMP63]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

@@ -83,83 +83,79 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fdiv float 1.000000e+00, %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fmul float %[[TMP12]], %[[TMP9]]
 ; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fcmp oeq float %[[TMP9]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fdiv float 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fmul float %[[TMP9]], %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP16]]
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fcmp uno float %[[TMP13]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP18]], float %[[TMP17]], float %[[TMP13]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fpext float %[[TMP19]] to double
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
-; CHECK-NEXT:   store double %[[TMP22]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fmul double %[[X]], %[[X]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP23]], %[[TMP24]]
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fdiv double %[[X]], %[[TMP25]]
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fmul double %[[TMP26]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP29]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP28]], double 0.000000e+00, double %[[TMP30]]
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fcmp uno double %[[TMP27]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = select i1 %[[TMP32]], double %[[TMP31]], double %[[TMP27]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fadd double %[[TMP34]], %[[TMP33]]
-; CHECK-NEXT:   store double %[[TMP35]], ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fneg double %[[Y]]
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fdiv double %[[TMP36]], %[[TMP25]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fmul double %[[TMP37]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fcmp uno double %[[TMP38]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = select i1 %[[TMP39]], double %[[TMP31]], double %[[TMP38]]
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fadd double %[[TMP41]], %[[TMP40]]
-; CHECK-NEXT:   store double %[[TMP42]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = call double @llvm.cosh.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fmul double %[[TMP43]], %[[TMP43]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP44]]
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fmul double %[[TMP45]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP48]]
-; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = select i1 %[[TMP47]], double 0.000000e+00, double %[[TMP49]]
-; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fcmp uno double %[[TMP46]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = select i1 %[[TMP51]], double %[[TMP50]], double %[[TMP46]]
-; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = fadd double %[[TMP53]], %[[TMP52]]
-; CHECK-NEXT:   store double %[[TMP54]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fcmp oeq double %[[Y]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fsub double %[[Y]], 1.000000e+00
-; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP56]])
-; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = fmul double %[[Y]], %[[TMP57]]
-; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = fmul double %[[TMP58]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP61]]
-; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = select i1 %[[TMP60]], double 0.000000e+00, double %[[TMP62]]
-; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = fcmp uno double %[[TMP59]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = select i1 %[[TMP64]], double %[[TMP63]], double %[[TMP59]]
-; CHECK-NEXT:   %[[TMP66:[^ ,]+]] = select i1 %[[TMP55]], double -0.000000e+00, double %[[TMP65]]
-; CHECK-NEXT:   %[[TMP67:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP68:[^ ,]+]] = fadd double %[[TMP67]], %[[TMP66]]
-; CHECK-NEXT:   store double %[[TMP68]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP69:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP70:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
-; CHECK-NEXT:   %[[TMP71:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP70]]
-; CHECK-NEXT:   %[[TMP72:[^ ,]+]] = fmul double %[[TMP71]], %[[TMP8]]
-; CHECK-NEXT:   %[[TMP73:[^ ,]+]] = fcmp uno double %[[TMP72]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP74:[^ ,]+]] = select i1 %[[TMP73]], double %[[TMP63]], double %[[TMP72]]
-; CHECK-NEXT:   %[[TMP75:[^ ,]+]] = select i1 %[[TMP69]], double -0.000000e+00, double %[[TMP74]]
-; CHECK-NEXT:   %[[TMP76:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP77:[^ ,]+]] = fadd double %[[TMP76]], %[[TMP75]]
-; CHECK-NEXT:   store double %[[TMP77]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul float %[[TMP9]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP14]], float 0.000000e+00, float %[[TMP15]]
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp uno float %[[TMP13]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], float %[[TMP16]], float %[[TMP13]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fpext float %[[TMP18]] to double
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
+; CHECK-NEXT:   store double %[[TMP21]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[Y]], %[[Y]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fmul double %[[X]], %[[X]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = fadd double %[[TMP22]], %[[TMP23]]
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fdiv double %[[X]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP8]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp uno double %[[TMP26]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double %[[TMP29]], double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fneg double %[[Y]]
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fdiv double %[[TMP34]], %[[TMP24]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fmul double %[[TMP35]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fcmp uno double %[[TMP36]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = select i1 %[[TMP37]], double %[[TMP29]], double %[[TMP36]]
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fadd double %[[TMP39]], %[[TMP38]]
+; CHECK-NEXT:   store double %[[TMP40]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = call double @llvm.cosh.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[TMP41]], %[[TMP41]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fdiv double 1.000000e+00, %[[TMP42]]
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fmul double %[[TMP43]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fmul double %[[TMP8]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = select i1 %[[TMP45]], double 0.000000e+00, double %[[TMP46]]
+; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = fcmp uno double %[[TMP44]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP49:[^ ,]+]] = select i1 %[[TMP48]], double %[[TMP47]], double %[[TMP44]]
+; CHECK-NEXT:   %[[TMP50:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP51:[^ ,]+]] = fadd double %[[TMP50]], %[[TMP49]]
+; CHECK-NEXT:   store double %[[TMP51]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP52:[^ ,]+]] = fcmp oeq double %[[Y]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP53:[^ ,]+]] = fsub double %[[Y]], 1.000000e+00
+; CHECK-NEXT:   %[[TMP54:[^ ,]+]] = call double @llvm.pow.f64(double %[[X]], double %[[TMP53]])
+; CHECK-NEXT:   %[[TMP55:[^ ,]+]] = fmul double %[[Y]], %[[TMP54]]
+; CHECK-NEXT:   %[[TMP56:[^ ,]+]] = fmul double %[[TMP55]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP57:[^ ,]+]] = fcmp oeq double %[[TMP8]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP58:[^ ,]+]] = fmul double %[[TMP8]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP59:[^ ,]+]] = select i1 %[[TMP57]], double 0.000000e+00, double %[[TMP58]]
+; CHECK-NEXT:   %[[TMP60:[^ ,]+]] = fcmp uno double %[[TMP56]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP61:[^ ,]+]] = select i1 %[[TMP60]], double %[[TMP59]], double %[[TMP56]]
+; CHECK-NEXT:   %[[TMP62:[^ ,]+]] = select i1 %[[TMP52]], double -0.000000e+00, double %[[TMP61]]
+; CHECK-NEXT:   %[[TMP63:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP64:[^ ,]+]] = fadd double %[[TMP63]], %[[TMP62]]
+; CHECK-NEXT:   store double %[[TMP64]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP65:[^ ,]+]] = fcmp oeq double %[[X]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP66:[^ ,]+]] = call double @llvm.log.f64(double %[[X]])
+; CHECK-NEXT:   %[[TMP67:[^ ,]+]] = fmul double %[[TMP6]], %[[TMP66]]
+; CHECK-NEXT:   %[[TMP68:[^ ,]+]] = fmul double %[[TMP67]], %[[TMP8]]
+; CHECK-NEXT:   %[[TMP69:[^ ,]+]] = fcmp uno double %[[TMP68]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP70:[^ ,]+]] = select i1 %[[TMP69]], double %[[TMP59]], double %[[TMP68]]
+; CHECK-NEXT:   %[[TMP71:[^ ,]+]] = select i1 %[[TMP65]], double -0.000000e+00, double %[[TMP70]]
+; CHECK-NEXT:   %[[TMP72:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP73:[^ ,]+]] = fadd double %[[TMP72]], %[[TMP71]]
+; CHECK-NEXT:   store double %[[TMP73]], ptr %[[Y_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP78:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP79:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP78]], 0
-; CHECK-NEXT:   %[[TMP80:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP81:[^ ,]+]] = insertvalue { double, double } %[[TMP79]], double %[[TMP80]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP81]]
+; CHECK-NEXT:   %[[TMP74:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP75:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP74]], 0
+; CHECK-NEXT:   %[[TMP76:[^ ,]+]] = load double, ptr %[[Y_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP77:[^ ,]+]] = insertvalue { double, double } %[[TMP75]], double %[[TMP76]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP77]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double, double } @diffef(

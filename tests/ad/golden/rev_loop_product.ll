@@ -212,29 +212,28 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = call double @llvm.cos.f64(double %[[TMP19]])
 ; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fmul double %[[TMP25]], %[[TMP24]]
 ; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fcmp oeq double %[[TMP24]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = fmul double %[[TMP24]], %[[TMP28]]
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP29]]
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fcmp uno double %[[TMP26]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = select i1 %[[TMP31]], double %[[TMP30]], double %[[TMP26]]
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fadd double %[[TMP33]], %[[TMP32]]
-; CHECK-NEXT:   store double %[[TMP34]], ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fmul double %[[TMP24]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = select i1 %[[TMP27]], double 0.000000e+00, double %[[TMP28]]
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fcmp uno double %[[TMP26]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = select i1 %[[TMP30]], double %[[TMP29]], double %[[TMP26]]
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP20]], align 8
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fadd double %[[TMP32]], %[[TMP31]]
+; CHECK-NEXT:   store double %[[TMP33]], ptr %[[TMP20]], align 8
 ; CHECK-NEXT:   switch i64 %[[TMP17]], label %[[INVERTENTRY]] [
 ; CHECK-NEXT:     i64 0, label %[[INVERTENTRY]]
-; CHECK-NEXT:     i64 1, label %[[TMP35:[^ ,]+]]
+; CHECK-NEXT:     i64 1, label %[[TMP34:[^ ,]+]]
 ; CHECK-NEXT:   ]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP35]]:
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = fadd double %[[TMP36]], %[[TMP23]]
-; CHECK-NEXT:   store double %[[TMP37]], ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT: {{^}}[[TMP34]]:
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = load double, ptr %[[P_NEXT_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fadd double %[[TMP35]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP36]], ptr %[[P_NEXT_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTLOOP]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP38:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP37:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP38]]:
+; CHECK-NEXT: {{^}}[[TMP37]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:

@@ -99,49 +99,47 @@ define double @grad(double %x) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[R_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP14]]
 ; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp oeq double %[[TMP14]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = fmul double %[[TMP14]], %[[TMP17]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP18]]
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fcmp uno double %[[TMP15]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = select i1 %[[TMP20]], double %[[TMP19]], double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = fcmp uno double %[[TMP22]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = select i1 %[[TMP23]], double %[[TMP19]], double %[[TMP22]]
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
-; CHECK-NEXT:   store double %[[TMP26]], ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = fadd double %[[TMP27]], %[[TMP21]]
-; CHECK-NEXT:   store double %[[TMP28]], ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fmul double %[[TMP14]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP16]], double 0.000000e+00, double %[[TMP17]]
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fcmp uno double %[[TMP15]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = select i1 %[[TMP19]], double %[[TMP18]], double %[[TMP15]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[TMP9]], %[[TMP14]]
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp uno double %[[TMP21]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP22]], double %[[TMP18]], double %[[TMP21]]
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = fadd double %[[TMP24]], %[[TMP23]]
+; CHECK-NEXT:   store double %[[TMP25]], ptr %[[TMP12]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP20]]
+; CHECK-NEXT:   store double %[[TMP27]], ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[TMP12]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP12]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = fadd double %[[TMP30]], %[[TMP29]]
-; CHECK-NEXT:   store double %[[TMP31]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = fadd double %[[TMP29]], %[[TMP28]]
+; CHECK-NEXT:   store double %[[TMP30]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP31:[^ ,]+]] = load double, ptr %[[TMP7]], align 8
 ; CHECK-NEXT:   store double 0.000000e+00, ptr %[[TMP7]], align 8
-; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fmul double %[[X]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fcmp oeq double %[[TMP32]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fmul double %[[TMP32]], %[[TMP35]]
-; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP34]], double 0.000000e+00, double %[[TMP36]]
-; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = fcmp uno double %[[TMP33]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = select i1 %[[TMP38]], double %[[TMP37]], double %[[TMP33]]
-; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fadd double %[[TMP40]], %[[TMP39]]
-; CHECK-NEXT:   store double %[[TMP41]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = fmul double %[[X]], %[[TMP32]]
-; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = fcmp uno double %[[TMP42]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = select i1 %[[TMP43]], double %[[TMP37]], double %[[TMP42]]
-; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = fadd double %[[TMP45]], %[[TMP44]]
-; CHECK-NEXT:   store double %[[TMP46]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP32:[^ ,]+]] = fmul double %[[X]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP33:[^ ,]+]] = fcmp oeq double %[[TMP31]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP34:[^ ,]+]] = fmul double %[[TMP31]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP35:[^ ,]+]] = select i1 %[[TMP33]], double 0.000000e+00, double %[[TMP34]]
+; CHECK-NEXT:   %[[TMP36:[^ ,]+]] = fcmp uno double %[[TMP32]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP37:[^ ,]+]] = select i1 %[[TMP36]], double %[[TMP35]], double %[[TMP32]]
+; CHECK-NEXT:   %[[TMP38:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP39:[^ ,]+]] = fadd double %[[TMP38]], %[[TMP37]]
+; CHECK-NEXT:   store double %[[TMP39]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP40:[^ ,]+]] = fmul double %[[X]], %[[TMP31]]
+; CHECK-NEXT:   %[[TMP41:[^ ,]+]] = fcmp uno double %[[TMP40]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP42:[^ ,]+]] = select i1 %[[TMP41]], double %[[TMP35]], double %[[TMP40]]
+; CHECK-NEXT:   %[[TMP43:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP44:[^ ,]+]] = fadd double %[[TMP43]], %[[TMP42]]
+; CHECK-NEXT:   store double %[[TMP44]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP47:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP48:[^ ,]+]] = insertvalue { double } undef, double %[[TMP47]], 0
-; CHECK-NEXT:   ret { double } %[[TMP48]]
+; CHECK-NEXT:   %[[TMP45:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP46:[^ ,]+]] = insertvalue { double } undef, double %[[TMP45]], 0
+; CHECK-NEXT:   ret { double } %[[TMP46]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffef(

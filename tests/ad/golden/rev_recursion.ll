@@ -104,34 +104,33 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp uno double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double %[[TMP16]], double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp uno double %[[TMP21]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP22]], double %[[TMP16]], double %[[TMP21]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP23]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = extractvalue { double } %[[TMP24]], 0
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP11]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp uno double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double %[[TMP15]], double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   store double %[[TMP19]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP21]], double %[[TMP15]], double %[[TMP20]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP22]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = extractvalue { double } %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP28:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP27:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP28]]:
+; CHECK-NEXT: {{^}}[[TMP27]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { double } undef, double %[[TMP29]], 0
-; CHECK-NEXT:   ret { double } %[[TMP30]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double } undef, double %[[TMP28]], 0
+; CHECK-NEXT:   ret { double } %[[TMP29]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal double @augmented_p.1(
@@ -205,34 +204,33 @@ define double @grad(double %x, i32 %n) {
 ; CHECK-NEXT:   store double -0.000000e+00, ptr %[[M_ADJ]], align 8
 ; CHECK-NEXT:   %[[TMP12:[^ ,]+]] = fmul double %[[TMP8]], %[[TMP11]]
 ; CHECK-NEXT:   %[[TMP13:[^ ,]+]] = fcmp oeq double %[[TMP11]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fdiv double 0.000000e+00, 0.000000e+00
-; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = fmul double %[[TMP11]], %[[TMP14]]
-; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP15]]
-; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = fcmp uno double %[[TMP12]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = select i1 %[[TMP17]], double %[[TMP16]], double %[[TMP12]]
-; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP19]], %[[TMP18]]
-; CHECK-NEXT:   store double %[[TMP20]], ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
-; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = fcmp uno double %[[TMP21]], 0.000000e+00
-; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = select i1 %[[TMP22]], double %[[TMP16]], double %[[TMP21]]
-; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP23]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = extractvalue { double } %[[TMP24]], 0
-; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP27:[^ ,]+]] = fadd double %[[TMP26]], %[[TMP25]]
-; CHECK-NEXT:   store double %[[TMP27]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP14:[^ ,]+]] = fmul double %[[TMP11]], 0x7FF8000000000000
+; CHECK-NEXT:   %[[TMP15:[^ ,]+]] = select i1 %[[TMP13]], double 0.000000e+00, double %[[TMP14]]
+; CHECK-NEXT:   %[[TMP16:[^ ,]+]] = fcmp uno double %[[TMP12]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP17:[^ ,]+]] = select i1 %[[TMP16]], double %[[TMP15]], double %[[TMP12]]
+; CHECK-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP17]]
+; CHECK-NEXT:   store double %[[TMP19]], ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP20:[^ ,]+]] = fmul double %[[X]], %[[TMP11]]
+; CHECK-NEXT:   %[[TMP21:[^ ,]+]] = fcmp uno double %[[TMP20]], 0.000000e+00
+; CHECK-NEXT:   %[[TMP22:[^ ,]+]] = select i1 %[[TMP21]], double %[[TMP15]], double %[[TMP20]]
+; CHECK-NEXT:   %[[TMP23:[^ ,]+]] = call { double } @reverse_p.1(double %[[X]], i32 %[[TMP9]], double %[[TMP22]], ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP24:[^ ,]+]] = extractvalue { double } %[[TMP23]], 0
+; CHECK-NEXT:   %[[TMP25:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP26:[^ ,]+]] = fadd double %[[TMP25]], %[[TMP24]]
+; CHECK-NEXT:   store double %[[TMP26]], ptr %[[X_ADJ]], align 8
 ; CHECK-NEXT:   br label %[[INVERTENTRY]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[INVERTENTRY]]:
-; CHECK-NEXT:   br label %[[TMP28:[^ ,]+]]
+; CHECK-NEXT:   br label %[[TMP27:[^ ,]+]]
 ; CHECK-EMPTY:
-; CHECK-NEXT: {{^}}[[TMP28]]:
+; CHECK-NEXT: {{^}}[[TMP27]]:
 ; CHECK-NEXT:   br label %[[EXIT:[^ ,]+]]
 ; CHECK-EMPTY:
 ; CHECK-NEXT: {{^}}[[EXIT]]:
-; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
-; CHECK-NEXT:   %[[TMP30:[^ ,]+]] = insertvalue { double } undef, double %[[TMP29]], 0
-; CHECK-NEXT:   ret { double } %[[TMP30]]
+; CHECK-NEXT:   %[[TMP28:[^ ,]+]] = load double, ptr %[[X_ADJ]], align 8
+; CHECK-NEXT:   %[[TMP29:[^ ,]+]] = insertvalue { double } undef, double %[[TMP28]], 0
+; CHECK-NEXT:   ret { double } %[[TMP29]]
 ; CHECK-NEXT: }
 ;
 ; CHECK-LABEL: define internal { double } @diffep(
