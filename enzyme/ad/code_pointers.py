@@ -5,13 +5,20 @@ into memory with a shadow loses nothing when the shadow gets null (``common.unsh
 function constant is recognised there; this module recognises the parameters that always receive one, such as
 ``std::valarray::apply``'s ``double (*)(double)`` handed down through the constructors of libstdc++'s expression
 objects (``_ValFunClos``, ``_FunBase``).
+
+A pointer into read-only memory that holds neither floats nor pointers (a ``static const`` table of integers, a
+string literal) is its own shadow (:func:`own_shadow`): forward mode mirrors the integers it reads through a
+shadow, and the primal bytes are the right mirror; nothing writes there, so the shadow is never written either.
+A null shadow instead would be followed (``std::tuple<const int&>`` of a key from such a table, handed by
+``unordered_map::operator[]`` to the pair it constructs, loads the key through the tuple's shadow).
 """
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from ..ir import Argument, CallInst, ConstantExpr, Function, Value
-from .common import ADContext
+from ..ir import Argument, CallInst, CastInst, ConstantExpr, Function, GEPInst, GlobalVariable, Value
+from .aggregate_shadows import holds_pointers
+from .common import ADContext, carries_float
 from .copy_types import analyzed_functions, function_contexts, points_to_no_floats
 
 
@@ -44,3 +51,41 @@ def needs_no_shadow(ctx: ADContext, fn: Function, p: Value) -> bool:
     """May the pointer ``p`` (in ``fn``) take a null shadow: type analysis knows no floating-point bytes where it
     points, or it is a code pointer?"""
     return points_to_no_floats(function_contexts(ctx, fn), p) or always_function(p, analyzed_functions(ctx))
+
+
+def _read_only_global(v: Value) -> bool:
+    """Does ``v`` point (through GEPs and casts) into a constant global without floats or pointers?"""
+    while True:
+        if isinstance(v, (GEPInst, CastInst)) and not (isinstance(v, CastInst) and v.opcode == "inttoptr"):
+            v = v.operand(0)
+        elif isinstance(v, ConstantExpr) and v.operands and v.opcode in ("getelementptr", "bitcast", "addrspacecast"):
+            v = v.operands[0]
+        else:
+            break
+    return isinstance(v, GlobalVariable) and v.is_constant and v.initializer is not None \
+        and not carries_float(v.value_type) and not holds_pointers(v.value_type)
+
+
+def always_read_only(v: Value, program: Collection[Function], depth: int = 8) -> bool:
+    """Does ``v`` point into a constant global without floats or pointers, or is it a parameter that every call
+    of its function in ``program`` passes such a pointer (or such a parameter of the caller)?  False where the
+    function's address is taken."""
+    if _read_only_global(v):
+        return True
+    if not isinstance(v, Argument) or depth == 0 or not isinstance(v.function, Function):
+        return False
+    calls = []
+    for u in v.function.uses:
+        c = u.user
+        if not isinstance(c, CallInst) or c.callee is not v.function:
+            return False
+        if c.function in program:
+            calls.append(c)
+    return bool(calls) and all(v.index < len(c.args) and always_read_only(c.args[v.index], program, depth - 1)
+                               for c in calls)
+
+
+def own_shadow(ctx: ADContext, fn: Function, p: Value) -> bool:
+    """Is the pointer ``p`` (in ``fn``, without a shadow) its own shadow: see the module doc."""
+    function_contexts(ctx, fn)  # type analysis of the program, which analyzed_functions lists
+    return always_read_only(p, analyzed_functions(ctx))

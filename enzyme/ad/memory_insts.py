@@ -24,6 +24,7 @@ from ..ir.types import I8, I64, ArrayType, PointerType, StructType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
+from .code_pointers import own_shadow
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .forward_state import ForwardState
@@ -60,7 +61,10 @@ def forward_store(st: ForwardState, inst: Instruction, ni: Instruction, b: Build
     if s is not None and store_integer_address(st.displacements[st.lane], inst, ni, b, s,
                                                lambda q: st.tangent(q) is not None):
         return
-    if s is not None:
+    if s is not None and isinstance(v.type, PointerType) and st.tangent(v) is None \
+            and not isinstance(v, ConstantKeyword) and own_shadow(st.ctx, st.fn, v):
+        b.store(ni.operand(0), s, inst.align)  # read-only integer data mirrors itself (code_pointers.own_shadow)
+    elif s is not None:
         st.check_null_shadow(inst, v)
         b.store(st.t(v), s, inst.align)
     elif st.tangent(v) is not None and has_tangent(v.type) \
