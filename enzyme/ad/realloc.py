@@ -44,6 +44,7 @@ from ..ir import (
     LoadInst,
     Module,
     PhiInst,
+    ReturnInst,
     SelectInst,
     StoreInst,
     Type,
@@ -55,6 +56,7 @@ from ..rules.names import rust_shim_name
 from .common import describe, is_inactive_function, memory_function, value_name
 from .copy_types import CopyLayout
 from .memcopy import copy_adjoint_function, record_adjoint_function
+from .realloc_mixed import floats_among_integers
 from .tape import TAPE_PUSH
 
 if TYPE_CHECKING:
@@ -221,6 +223,8 @@ class _Family:
     types: set[Type] = field(default_factory=set)        # loaded and stored through them
     indexed_as: set[Type] = field(default_factory=set)   # GEP element types (arrays of them)
     hidden: list[str] = field(default_factory=list)      # why some accesses are out of sight
+    stored_integers: list[Value] = field(default_factory=list)  # integers stored through them
+    float_align: int = 1 << 12  # the least alignment floats are accessed with (small in packed structs)
 
 
 def buffer_element_type(gen: _Generator, inst: CallInst) -> Type | None:
@@ -259,13 +263,19 @@ def buffer_element_type(gen: _Generator, inst: CallInst) -> Type | None:
     if len(scalars) > 1:
         names = ", ".join(sorted({"integer" if isinstance(t, IntType) else str(t) for t in scalars}))
         raise MixedBufferError(f"{describe(inst)}: realloc of a buffer accessed as several types ({names}); "
-                          "its adjoints cannot be moved safely, not supported in reverse mode yet")
+                               "its adjoints cannot be moved safely, not supported in reverse mode yet",
+                               scalars, family)
     (t,) = floats
     return t
 
 
 class MixedBufferError(DifferentiationError):
     """The buffer holds floats and other data: only an array of records with a known layout is supported."""
+
+    def __init__(self, message: str, scalars: set[Type] | None = None, family: _Family | None = None) -> None:
+        super().__init__(message)
+        self.scalars = scalars or set()
+        self.family = family
 
 
 def buffer_layout(gen: _Generator, inst: CallInst) -> Type | CopyLayout | None:
@@ -284,7 +294,21 @@ def buffer_layout(gen: _Generator, inst: CallInst) -> Type | CopyLayout | None:
                             analyzed_functions(gen.ctx), None, gen.ctx.types.contexts)
         if found is not None and found.stride is not None:
             return found
+        e = _mixed_error(gen, inst)
+        if e is not None and e.family is not None and not e.family.hidden:
+            among = floats_among_integers(gen, inst, e.scalars, e.family.indexed_as, e.family.stored_integers,
+                                          e.family.float_align)
+            if among is not None:
+                return among
         raise
+
+
+def _mixed_error(gen: _Generator, inst: CallInst) -> MixedBufferError | None:
+    try:
+        buffer_element_type(gen, inst)
+    except MixedBufferError as e:
+        return e
+    return None
 
 
 def _refusal(inst: CallInst, why: str) -> DifferentiationError:
@@ -345,15 +369,35 @@ def _walk_family(start: list[Value], seen: set[Value], family: _Family, depth: i
                 work.append(user)
             elif isinstance(user, LoadInst):
                 family.types.add(user.type)
+                _note_alignment(family, user.type, user.align)
             elif isinstance(user, StoreInst):
                 if user.pointer is v:
                     family.types.add(user.value.type)
+                    _note_alignment(family, user.value.type, user.align)
+                    if isinstance(user.value.type, IntType):
+                        family.stored_integers.append(user.value)
                 else:
                     family.hidden.append("stored in memory")  # loaded back and used elsewhere
             elif isinstance(user, CallInst):
                 _call_use(user, v, seen, family, depth)
+            elif isinstance(user, ReturnInst) and _callers(user.function) is not None and depth < 8:
+                for c in _callers(user.function) or ():  # returned: the callers' results are the buffer too
+                    _walk_family([c], seen, family, depth + 1)
             elif isinstance(user, Instruction) and not isinstance(user, (CmpInst, DebugRecord)):
                 family.hidden.append(f"used by `{user.opcode}`")  # returned, made an integer, ...
+
+
+def _note_alignment(family: _Family, t: Type, align: int | None) -> None:
+    if isinstance(t.element if isinstance(t, VectorType) else t, FloatType):
+        family.float_align = min(family.float_align, align or 1)
+
+
+def _callers(f: Function | None) -> list[CallInst] | None:
+    """The calls of ``f``, or None where its address is taken (it may be called from anywhere)."""
+    if f is None:
+        return None
+    calls = [u.user for u in f.uses if isinstance(u.user, CallInst) and u.user.callee is f]
+    return calls if len(calls) == len(f.uses) else None
 
 
 def _call_use(call: CallInst, v: Value, seen: set[Value], family: _Family, depth: int) -> None:
@@ -373,7 +417,7 @@ def _call_use(call: CallInst, v: Value, seen: set[Value], family: _Family, depth
         raise _Unknown(f"it is passed to {'@' + name if name else 'an indirect call'}, whose accesses are unknown")
     for i, a in enumerate(call.args):
         if a is v and i < len(f.args):
-            _walk_family([f.args[i]], set(), family, depth + 1)
+            _walk_family([f.args[i]], seen, family, depth + 1)
 
 
 def check_realloc(gen: _Generator, inst: CallInst) -> None:

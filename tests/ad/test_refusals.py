@@ -70,6 +70,27 @@ void g(double *x, double *d, int n) { __enzyme_autodiff((void *)f, enzyme_dup, x
 
 
 @LEVELS
+def test_realloc_of_packed_records_in_reverse(tmp_path: Path, opt_level: int) -> None:
+    """A block mixing doubles and integers without a record layout moves its adjoints as aligned doubles
+    (programs/realloc_flexible_array.c); behind a packed header a double straddles two such slots: refused."""
+    body = """
+struct __attribute__((packed)) series { int n; double data[]; };
+double f(double *x, int n) {
+  struct series *b = malloc(sizeof(struct series) + sizeof(double));
+  b->data[0] = x[0]; b->n = 1;
+  b = realloc(b, sizeof(struct series) + n * sizeof(double));
+  for (int i = 1; i < n; i++) { b->data[i] = x[i] * b->data[i - 1]; b->n = i + 1; }
+  double s = b->data[b->n - 1];
+  free(b);
+  return s;
+}
+void g(double *x, double *d, int n) { __enzyme_autodiff((void *)f, enzyme_dup, x, d, enzyme_const, n); }
+"""
+    message = refused(tmp_path, body, opt_level, r"realloc of (a buffer accessed as several types|memory that may)")
+    assert "@f" in message and "@realloc" in message
+
+
+@LEVELS
 @pytest.mark.parametrize("entry", ["__enzyme_autodiff((void *)f, enzyme_const, fn, x)",
                                    "__enzyme_fwddiff((void *)f, enzyme_const, fn, x, 1.0)"])
 def test_indirect_call_that_can_reach_no_known_function(tmp_path: Path, opt_level: int, entry: str) -> None:
