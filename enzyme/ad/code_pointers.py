@@ -6,6 +6,9 @@ function constant is recognised there; this module recognises the parameters tha
 ``std::valarray::apply``'s ``double (*)(double)`` handed down through the constructors of libstdc++'s expression
 objects (``_ValFunClos``, ``_FunBase``).
 
+A std::string's data pointer (loaded or stored with the ``_M_p`` field's TBAA tag) points to characters: a null
+shadow loses nothing (a key longer than 15 characters, allocated by libstdc++ in a function without a body here).
+
 A pointer into read-only memory that holds neither floats nor pointers (a ``static const`` table of integers, a
 string literal) is its own shadow (:func:`own_shadow`): forward mode mirrors the integers it reads through a
 shadow, and the primal bytes are the right mirror; nothing writes there, so the shadow is never written either.
@@ -20,6 +23,7 @@ from ..ir import Argument, CallInst, CastInst, ConstantExpr, Function, GEPInst, 
 from .aggregate_shadows import holds_pointers
 from .common import ADContext, carries_float
 from .copy_types import analyzed_functions, function_contexts, points_to_no_floats
+from .memcopy import string_characters
 
 
 def always_function(v: Value, program: Collection[Function], depth: int = 6) -> bool:
@@ -50,7 +54,8 @@ def always_function(v: Value, program: Collection[Function], depth: int = 6) -> 
 def needs_no_shadow(ctx: ADContext, fn: Function, p: Value) -> bool:
     """May the pointer ``p`` (in ``fn``) take a null shadow: type analysis knows no floating-point bytes where it
     points, or it is a code pointer?"""
-    return points_to_no_floats(function_contexts(ctx, fn), p) or always_function(p, analyzed_functions(ctx))
+    return points_to_no_floats(function_contexts(ctx, fn), p) or always_function(p, analyzed_functions(ctx)) \
+        or string_characters(p)
 
 
 def _read_only_global(v: Value) -> bool:

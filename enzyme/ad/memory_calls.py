@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ..analysis.tbaa import no_float_extent, struct_copy
 from ..errors import DifferentiationError
-from ..ir import BinaryOperator, CallInst, ConstantInt, Instruction, Value
+from ..analysis.layout import DataLayout
+from ..ir import BinaryOperator, CallInst, ConstantInt, Instruction, IntType, Module, Value
 from ..ir.builder import Builder, const_int
 from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
@@ -54,7 +55,10 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
         if mf.src is not None:
             ss = st.tangent(args[mf.src])
             if ss is None and may_copy_pointers(function_contexts(st.ctx, st.fn), args[mf.dst], args[mf.src],
-                                                copied_element_type(st.fn, [args[mf.dst], args[mf.src]])):
+                                                copied_element_type(st.fn, [args[mf.dst], args[mf.src]])) \
+                    and not copy_within_strings(st.ctx.module, b, inst, args[mf.dst], args[mf.src],
+                                                nargs[mf.size] if mf.size is not None else None,
+                                                DataLayout.of_module(st.ctx.module)):
                 raise constant_pointer_copy_error(inst)
             if ss is None:  # copying constant data: the destination's tangent becomes zero
                 assert mf.size is not None
@@ -157,7 +161,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
                                        "memory that has no shadow; pass the destination as enzyme_dup")
         if src not in st.shadow and may_copy_pointers(function_contexts(st.ctx, st.fn), dst, src,
                                                         copied_element_type(st.fn, [dst, src])):
-            raise constant_pointer_copy_error(inst)
+            if not copy_within_strings(st.m, b, inst, dst, src, ni.args[mf.size], st.layout):
+                raise constant_pointer_copy_error(inst)
         layout = copy_layout_of(st, inst, dst, src, inst.args[mf.size]) if src in st.shadow else None
         if src in st.shadow and layout is None:
             raise DifferentiationError(
@@ -182,6 +187,20 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
     if any(a in st.shadow for a in inst.args):
         raise DifferentiationError(f"{describe(inst)}: {name} of memory that may hold active values is "
                                    "not supported in reverse mode yet")
+
+
+def copy_within_strings(m: Module, b: Builder, inst: CallInst, dst: Value, src: Value, n: Value | None,
+                        layout: DataLayout) -> bool:
+    """May ``inst`` copy from memory without a shadow into memory with one, both within known library objects
+    holding characters (a std::string's short-string buffer, filled from a string a function without a body
+    returned)?  Nothing copied is a pointer, as long as the copy stays there: checked at run time (inserted)."""
+    extent = min(no_float_extent(dst, layout), no_float_extent(src, layout))
+    if not extent or n is None or not isinstance(n.type, IntType):
+        return False
+    stop_unless(m, b, b.icmp("ule", n, const_int(n.type, extent)),
+                f"pyenzyme: {describe(inst)}: copies more than the {extent} bytes known to hold characters from "
+                "memory without a shadow; pointers in the rest would lose their shadows")
+    return True
 
 
 def reverse_memory_call(st: ReverseState, b: Builder, inst: CallInst, mf: MemoryFunction) -> None:
