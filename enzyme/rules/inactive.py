@@ -37,6 +37,8 @@ _SIZE_QUERY = "asks the allocator about a block; returns a size"
 _CONSTANT = "returns a constant (nan(\"\") is NaN whatever the string)"
 _FORTRAN_LOGICAL_RESULT = ("Fortran ANY and ALL (with or without DIM=): logical results of logical masks; no "
                            "floating-point data")
+_FORTRAN_DESCRIPTOR_QUERY = ("Fortran descriptor queries (IS_CONTIGUOUS, SIZE, LBOUND/UBOUND, SHAPE, RANK): read a "
+                             "descriptor's bounds and strides, never the array's values; integer or logical results")
 _GROWTH_POLICY = "a container's growth policy: bucket counts from element counts, integers only"
 
 _NAMES: dict[str, tuple[str, ...]] = {
@@ -78,6 +80,9 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "__pyenzyme_fortran_unsupported"),  # enzyme/runtime_bodies/fortran.c: a case its bodies refuse
     _EXCEPTIONS: ("_Unwind_Resume", "__gxx_personality_v0", "__clang_call_terminate"),
     _FORTRAN_LOGICAL_RESULT: ("_FortranAAny", "_FortranAAll", "_FortranAAnyDim", "_FortranAAllDim"),
+    _FORTRAN_DESCRIPTOR_QUERY: ("_FortranAIsContiguous", "_FortranAIsContiguousUpTo", "_FortranASize",
+                                "_FortranASizeDim", "_FortranALbound", "_FortranAUbound", "_FortranAShape",
+                                "_FortranALboundDim", "_FortranAUboundDim"),
     _NON_FLOAT_COPY: ("__pyenzyme_fortran_copy_inactive",),
     _TYPE_INFO: ("__pyenzyme_fortran_derived_type",),
     _ENV: ("getenv", "secure_getenv", "setlocale", "__errno_location", "signal", "raise"),

@@ -1093,3 +1093,36 @@ __attribute__((weak)) void __pyenzyme_body__FortranAEoshift(Desc *r, const Desc 
       }
     }
 }
+
+/* Copy-in of a possibly non-contiguous actual argument for an explicit-shape or assumed-size dummy
+ * (`call legacy(x(:, 2))`, an assumed-shape array passed on): flang allocates the temporary as the runtime does
+ * (same type, rank and extents, contiguous, lower bounds kept) and copies the variable into it. */
+__attribute__((weak)) void __pyenzyme_body__FortranACopyInAssign(Desc *temp, const Desc *var, const char *file,
+                                                                int line) {
+  int why = var->type == T_STRUCT ? R_DERIVED : uncopyable(var);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_ASSIGN, why, file, line);
+  __pyenzyme_fortran_copy_inactive((char *)&temp->version, (const char *)&var->version, sizeof temp->version);
+  __pyenzyme_fortran_copy_inactive((char *)&temp->rank, (const char *)&var->rank, sizeof temp->rank);
+  copy_type_code(temp, var);
+  temp->attribute = ATTR_ALLOCATABLE;
+  temp->extra = 0;
+  temp->base = 0;
+  allocate_like(temp, var);
+  long n = element_count(var);
+  for (long i = 0; i < n; i++)
+    copy_element(var, temp->base + element_offset(temp, i), var->base + element_offset(var, i));
+}
+
+/* Copy-out after the call: the temporary back into the variable (null for an INTENT(IN) dummy), then freed. */
+__attribute__((weak)) void __pyenzyme_body__FortranACopyOutAssign(Desc *var, Desc *temp, const char *file, int line) {
+  if (var) {
+    if (var->type == T_STRUCT)
+      __pyenzyme_fortran_unsupported(C_ASSIGN, R_DERIVED, file, line);
+    long n = element_count(temp);
+    for (long i = 0; i < n; i++)
+      copy_element(temp, var->base + element_offset(var, i), temp->base + element_offset(temp, i));
+  }
+  free(temp->base);
+  temp->base = 0;
+}
