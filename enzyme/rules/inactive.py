@@ -189,6 +189,7 @@ _RUST_PATHS: tuple[tuple[str, ...], ...] = (
     ("std", "io", "stdio", "_print"), ("std", "io", "stdio", "_eprint"), ("std", "panicking"),
     ("std", "process", "exit"), ("std", "process", "abort"), ("alloc", "alloc", "handle_alloc_error"),
     ("alloc", "raw_vec", "capacity_overflow"), ("alloc", "raw_vec", "handle_error"),
+    ("core", "cell", "panic_already_borrowed"), ("core", "cell", "panic_already_mutably_borrowed"),  # RefCell
 )
 
 
@@ -212,6 +213,13 @@ def _rust_v0(path: tuple[str, ...]) -> str:
 
 _PREFIXES += tuple((_RUST_FMT, _rust_legacy(p)) for p in _RUST_PATHS)
 _RUST_V0 = re.compile("|".join(f"(?:{_rust_v0(p)})" for p in _RUST_PATHS))
+# std's random seeds (HashMap's RandomState keys come from std::sys::random::<os>::hashmap_random_keys).
+_RUST_RANDOM_PATHS: tuple[tuple[str, ...], ...] = (("std", "sys", "random"),)
+_PREFIXES += tuple((_RANDOM, _rust_legacy(p)) for p in _RUST_RANDOM_PATHS)
+_RUST_RANDOM_V0 = re.compile("|".join(f"(?:{_rust_v0(p)})" for p in _RUST_RANDOM_PATHS))
+# HashMap's allocation-failure paths (std's hashbrown: Fallibility::capacity_overflow / alloc_err panic or return
+# an error of sizes); hashbrown's other entry points allocate tables and are not here.
+_HASHBROWN_FAILURE = re.compile(r"_RNvMNtC(?:s[0-9A-Za-z]*_)?9hashbrown3rawNtB[0-9A-Za-z]*_11Fallibility")
 
 _DEBUG = "debug info, optimisation hints, lifetime and aliasing markers: no runtime value"
 _CONTROL = "traps and stack save/restore: control, not data"
@@ -229,7 +237,7 @@ _INTRINSICS: dict[str, tuple[str, ...]] = {
     _INT_ONLY: (
         "ctpop", "ctlz", "cttz", "abs", "smax", "smin", "umax", "umin", "sadd.with.overflow",
         "uadd.with.overflow", "ssub.with.overflow", "usub.with.overflow", "smul.with.overflow",
-        "umul.with.overflow", "sadd.sat", "uadd.sat", "ssub.sat", "usub.sat", "scmp", "ucmp"),
+        "umul.with.overflow", "sadd.sat", "uadd.sat", "ssub.sat", "usub.sat", "scmp", "ucmp", "fshl", "fshr", "fptosi.sat", "fptoui.sat"),
 }
 _INTRINSIC_PREFIXES: tuple[tuple[str, str], ...] = (
     (_DEBUG, "dbg."),
@@ -284,6 +292,10 @@ def inactive_reason(name: str) -> str | None:
     reason = _EXACT.get(name)
     if reason is None:
         reason = next((r for r, p in _PREFIXES if name.startswith(p)), None)
+    if reason is None and _RUST_RANDOM_V0.match(name):
+        reason = _RANDOM
+    if reason is None and _HASHBROWN_FAILURE.match(name):
+        reason = _RUST_FMT
     if reason is None and (_CXX_THROW.match(name) or _RUST_V0.match(name)):
         reason = _EXCEPTIONS if name.startswith("_ZSt") else _RUST_FMT
     return reason
@@ -296,3 +308,14 @@ def is_known_inactive(name: str) -> bool:
     (True, True, False)
     """
     return inactive_reason(name) is not None
+
+
+# Globals of language runtimes that hold no derivative data, whose contents the analyses need not follow: Rust std's
+# per-thread HashMap seed (`RandomState::new`'s KEYS, two u64 keys; legacy and v0 manglings).
+_INACTIVE_GLOBALS = re.compile(r"(?:_ZN3std4hash6random|_RN.*3std4hash6random).*11RandomState3new4KEYS")
+
+
+def is_inactive_global_name(name: str | None) -> bool:
+    """True for a runtime global known to hold only integers (never pointers or floats)."""
+    return bool(name) and _INACTIVE_GLOBALS.match(name or "") is not None
+

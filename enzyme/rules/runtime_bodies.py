@@ -23,6 +23,8 @@ FORTRAN_ENTRIES = frozenset({
     "_FortranACshiftVector", "_FortranACshift", "_FortranAMaxvalDim", "_FortranAMinvalDim", "_FortranAPack",
     "_FortranAEoshiftVector", "_FortranAEoshift",
     "_FortranAAssign", "_FortranAAssignTemporary", "_FortranACopyInAssign", "_FortranACopyOutAssign",
+    "_FortranACreateDescriptorStack", "_FortranAPushDescriptor", "_FortranADescriptorAt",
+    "_FortranADestroyDescriptorStack",
     "_FortranATranspose",
     "_FortranAReshape", "_FortranAInitialize", "_FortranADestroy", "_FortranADestroyWithoutFinalization",
     "_FortranAInitArrayConstructorVector",
