@@ -3,7 +3,8 @@
 !   that updates it: IS_CONTIGUOUS, then copy-in and copy-out (_FortranACopyInAssign / CopyOutAssign);
 ! - a multi-statement FORALL assigning through POINTER components of a derived type: flang saves each
 !   left-hand side's descriptor on a descriptor stack (_FortranACreateDescriptorStack, PushDescriptor, ...);
-! - at -O0, arrays assigned from constant array constructors (a descriptor pointing at a constant table).
+! - at -O0, arrays assigned from constant array constructors (a descriptor pointing at a constant table);
+! - an F77 COMMON block holding an array indexed by a variable beside an integer counter.
 module legacy_args
   use iso_c_binding
   implicit none
@@ -20,6 +21,20 @@ contains
     end do
   end subroutine
 
+  subroutine tally(v, n)
+    integer n
+    real(8) v(n)
+    real(8) acc(3)
+    integer ncount
+    common /tallies/ acc, ncount
+    integer i, j
+    do i = 1, n
+      j = mod(i * 7, 3) + 1
+      acc(j) = acc(j) + v(i) * v(mod(i, n) + 1)
+    end do
+    ncount = ncount + 1
+  end subroutine
+
   subroutine update(m, w)
     real(c_double), intent(inout) :: m(:, :)
     real(c_double), intent(in) :: w
@@ -34,7 +49,12 @@ contains
     real(c_double) :: weights(3)
     type(fields) :: fl
     integer :: i
+    real(c_double) :: acc(3)
+    integer :: ncount
+    common /tallies/ acc, ncount
     allocate(big(4, n), store(n, 2))
+    acc = 0
+    ncount = 0
     do i = 1, n
       big(:, i) = [x(i), x(i)**2, sin(x(i)), 1.0_c_double]
     end do
@@ -46,6 +66,7 @@ contains
       fl%b(i) = exp(0.1_c_double * big(3, i))
     end forall
     weights = [0.5_c_double, 1.5_c_double, 2.0_c_double]
-    e = sum(fl%a**2) + sum(fl%b * x) + dot_product(weights, big(1:3, 1))
+    call tally(fl%b, n)
+    e = sum(fl%a**2) + sum(fl%b * x) + dot_product(weights, big(1:3, 1)) + sum(acc**2)
   end function
 end module
