@@ -263,7 +263,8 @@ class Solver:
         if bounded:
             return gep_backward_bounded(result, const, strides, bounded)
         blob = isinstance(declared, ArrayType) and isinstance(declared.element, IntType) and declared.element.bits == 8
-        if len(strides) == 1 and not isinstance(source_type, StructType) and (isinstance(declared, StructType) or blob):
+        if len(strides) == 1 and declared is not None and not isinstance(source_type, StructType) \
+                and (isinstance(declared, StructType) or blob):
             # an array walked inside a global record or byte blob (a Fortran COMMON block: `t(i)` beside
             # `integer n`): the elements are where whole ones fit, not at every offset (the counter's bytes)
             g = strides[0]
