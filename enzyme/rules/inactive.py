@@ -308,14 +308,3 @@ def is_known_inactive(name: str) -> bool:
     (True, True, False)
     """
     return inactive_reason(name) is not None
-
-
-# Globals of language runtimes that hold no derivative data, whose contents the analyses need not follow: Rust std's
-# per-thread HashMap seed (`RandomState::new`'s KEYS, two u64 keys; legacy and v0 manglings).
-_INACTIVE_GLOBALS = re.compile(r"(?:_ZN3std4hash6random|_RN.*3std4hash6random).*11RandomState3new4KEYS")
-
-
-def is_inactive_global_name(name: str | None) -> bool:
-    """True for a runtime global known to hold only integers (never pointers or floats)."""
-    return bool(name) and _INACTIVE_GLOBALS.match(name or "") is not None
-
