@@ -15,7 +15,7 @@ from ..ir import (AllocaInst, Argument, AtomicRMWInst, BinaryOperator, CallInst,
                   Constant, ConstantExpr, ConstantInt, ExtractElementInst, ExtractValueInst, FreezeInst, Function,
                   GEPInst, GlobalVariable, InsertElementInst, InsertValueInst, Instruction, IntType, LoadInst, PhiInst,
                   ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, Type, Value)
-from ..ir.types import ArrayType, FloatType, PointerType, VectorType
+from ..ir.types import ArrayType, FloatType, PointerType, StructType, VectorType
 from ..rules import MemoryFunction, MemoryKind, Returns
 from ..rules.runtime_bodies import TYPELESS_HELPERS
 from . import known_functions as known
@@ -23,7 +23,7 @@ from .layout import DataLayout
 from .sign_bits import constant_bits, is_sign_mask, sign_operation
 from .tbaa import access_tree, struct_copy
 from .type_info import CalleeTypes, FunctionTypeInfo, TypeConflict, global_seed
-from .type_offsets import (gep_backward, gep_backward_bounded, gep_inner_bounds, gep_forward, gep_offset, globals_in, ir_type_tree, is_array_descriptor,
+from .type_offsets import (MAX_BOUNDED_PLACES, gep_backward, gep_backward_bounded, gep_inner_bounds, gep_forward, gep_offset, globals_in, ir_type_tree, is_array_descriptor,
                            memory_to_value, offset_pointer, outside, place_value, sub_value, value_to_memory,
                            wild_only)
 from .type_tree import ANYTHING, INTEGER, POINTER, TypeTree, float_type
@@ -254,12 +254,23 @@ class Solver:
             if g:  # walking an array of g-byte elements: keep the phase, forget which element
                 strides, const = [g], const % g
         self.update(inst, gep_forward(self.tree(base), const, strides))
-        self.update(base, self._gep_backward(self.tree(inst), const, strides, inst.source_type, inst.indices))
+        self.update(base, self._gep_backward(self.tree(inst), const, strides, inst.source_type, inst.indices,
+                                             base.value_type if isinstance(base, GlobalVariable) else None))
 
-    def _gep_backward(self, result: TypeTree, const: int, strides: list[int], source_type, indices) -> TypeTree:
+    def _gep_backward(self, result: TypeTree, const: int, strides: list[int], source_type, indices,
+                      declared: Type | None = None) -> TypeTree:
         bounded = gep_inner_bounds(self.layout, source_type, indices) if strides else []
         if bounded:
             return gep_backward_bounded(result, const, strides, bounded)
+        blob = isinstance(declared, ArrayType) and isinstance(declared.element, IntType) and declared.element.bits == 8
+        if len(strides) == 1 and declared is not None and not isinstance(source_type, StructType) \
+                and (isinstance(declared, StructType) or blob):
+            # an array walked inside a global record or byte blob (a Fortran COMMON block: `t(i)` beside
+            # `integer n`): the elements are where whole ones fit, not at every offset (the counter's bytes)
+            g = strides[0]
+            count = (self.layout.alloc_size(declared) - const % g) // g
+            if 0 < count <= MAX_BOUNDED_PLACES:
+                return gep_backward_bounded(result, const % g, strides, [(g, count)])
         return gep_backward(result, const, strides, source_type, self.layout)
 
     def _cycle_stride(self, gep: GEPInst) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..ad.common import zero_fill
+from ..ad.common import carries_float, zero_fill
 from ..ad.custom import custom_rules
 from ..ad.modes import Activity
 from ..analysis import analyze_activity
@@ -43,6 +43,7 @@ from ..ir import (
     LoadInst,
     Module,
     PointerType,
+    StoreInst,
     Value,
 )
 from ..ir.builder import Builder, InsertPoint, const_int
@@ -65,6 +66,9 @@ def shadow_active_globals(module: Module, requests: list[Request]) -> dict[Globa
     analysed: set[tuple[Function, tuple[str, ...]]] = set()
     for req in requests:
         reach = set(reachable_functions(req.function))
+        for g in _stored_constant_tables(reach):
+            if g not in made and g not in rules.shadows:
+                made[g] = []
         candidates = _written_globals(reach, set(rules.shadows) | rules.inactive_globals)
         if not candidates:
             continue  # only reads of globals: they hold constants as far as this call goes
@@ -139,6 +143,22 @@ def _written_globals(functions: Iterable[Function], skip: set[GlobalVariable]) -
                     continue  # a load reads the global: it holds a value set before the call
                 for g in _globals_in(op):
                     if not g.is_constant and g not in skip and not _is_enzyme_global(g):
+                        out.add(g)
+    return out
+
+
+def _stored_constant_tables(functions: Iterable[Function]) -> set[GlobalVariable]:
+    """Constant globals holding floats whose address is stored into memory (flang at -O0 points an array
+    constructor's descriptor at a constant table: `t = [25.0_dp, 5.0_dp]`).  Memory with a shadow then needs a
+    shadow of the address; a zeroed shadow table gives the constants their zero derivative, where a null one
+    would be followed by the derivative code."""
+    out: set[GlobalVariable] = set()
+    for f in functions:
+        for inst in f.instructions():
+            if isinstance(inst, StoreInst):
+                for g in _globals_in(inst.value):
+                    if g.is_constant and g.initializer is not None and carries_float(g.value_type) \
+                            and not _is_enzyme_global(g):
                         out.add(g)
     return out
 

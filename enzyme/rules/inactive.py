@@ -37,6 +37,8 @@ _SIZE_QUERY = "asks the allocator about a block; returns a size"
 _CONSTANT = "returns a constant (nan(\"\") is NaN whatever the string)"
 _FORTRAN_LOGICAL_RESULT = ("Fortran ANY and ALL (with or without DIM=): logical results of logical masks; no "
                            "floating-point data")
+_FORTRAN_DESCRIPTOR_QUERY = ("Fortran descriptor queries (IS_CONTIGUOUS, SIZE, LBOUND/UBOUND, SHAPE, RANK): read a "
+                             "descriptor's bounds and strides, never the array's values; integer or logical results")
 _GROWTH_POLICY = "a container's growth policy: bucket counts from element counts, integers only"
 
 _NAMES: dict[str, tuple[str, ...]] = {
@@ -78,6 +80,9 @@ _NAMES: dict[str, tuple[str, ...]] = {
         "__pyenzyme_fortran_unsupported"),  # enzyme/runtime_bodies/fortran.c: a case its bodies refuse
     _EXCEPTIONS: ("_Unwind_Resume", "__gxx_personality_v0", "__clang_call_terminate"),
     _FORTRAN_LOGICAL_RESULT: ("_FortranAAny", "_FortranAAll", "_FortranAAnyDim", "_FortranAAllDim"),
+    _FORTRAN_DESCRIPTOR_QUERY: ("_FortranAIsContiguous", "_FortranAIsContiguousUpTo", "_FortranASize",
+                                "_FortranASizeDim", "_FortranALbound", "_FortranAUbound", "_FortranAShape",
+                                "_FortranALboundDim", "_FortranAUboundDim"),
     _NON_FLOAT_COPY: ("__pyenzyme_fortran_copy_inactive",),
     _TYPE_INFO: ("__pyenzyme_fortran_derived_type",),
     _ENV: ("getenv", "secure_getenv", "setlocale", "__errno_location", "signal", "raise"),
@@ -184,6 +189,7 @@ _RUST_PATHS: tuple[tuple[str, ...], ...] = (
     ("std", "io", "stdio", "_print"), ("std", "io", "stdio", "_eprint"), ("std", "panicking"),
     ("std", "process", "exit"), ("std", "process", "abort"), ("alloc", "alloc", "handle_alloc_error"),
     ("alloc", "raw_vec", "capacity_overflow"), ("alloc", "raw_vec", "handle_error"),
+    ("core", "cell", "panic_already_borrowed"), ("core", "cell", "panic_already_mutably_borrowed"),  # RefCell
 )
 
 
@@ -207,6 +213,13 @@ def _rust_v0(path: tuple[str, ...]) -> str:
 
 _PREFIXES += tuple((_RUST_FMT, _rust_legacy(p)) for p in _RUST_PATHS)
 _RUST_V0 = re.compile("|".join(f"(?:{_rust_v0(p)})" for p in _RUST_PATHS))
+# std's random seeds (HashMap's RandomState keys come from std::sys::random::<os>::hashmap_random_keys).
+_RUST_RANDOM_PATHS: tuple[tuple[str, ...], ...] = (("std", "sys", "random"),)
+_PREFIXES += tuple((_RANDOM, _rust_legacy(p)) for p in _RUST_RANDOM_PATHS)
+_RUST_RANDOM_V0 = re.compile("|".join(f"(?:{_rust_v0(p)})" for p in _RUST_RANDOM_PATHS))
+# HashMap's allocation-failure paths (std's hashbrown: Fallibility::capacity_overflow / alloc_err panic or return
+# an error of sizes); hashbrown's other entry points allocate tables and are not here.
+_HASHBROWN_FAILURE = re.compile(r"_RNvMNtC(?:s[0-9A-Za-z]*_)?9hashbrown3rawNtB[0-9A-Za-z]*_11Fallibility")
 
 _DEBUG = "debug info, optimisation hints, lifetime and aliasing markers: no runtime value"
 _CONTROL = "traps and stack save/restore: control, not data"
@@ -224,7 +237,7 @@ _INTRINSICS: dict[str, tuple[str, ...]] = {
     _INT_ONLY: (
         "ctpop", "ctlz", "cttz", "abs", "smax", "smin", "umax", "umin", "sadd.with.overflow",
         "uadd.with.overflow", "ssub.with.overflow", "usub.with.overflow", "smul.with.overflow",
-        "umul.with.overflow", "sadd.sat", "uadd.sat", "ssub.sat", "usub.sat", "scmp", "ucmp"),
+        "umul.with.overflow", "sadd.sat", "uadd.sat", "ssub.sat", "usub.sat", "scmp", "ucmp", "fshl", "fshr", "fptosi.sat", "fptoui.sat"),
 }
 _INTRINSIC_PREFIXES: tuple[tuple[str, str], ...] = (
     (_DEBUG, "dbg."),
@@ -279,6 +292,10 @@ def inactive_reason(name: str) -> str | None:
     reason = _EXACT.get(name)
     if reason is None:
         reason = next((r for r, p in _PREFIXES if name.startswith(p)), None)
+    if reason is None and _RUST_RANDOM_V0.match(name):
+        reason = _RANDOM
+    if reason is None and _HASHBROWN_FAILURE.match(name):
+        reason = _RUST_FMT
     if reason is None and (_CXX_THROW.match(name) or _RUST_V0.match(name)):
         reason = _EXCEPTIONS if name.startswith("_ZSt") else _RUST_FMT
     return reason

@@ -1093,3 +1093,90 @@ __attribute__((weak)) void __pyenzyme_body__FortranAEoshift(Desc *r, const Desc 
       }
     }
 }
+
+/* Copy-in of a possibly non-contiguous actual argument for an explicit-shape or assumed-size dummy
+ * (`call legacy(x(:, 2))`, an assumed-shape array passed on): flang allocates the temporary as the runtime does
+ * (same type, rank and extents, contiguous, lower bounds kept) and copies the variable into it. */
+__attribute__((weak)) void __pyenzyme_body__FortranACopyInAssign(Desc *temp, const Desc *var, const char *file,
+                                                                int line) {
+  int why = var->type == T_STRUCT ? R_DERIVED : uncopyable(var);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_ASSIGN, why, file, line);
+  __pyenzyme_fortran_copy_inactive((char *)&temp->version, (const char *)&var->version, sizeof temp->version);
+  __pyenzyme_fortran_copy_inactive((char *)&temp->rank, (const char *)&var->rank, sizeof temp->rank);
+  copy_type_code(temp, var);
+  temp->attribute = ATTR_ALLOCATABLE;
+  temp->extra = 0;
+  temp->base = 0;
+  allocate_like(temp, var);
+  long n = element_count(var);
+  for (long i = 0; i < n; i++)
+    copy_element(var, temp->base + element_offset(temp, i), var->base + element_offset(var, i));
+}
+
+/* Copy-out after the call: the temporary back into the variable (null for an INTENT(IN) dummy), then freed. */
+__attribute__((weak)) void __pyenzyme_body__FortranACopyOutAssign(Desc *var, Desc *temp, const char *file, int line) {
+  if (var) {
+    if (var->type == T_STRUCT)
+      __pyenzyme_fortran_unsupported(C_ASSIGN, R_DERIVED, file, line);
+    long n = element_count(temp);
+    for (long i = 0; i < n; i++)
+      copy_element(temp, var->base + element_offset(var, i), temp->base + element_offset(temp, i));
+  }
+  free(temp->base);
+  temp->base = 0;
+}
+
+/* FORALL's descriptor stack (flang saves the descriptor of each iteration's left-hand side when it goes through a
+ * pointer, `forall (i = 1:n) obj%p(i) = ...`): descriptors copied in, read back by index; the data is not copied.
+ * A descriptor is copied field by field (base address as a pointer, the rest through the inactive byte copy). */
+typedef struct { Desc *items; long n, cap; } DescriptorStack;
+
+static void copy_descriptor(Desc *to, const Desc *from) {
+  to->base = from->base;
+  __pyenzyme_fortran_copy_inactive((char *)&to->elem_len, (const char *)&from->elem_len, sizeof to->elem_len);
+  __pyenzyme_fortran_copy_inactive((char *)&to->version, (const char *)&from->version, sizeof to->version);
+  __pyenzyme_fortran_copy_inactive((char *)&to->rank, (const char *)&from->rank, sizeof to->rank);
+  copy_type_code(to, from);
+  __pyenzyme_fortran_copy_inactive((char *)&to->attribute, (const char *)&from->attribute, sizeof to->attribute);
+  __pyenzyme_fortran_copy_inactive((char *)&to->extra, (const char *)&from->extra, sizeof to->extra);
+  for (int k = 0; k < from->rank; k++)
+    __pyenzyme_fortran_copy_inactive((char *)dim_of(to, k), (const char *)dim_of(from, k), sizeof(Dim));
+}
+
+__attribute__((weak)) void *__pyenzyme_body__FortranACreateDescriptorStack(const char *file, int line) {
+  (void)file;
+  (void)line;
+  DescriptorStack *s = malloc(sizeof *s);
+  s->items = 0;
+  s->n = 0;
+  s->cap = 0;
+  return s;
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranAPushDescriptor(void *stack, const Desc *d) {
+  DescriptorStack *s = stack;
+  if (d->type == T_STRUCT || d->rank > 15)
+    __pyenzyme_fortran_unsupported(C_ASSIGN, R_DERIVED, 0, 0);
+  if (s->n == s->cap) {  /* grown by copying descriptor by descriptor (a realloc would move untyped bytes) */
+    s->cap = s->cap ? 2 * s->cap : 8;
+    Desc *items = malloc((unsigned long)s->cap * sizeof(Desc));
+    for (long k = 0; k < s->n; k++)
+      copy_descriptor(&items[k], &s->items[k]);
+    free(s->items);
+    s->items = items;
+  }
+  copy_descriptor(&s->items[s->n], d);
+  s->n++;
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranADescriptorAt(void *stack, unsigned long i, Desc *out) {
+  DescriptorStack *s = stack;
+  copy_descriptor(out, &s->items[i]);
+}
+
+__attribute__((weak)) void __pyenzyme_body__FortranADestroyDescriptorStack(void *stack) {
+  DescriptorStack *s = stack;
+  free(s->items);
+  free(s);
+}

@@ -81,3 +81,15 @@ def test_module_arrays_allocated_before_the_derivative(tmp_path: Path, opt_level
     assert result.returncode == 0, result.stdout + result.stderr
     checked = [line for line in result.stdout.splitlines() if "central" in line]
     assert len(checked) == 13 and not any("WRONG" in line for line in checked), result.stdout
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_copy_in_out_and_forall_descriptor_stack(tmp_path: Path, opt_level: int) -> None:
+    """A strided section passed to an assumed-size legacy dummy (IS_CONTIGUOUS, copy-in/copy-out), a FORALL
+    through pointer components (flang's descriptor stack), constant array constructors at -O0 (a descriptor
+    pointing at a constant table, given a zeroed shadow table), a COMMON block with an array indexed by a variable
+    beside an integer counter (type analysis took the counter for a double): before, refused at every level."""
+    result = run(build(tmp_path, "legacy_args", opt_level))
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = [line for line in result.stdout.splitlines() if "central" in line]
+    assert len(checked) == 6 and not any("WRONG" in line for line in checked), result.stdout
