@@ -122,7 +122,7 @@ int main() {
     dtheta[picks[k]] = 0.0;
     fd6[k] = fd[picks[k]];
   }
-  hunt_check_vec("grad", ad, fd6, 6);
+  hunt_check_vec("grad_picked", ad, fd6, 6);
 #endif
   return hunt_finish();
 }

@@ -71,7 +71,7 @@ int main(void) {
     fdt4[k] = fdt[s];
   }
   hunt_check_vec("dpar", adp, fdp, 3);
-  hunt_check_vec("dth0", adt, fdt4, 4);
+  hunt_check_vec("dth0_picked", adt, fdt4, 4);
 #endif
   return hunt_finish();
 }
