@@ -1,12 +1,13 @@
 /* Differentiable bodies of C library functions that move user data in ways only their code shows.
  *
- * qsort (and glibc's qsort_r, whose comparator takes a context argument) permutes the elements of its array: the derivative must permute the elements' tangents (forward
- * mode) and send the adjoints back to where each element came from (reverse mode).  pyenzyme differentiates
- * a call of qsort as a call of __pyenzyme_body_qsort below (qsort_r: __pyenzyme_body_qsort_r); the program itself keeps calling the C
- * library.  The body is a heapsort that moves whole elements with memcpy (so the engine moves their
- * derivatives with them, typed by what the caller stores in the array) and compares them with the caller's
- * comparator.  Elements that compare equal may end up in another order than the C library's (qsort does
- * not promise one either).
+ * qsort (and glibc's qsort_r, whose comparator also takes a context argument) permutes the elements of its
+ * array: the derivative must permute the elements' tangents (forward mode) and send the adjoints back to where
+ * each element came from (reverse mode).  pyenzyme differentiates a call of qsort as a call of
+ * __pyenzyme_body_qsort below (qsort_r: __pyenzyme_body_qsort_r, bsearch: __pyenzyme_body_bsearch); the
+ * program itself keeps calling the C library.  The body is a heapsort that moves whole elements with memcpy
+ * (so the engine moves their derivatives with them, typed by what the caller stores in the array) and
+ * compares them with the caller's comparator.  Elements that compare equal may end up in another order than
+ * the C library's (qsort does not promise one either).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,4 +67,25 @@ __attribute__((weak)) void __pyenzyme_body_qsort_r(void *array, size_t n, size_t
     sift_down_r(base, 0, end, size, cmp, arg, tmp);
   }
   free(tmp);
+}
+
+/* bsearch returns a pointer into the caller's array (or null): the derivative's pointer is the same element
+   of the array's shadow, which the body's address arithmetic gives.  The comparator only reads.  (glibc
+   inlines bsearch when optimizing; at -O0 it is a call.) */
+__attribute__((weak)) void *__pyenzyme_body_bsearch(const void *key, const void *array, size_t n, size_t size,
+                                                    compare_fn cmp) {
+  const char *base = array;
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const char *elem = base + mid * size;
+    int c = cmp(key, elem);
+    if (c < 0)
+      hi = mid;
+    else if (c > 0)
+      lo = mid + 1;
+    else
+      return (void *)elem;
+  }
+  return 0;
 }
