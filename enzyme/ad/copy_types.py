@@ -214,8 +214,8 @@ def sorted_element_layout(fn: Function, size: Value, layout: DataLayout, primal_
     caller knows (an array of ``struct Event {double t; int kind; ...}``).  None: not such a copy, or the
     callers disagree, or the elements hold pointers (their shadows would have to move too).
     """
-    if fn.name != body_name("qsort") or not isinstance(size, Argument) or size.function is not fn \
-            or size.index != 2:
+    if fn.name not in (body_name("qsort"), body_name("qsort_r")) or not isinstance(size, Argument) \
+            or size.function is not fn or size.index != 2:
         return None
     found: CopyLayout | None = None
     for use in fn.uses:

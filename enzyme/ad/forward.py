@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ..errors import DifferentiationError
 from ..ir.target_attributes import inherit_target_attributes
-from ..ir import (CallInst, ConstantKeyword, Function, FunctionType, Instruction, IntType, PhiInst, StructType,
-                  Value)
+from ..ir import (CallInst, CastInst, ConstantKeyword, Function, FunctionType, GEPInst, Instruction, IntType,
+                  LoadInst, PhiInst, StructType, Value)
 from ..ir.builder import Builder, InsertPoint
 from ..ir.cfg import blocks_without_return
 from ..ir.types import ArrayType, PointerType, Type
@@ -233,6 +233,7 @@ class _ForwardGenerator(ForwardState):
         for displacements in self.displacements:
             displacements.finish()
         restore_invokes(new, caught, self.vmap)
+        _drop_unused_tangent_loads(self.shadows)
         return new
 
     def _tangent_code(self, inst: Instruction, ni: Instruction) -> None:
@@ -248,3 +249,21 @@ class _ForwardGenerator(ForwardState):
             if ni.parent is None:  # replaced by the callee's derivative, for all lanes at once
                 break
             mark_float_bits(self, inst)
+
+
+def _drop_unused_tangent_loads(shadows: list[dict[Value, Value]]) -> None:
+    """Erase the tangent loads nothing uses (a character's tangent where the primal only compares it).
+
+    Such a load still runs at -O0, where nothing cleans up, and the shadow pointer it reads through may be
+    null: a cursor into text that has no shadow (``strtod``'s end pointer, stored in a struct with active
+    fields) dereferenced for a tangent no one needs.  Unused tangent addresses go with them.
+    """
+    candidates = [v for lane in shadows for v in lane.values() if isinstance(v, (LoadInst, GEPInst, CastInst))]
+    changed = True
+    while changed:
+        changed = False
+        for v in candidates:
+            if v.parent is None or v.has_uses or (isinstance(v, LoadInst) and (v.volatile or v.atomic)):
+                continue
+            v.erase()
+            changed = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .end_pointers import shadow_end_pointer
 from ..ir import CallInst, Function, Instruction, IntType, Value
 from ..ir.builder import Builder
 from .allocators import is_allocator_call
@@ -41,6 +42,8 @@ def forward_call(st: ForwardState, inst: CallInst, ni: Instruction, b: Builder) 
     kind, name, args = site.kind, site.name, inst.args
     active = any(st.tangent(a) is not None for a in args)
     active_somewhere = any(lane.get(a) is not None for lane in st.shadows for a in args)
+    if kind is CallKind.INACTIVE:
+        shadow_end_pointer(name, inst, ni, b, st.tangent)  # strtod's end pointer into text with a shadow
     if kind in (CallKind.LIFETIME, CallKind.INACTIVE, CallKind.BARRIER):
         return
     if kind is CallKind.DROPPED:

@@ -79,6 +79,8 @@ def plan_loops(fn: Function, order: list[Block]) -> dict[Block, LoopPlan]:
     reachable = set(order)
     out: dict[Block, LoopPlan] = {}
     for lp in LoopInfo(fn).all_loops:
+        if lp.header not in reachable:
+            continue  # a loop in code that is not differentiated (it cannot return: throws, aborts)
         pre = lp.preheader
         if pre is None or len(lp.latches) != 1:
             continue

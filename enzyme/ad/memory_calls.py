@@ -28,6 +28,7 @@ from .openmp import needs_atomic_adjoint, refuse_in_parallel
 from .openmp_runtime import atomic_add
 from .memcopy import (copied_element_type, copy_adjoint_function, declared_without_floats, record_adjoint_function,
                       record_returned_shadow, stored_as_non_float, string_characters)
+from .relay_copies import relay_partner
 from .realloc import augment_realloc, released_in_function, reverse_realloc, zero_usable
 from .value_insts import stop_unless
 from .forward_state import ForwardState
@@ -271,7 +272,8 @@ def element_multiple(size: Value) -> int | None:
     return None
 
 
-def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, size: Value) -> CopyLayout | None:
+def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, size: Value,
+                   relayed: bool = False) -> CopyLayout | None:
     """What a copy moves, from type analysis, how this function accesses the memory and the copy's own
     ``!tbaa.struct`` (its field types are in type analysis; the bytes it lists no field for are padding)."""
     accessed = copied_element_type(st.fn, [dst, src]) or template_element(st.fn)
@@ -293,6 +295,10 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
         found = sorted_element_layout(st.fn, size, st.layout, analyzed_functions(st.ctx), types.contexts)
+    if found is None and not relayed:  # through a stack temporary that only relays the bytes (std::pop_heap)
+        partner = relay_partner(inst, dst, src, nbytes, st.layout)
+        if partner is not None:
+            found = copy_layout_of(st, partner[0], partner[1], partner[2], size, relayed=True)
     if found is None and nbytes is None:
         # Within known library objects holding no floats on both sides (a std::string's short-string buffer
         # moved with its run-time length): no floats, as long as the copy stays there (checked at run time).

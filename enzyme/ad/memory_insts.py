@@ -25,6 +25,7 @@ from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
 from .code_pointers import own_shadow
+from .constant_shadows import zero_shadow_of_constant
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .forward_state import ForwardState
@@ -65,8 +66,10 @@ def forward_store(st: ForwardState, inst: Instruction, ni: Instruction, b: Build
             and not isinstance(v, ConstantKeyword) and own_shadow(st.ctx, st.fn, v):
         b.store(ni.operand(0), s, inst.align)  # read-only integer data mirrors itself (code_pointers.own_shadow)
     elif s is not None:
-        st.check_null_shadow(inst, v)
-        b.store(st.t(v), s, inst.align)
+        text = zero_shadow_of_constant(st.ctx.module, v) if st.tangent(v) is None else None
+        if text is None:  # (a string literal's shadow: zeroed text, never null; constant_shadows.py)
+            st.check_null_shadow(inst, v)
+        b.store(text or st.t(v), s, inst.align)
     elif st.tangent(v) is not None and has_tangent(v.type) \
             and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(p)):
         # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .end_pointers import shadow_end_pointer
 from ..errors import DifferentiationError
 from ..ir import CallInst, Function, Instruction, Value
 from ..ir.types import PTR
@@ -105,6 +106,8 @@ def augment_call(st: ReverseState, inst: CallInst, ni: Instruction, b: Builder) 
     elif kind is CallKind.UNKNOWN:
         assert name is not None
         _refuse_unknown(st, inst, name)
+    elif kind is CallKind.INACTIVE:
+        shadow_end_pointer(name, inst, ni, b, st.shadow_or_none)  # strtod's end pointer into text with a shadow
     # INACTIVE, MATH, STRUCT_MATH, REDUCTION, COMPLEX: the primal call stays; adjoints come in reverse.
 
 

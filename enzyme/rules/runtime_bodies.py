@@ -44,7 +44,7 @@ TYPELESS_HELPERS = frozenset({
 })
 
 # C library functions with a body in libc.c.
-LIBC_ENTRIES = frozenset({"qsort"})
+LIBC_ENTRIES = frozenset({"qsort", "qsort_r", "bsearch"})
 # Checkpointed loops (<enzyme/checkpoint.h>): runtime_bodies/checkpoint.c drives their schedule.
 CHECKPOINT_ENTRIES = frozenset({"__enzyme_checkpoint_for", "__enzyme_checkpoint_while"})
 
