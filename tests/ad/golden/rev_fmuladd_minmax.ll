@@ -111,12 +111,8 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-LABEL: define internal { double, double } @diffef(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
-; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
-; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
-; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr null)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr null)
 ; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
 ; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
 ; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
