@@ -9,21 +9,36 @@ over the deferred frees: run-time cost for nothing, and LLVM spends a third of i
 deferred, and the parked block stays parked for the next call that needs it.
 
 The tape helpers left without a caller go too (LLVM would delete them, after parsing them).
+
+Once the tape is gone, the augmented sweep's call goes too where nothing reads its result and the sweep has no
+effect but computing it: loads, arithmetic, branches and libm calls of numbers, whose only effect is ``errno``
+(which LLVM must keep, so it could not delete the sweep itself: every gradient ran the whole primal loop
+again).  The reverse sweep recomputes what it needs from the same memory, which the augmented sweep did not
+change.  (A sweep is a copy of the primal code: were one of its loops endless, so would the primal be, and
+the reverse sweep runs the same loops.)
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from ..ad.tape import TAPE_PUSH, TAPE_REUSE, TAPE_STRUCT
+from ..analysis.known_functions import call_kind
 from ..ir import CallInst, Function, Module
-from ..ir.instructions import AllocaInst, StoreInst
-from ..ir.types import PTR
+from ..ir.instructions import (AllocaInst, BinaryOperator, BranchInst, CastInst, CmpInst, ExtractElementInst,
+                               ExtractValueInst, FreezeInst, GEPInst, InsertElementInst, InsertValueInst, Instruction,
+                               LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, SwitchInst,
+                               UnaryOperator)
+from ..ir.types import PTR, FloatType, IntType, Type, VectorType
 from ..ir.values import ConstantKeyword, GlobalVariable, Value
 
 _RELEASE = "__pyenzyme_tape_release"
 # Callers first: a helper is removed once nothing calls it.
 _HELPERS = (_RELEASE, "__pyenzyme_tape_park", TAPE_REUSE, TAPE_PUSH, "__pyenzyme_tape_pop")
 _SPARE = "__pyenzyme_spare_tape"
+# Instructions without an effect beyond their result (loads: plain ones only, see _effect_free).
+_PURE = (BinaryOperator, UnaryOperator, CastInst, CmpInst, SelectInst, PhiInst, GEPInst, ExtractValueInst,
+         InsertValueInst, ExtractElementInst, InsertElementInst, ShuffleVectorInst, FreezeInst, BranchInst,
+         SwitchInst, ReturnInst, LoadInst)
 
 
 def drop_unused_tapes(module: Module, generated: Iterable[Function]) -> int:
@@ -66,6 +81,7 @@ def _unused(tape: AllocaInst) -> bool:
 
 def _drop(tape: AllocaInst) -> None:
     null: Value = ConstantKeyword(PTR, "null")
+    sweeps: list[CallInst] = []
     for use in list(tape.uses):
         user = use.user
         if isinstance(user, StoreInst) or (isinstance(user, CallInst) and user.called_function is not None
@@ -76,16 +92,56 @@ def _drop(tape: AllocaInst) -> None:
         else:
             assert isinstance(user, CallInst)
             user.set_operand(use.index, null)
+            sweeps.append(user)
     tape.erase()
+    for call in sweeps:
+        callee = call.called_function
+        if callee is not None and not call.has_uses and call.parent is not None and _effect_free(callee):
+            call.drop_operands()
+            call.remove_from_parent()
+            if not callee.has_uses and callee.module is not None:
+                _delete(callee.module, callee)
+
+
+def _effect_free(fn: Function) -> bool:
+    """Does ``fn`` (a sweep) do nothing but compute its result: plain loads, arithmetic, control flow and libm
+    calls on numbers (no pointer operands: their only effect is errno)?"""
+    for inst in fn.instructions():
+        if isinstance(inst, LoadInst):
+            if inst.volatile or inst.atomic:
+                return False
+        elif isinstance(inst, CallInst):
+            if not _numeric_library_call(inst):
+                return False
+        elif not isinstance(inst, _PURE):
+            return False
+    return True
+
+
+def _numeric_library_call(call: Instruction) -> bool:
+    callee = call.called_function if type(call) is CallInst else None
+    return (callee is not None and callee.is_declaration and not call.bundles
+            and call_kind(callee.name) == "rule" and _numeric(call.type)
+            and all(_numeric(a.type) for a in call.args))
+
+
+def _numeric(t: Type) -> bool:
+    if isinstance(t, VectorType):
+        t = t.element
+    return isinstance(t, (FloatType, IntType))
+
+
+def _delete(module: Module, fn: Function) -> None:
+    for inst in list(fn.instructions()):
+        inst.drop_operands()
+    _remove(module, fn)
 
 
 def _remove_unused_helpers(module: Module) -> None:
     for name in _HELPERS:
         helper = module.get_function(name)
         if helper is not None and not helper.is_declaration and not helper.has_uses:
-            for inst in list(helper.instructions()):
-                inst.drop_operands()
-            _remove(module, helper)
+            _delete(module, helper)
     spare = module.get(_SPARE)
     if isinstance(spare, GlobalVariable) and not spare.has_uses:
         _remove(module, spare)
