@@ -25,7 +25,7 @@ from ..ad.tape import TAPE_PUSH, TAPE_REUSE, TAPE_STRUCT
 from ..analysis.known_functions import call_kind
 from ..ir import CallInst, Function, Module
 from ..ir.instructions import (AllocaInst, BinaryOperator, BranchInst, CastInst, CmpInst, ExtractElementInst,
-                               ExtractValueInst, FreezeInst, GEPInst, InsertElementInst, InsertValueInst, Instruction,
+                               ExtractValueInst, FreezeInst, GEPInst, InsertElementInst, InsertValueInst,
                                LoadInst, PhiInst, ReturnInst, SelectInst, ShuffleVectorInst, StoreInst, SwitchInst,
                                UnaryOperator)
 from ..ir.types import PTR, FloatType, IntType, Type, VectorType
@@ -50,7 +50,7 @@ def drop_unused_tapes(module: Module, generated: Iterable[Function]) -> int:
         for inst in list(fn.entry.instructions):
             if isinstance(inst, AllocaInst) and inst.allocated_type == TAPE_STRUCT and not inst.operands \
                     and _unused(inst):
-                _drop(inst)
+                _drop(module, inst)
                 dropped += 1
     if dropped:
         _remove_unused_helpers(module)
@@ -79,7 +79,7 @@ def _unused(tape: AllocaInst) -> bool:
     return True
 
 
-def _drop(tape: AllocaInst) -> None:
+def _drop(module: Module, tape: AllocaInst) -> None:
     null: Value = ConstantKeyword(PTR, "null")
     sweeps: list[CallInst] = []
     for use in list(tape.uses):
@@ -99,8 +99,8 @@ def _drop(tape: AllocaInst) -> None:
         if callee is not None and not call.has_uses and call.parent is not None and _effect_free(callee):
             call.drop_operands()
             call.remove_from_parent()
-            if not callee.has_uses and callee.module is not None:
-                _delete(callee.module, callee)
+            if not callee.has_uses and callee.module is module:
+                _delete(module, callee)
 
 
 def _effect_free(fn: Function) -> bool:
@@ -118,7 +118,7 @@ def _effect_free(fn: Function) -> bool:
     return True
 
 
-def _numeric_library_call(call: Instruction) -> bool:
+def _numeric_library_call(call: CallInst) -> bool:
     callee = call.called_function if type(call) is CallInst else None
     return (callee is not None and callee.is_declaration and not call.bundles
             and call_kind(callee.name) == "rule" and _numeric(call.type)
