@@ -35,6 +35,8 @@ _RELEASE = "__pyenzyme_tape_release"
 # Callers first: a helper is removed once nothing calls it.
 _HELPERS = (_RELEASE, "__pyenzyme_tape_park", TAPE_REUSE, TAPE_PUSH, "__pyenzyme_tape_pop")
 _SPARE = "__pyenzyme_spare_tape"
+# libm functions that also set a global besides errno (signgam).
+_SETS_GLOBALS = ("lgamma", "gamma", "__lgamma")
 # Instructions without an effect beyond their result (loads: plain ones only, see _effect_free).
 _PURE = (BinaryOperator, UnaryOperator, CastInst, CmpInst, SelectInst, PhiInst, GEPInst, ExtractValueInst,
          InsertValueInst, ExtractElementInst, InsertElementInst, ShuffleVectorInst, FreezeInst, BranchInst,
@@ -121,6 +123,7 @@ def _effect_free(fn: Function) -> bool:
 def _numeric_library_call(call: CallInst) -> bool:
     callee = call.called_function if type(call) is CallInst else None
     return (callee is not None and callee.is_declaration and not call.bundles
+            and not (callee.name or "").startswith(_SETS_GLOBALS)
             and call_kind(callee.name) == "rule" and _numeric(call.type)
             and all(_numeric(a.type) for a in call.args))
 
