@@ -27,6 +27,7 @@ from .runtime_calls import install_runtime_bodies, restore_runtime_calls
 from .shadowed_globals import expose_shadowed_globals
 from .todense import lower_todense
 from .unneeded_primals import drop_unneeded_primal_writes
+from .unused_tapes import drop_unused_tapes
 from .type_hints import remove_type_hints
 
 __all__ = ["Request", "differentiate_module", "find_requests"]
@@ -90,6 +91,7 @@ def differentiate_module(module: Module) -> int:
     resolve_iterations(module)
     # After every derivative: their code reads and writes the todense pointers passed as shadows.
     lower_todense(module)
+    drop_unused_tapes(module, [f for f in module.functions if f not in existing])
     return batches + len(requests)
 
 

@@ -22,13 +22,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   ret { double, double } %[[TMP1]]
 ; CHECK-NEXT: }
 ;
-; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[M:[^ ,]+]] = fmul double %[[X]], %[[Y]]
-; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd double %[[M]], %[[X]]
-; CHECK-NEXT:   ret double %[[R]]
-; CHECK-NEXT: }
-;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
@@ -73,44 +66,20 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-LABEL: define internal { double, double } @diffef(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
-; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
-; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
-; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP9]]
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr null)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = extractvalue { double, double } %[[TMP0]], 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[TMP1]], %[[TMP2]]
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = insertvalue { double, double } %[[TMP0]], double %[[TMP3]], 0
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = extractvalue { double, double } %[[TMP4]], 1
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = insertvalue { double, double } %[[TMP4]], double %[[TMP7]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP8]]
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define { double, double } @grad(
 ; O2-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   %[[SPARE_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
-; O2-NEXT:   %[[NONE_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I]], null
-; O2-NEXT:   br i1 %[[NONE_I]], label %[[FREE_I_I:[^ ,]+]], label %[[DONE_I:[^ ,]+]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[DONE_I]]:
-; O2-NEXT:   %[[CAP_I:[^ ,]+]] = load i64, ptr %[[SPARE_I]], align 8
-; O2-NEXT:   %[[HUGE_I_I:[^ ,]+]] = icmp ugt i64 %[[CAP_I]], 268435456
-; O2-NEXT:   br i1 %[[HUGE_I_I]], label %[[FREE_I_I]], label %[[PARK_I_I:[^ ,]+]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[PARK_I_I]]:
-; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[SPARE_I]] acq_rel monotonic, align 8
-; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
-; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[FREE_I_I]]:
-; O2-NEXT:   tail call void @free(ptr %[[SPARE_I]])
-; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
 ; O2-NEXT:   %[[TMP1:[^ ,]+]] = fadd double %[[Y]], 1.000000e+00
 ; O2-NEXT:   %[[TMP2:[^ ,]+]] = insertvalue { double, double } undef, double %[[TMP1]], 0
 ; O2-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[X]], 0.000000e+00

@@ -27,15 +27,6 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:   ret { double, double } %[[TMP1]]
 ; CHECK-NEXT: }
 ;
-; CHECK-LABEL: define internal double @augmented_f(
-; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
-; CHECK-NEXT:   %[[MX:[^ ,]+]] = call double @llvm.maxnum.f64(double %[[X]], double %[[Y]])
-; CHECK-NEXT:   %[[FM:[^ ,]+]] = call double @llvm.fmuladd.f64(double %[[X]], double %[[Y]], double %[[MX]])
-; CHECK-NEXT:   %[[PW:[^ ,]+]] = call double @llvm.powi.f64.i32(double %[[X]], i32 3)
-; CHECK-NEXT:   %[[R:[^ ,]+]] = fadd double %[[FM]], %[[PW]]
-; CHECK-NEXT:   ret double %[[R]]
-; CHECK-NEXT: }
-;
 ; CHECK-LABEL: define internal { double, double } @reverse_f(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]], double %[[DRET:[^ ,]+]], ptr %[[TAPE:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
@@ -111,19 +102,14 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-LABEL: define internal { double, double } @diffef(
 ; CHECK-SAME: double %[[X:[^ ,]+]], double %[[Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
-; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
-; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(double %[[X]], double %[[Y]], ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr %[[TAPE]])
-; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } %[[TMP1]], 0
-; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
-; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[TMP2]], %[[TMP3]]
-; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = insertvalue { double, double } %[[TMP1]], double %[[TMP4]], 0
-; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } %[[TMP5]], 1
-; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
-; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = fadd double %[[TMP6]], %[[TMP7]]
-; CHECK-NEXT:   %[[TMP9:[^ ,]+]] = insertvalue { double, double } %[[TMP5]], double %[[TMP8]], 1
-; CHECK-NEXT:   ret { double, double } %[[TMP9]]
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call { double, double } @reverse_f(double %[[X]], double %[[Y]], double 1.000000e+00, ptr null)
+; CHECK-NEXT:   %[[TMP1:[^ ,]+]] = extractvalue { double, double } %[[TMP0]], 0
+; CHECK-NEXT:   %[[TMP2:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 0
+; CHECK-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[TMP1]], %[[TMP2]]
+; CHECK-NEXT:   %[[TMP4:[^ ,]+]] = insertvalue { double, double } %[[TMP0]], double %[[TMP3]], 0
+; CHECK-NEXT:   %[[TMP5:[^ ,]+]] = extractvalue { double, double } %[[TMP4]], 1
+; CHECK-NEXT:   %[[TMP6:[^ ,]+]] = extractvalue { double, double } zeroinitializer, 1
+; CHECK-NEXT:   %[[TMP7:[^ ,]+]] = fadd double %[[TMP5]], %[[TMP6]]
+; CHECK-NEXT:   %[[TMP8:[^ ,]+]] = insertvalue { double, double } %[[TMP4]], double %[[TMP7]], 1
+; CHECK-NEXT:   ret { double, double } %[[TMP8]]
 ; CHECK-NEXT: }

@@ -158,97 +158,72 @@ define void @grad(ptr %x, ptr %dx, i64 %n) {
 
 ; O2-LABEL: define void @grad(
 ; O2-SAME: ptr readonly captures(none) %[[X:[^ ,]+]], ptr captures(none) %[[DX:[^ ,]+]], i64 %[[N:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   %[[SPARE_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
-; O2-NEXT:   %[[NONE_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I]], null
-; O2-NEXT:   br i1 %[[NONE_I]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT:[^ ,]+]], label %[[TAKE_I:[^ ,]+]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TAKE_I]]:
-; O2-NEXT:   %[[CAP_I:[^ ,]+]] = load i64, ptr %[[SPARE_I]], align 8
-; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_REUSE_EXIT]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT]]:
-; O2-NEXT:   %[[TAPE_I_SROA_6_0:[^ ,]+]] = phi i64 [ 0, %0 ], [ %[[CAP_I]], %[[TAKE_I]] ]
-; O2-NEXT:   %[[ANY_I_I:[^ ,]+]] = icmp sgt i64 %[[N]], 0
-; O2-NEXT:   br i1 %[[ANY_I_I]], label %[[INVERTLOOP_I_I_PREHEADER:[^ ,]+]], label %[[DONE_I:[^ ,]+]]
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = icmp sgt i64 %[[N]], 0
+; O2-NEXT:   br i1 %[[TMP1]], label %[[INVERTLOOP_I_I_PREHEADER:[^ ,]+]], label %[[DIFFEF_EXIT:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER]]:
 ; O2-NEXT:   %[[MIN_ITERS_CHECK:[^ ,]+]] = icmp ult i64 %[[N]], 6
-; O2-NEXT:   br i1 %[[MIN_ITERS_CHECK]], label %[[INVERTLOOP_I_I_PREHEADER12:[^ ,]+]], label %[[VECTOR_MEMCHECK:[^ ,]+]]
+; O2-NEXT:   br i1 %[[MIN_ITERS_CHECK]], label %[[INVERTLOOP_I_I_PREHEADER10:[^ ,]+]], label %[[VECTOR_MEMCHECK:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_MEMCHECK]]:
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = shl i64 %[[N]], 3
-; O2-NEXT:   %[[SCEVGEP:[^ ,]+]] = getelementptr i8, ptr %[[DX]], i64 %[[TMP1]]
-; O2-NEXT:   %[[SCEVGEP3:[^ ,]+]] = getelementptr i8, ptr %[[X]], i64 %[[TMP1]]
-; O2-NEXT:   %[[BOUND0:[^ ,]+]] = icmp ult ptr %[[DX]], %[[SCEVGEP3]]
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = shl i64 %[[N]], 3
+; O2-NEXT:   %[[SCEVGEP:[^ ,]+]] = getelementptr i8, ptr %[[DX]], i64 %[[TMP2]]
+; O2-NEXT:   %[[SCEVGEP1:[^ ,]+]] = getelementptr i8, ptr %[[X]], i64 %[[TMP2]]
+; O2-NEXT:   %[[BOUND0:[^ ,]+]] = icmp ult ptr %[[DX]], %[[SCEVGEP1]]
 ; O2-NEXT:   %[[BOUND1:[^ ,]+]] = icmp ult ptr %[[X]], %[[SCEVGEP]]
 ; O2-NEXT:   %[[FOUND_CONFLICT:[^ ,]+]] = and i1 %[[BOUND0]], %[[BOUND1]]
-; O2-NEXT:   br i1 %[[FOUND_CONFLICT]], label %[[INVERTLOOP_I_I_PREHEADER12]], label %[[VECTOR_PH:[^ ,]+]]
+; O2-NEXT:   br i1 %[[FOUND_CONFLICT]], label %[[INVERTLOOP_I_I_PREHEADER10]], label %[[VECTOR_PH:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_PH]]:
 ; O2-NEXT:   %[[N_VEC:[^ ,]+]] = and i64 %[[N]], 9223372036854775804
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = and i64 %[[N]], 3
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = and i64 %[[N]], 3
 ; O2-NEXT:   br label %[[VECTOR_BODY:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[VECTOR_BODY]]:
 ; O2-NEXT:   %[[INDEX:[^ ,]+]] = phi i64 [ 0, %[[VECTOR_PH]] ], [ %[[INDEX_NEXT:[^ ,]+]], %[[VECTOR_BODY]] ]
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = xor i64 %[[INDEX]], -1
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = add i64 %[[N]], %[[TMP3]]
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[TMP4]]
-; O2-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 -8
-; O2-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP5]], i64 -24
-; O2-NEXT:   %[[WIDE_LOAD:[^ ,]+]] = load <2 x double>, ptr %[[TMP6]], align 8, !alias.scope !{{[0-9]+}}
-; O2-NEXT:   %[[WIDE_LOAD4:[^ ,]+]] = load <2 x double>, ptr %[[TMP7]], align 8, !alias.scope !{{[0-9]+}}
-; O2-NEXT:   %[[TMP8:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[TMP4]]
-; O2-NEXT:   %[[TMP9:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD]], %[[WIDE_LOAD]]
-; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD4]], %[[WIDE_LOAD4]]
-; O2-NEXT:   %[[TMP11:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -8
-; O2-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP8]], i64 -24
-; O2-NEXT:   %[[WIDE_LOAD6:[^ ,]+]] = load <2 x double>, ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[WIDE_LOAD7:[^ ,]+]] = load <2 x double>, ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
-; O2-NEXT:   %[[TMP13:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD6]], %[[TMP9]]
-; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD7]], %[[TMP10]]
-; O2-NEXT:   store <2 x double> %[[TMP13]], ptr %[[TMP11]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = xor i64 %[[INDEX]], -1
+; O2-NEXT:   %[[TMP5:[^ ,]+]] = add i64 %[[N]], %[[TMP4]]
+; O2-NEXT:   %[[TMP6:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[TMP5]]
+; O2-NEXT:   %[[TMP7:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP6]], i64 -8
+; O2-NEXT:   %[[TMP8:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP6]], i64 -24
+; O2-NEXT:   %[[WIDE_LOAD:[^ ,]+]] = load <2 x double>, ptr %[[TMP7]], align 8, !alias.scope !{{[0-9]+}}
+; O2-NEXT:   %[[WIDE_LOAD2:[^ ,]+]] = load <2 x double>, ptr %[[TMP8]], align 8, !alias.scope !{{[0-9]+}}
+; O2-NEXT:   %[[TMP9:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[TMP5]]
+; O2-NEXT:   %[[TMP10:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD]], %[[WIDE_LOAD]]
+; O2-NEXT:   %[[TMP11:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD2]], %[[WIDE_LOAD2]]
+; O2-NEXT:   %[[TMP12:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 -8
+; O2-NEXT:   %[[TMP13:[^ ,]+]] = getelementptr inbounds i8, ptr %[[TMP9]], i64 -24
+; O2-NEXT:   %[[WIDE_LOAD4:[^ ,]+]] = load <2 x double>, ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[WIDE_LOAD5:[^ ,]+]] = load <2 x double>, ptr %[[TMP13]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   %[[TMP14:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD4]], %[[TMP10]]
+; O2-NEXT:   %[[TMP15:[^ ,]+]] = fadd <2 x double> %[[WIDE_LOAD5]], %[[TMP11]]
 ; O2-NEXT:   store <2 x double> %[[TMP14]], ptr %[[TMP12]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
+; O2-NEXT:   store <2 x double> %[[TMP15]], ptr %[[TMP13]], align 8, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}
 ; O2-NEXT:   %[[INDEX_NEXT]] = add nuw i64 %[[INDEX]], 4
-; O2-NEXT:   %[[TMP15:[^ ,]+]] = icmp eq i64 %[[INDEX_NEXT]], %[[N_VEC]]
-; O2-NEXT:   br i1 %[[TMP15]], label %[[MIDDLE_BLOCK:[^ ,]+]], label %[[VECTOR_BODY]], !llvm.loop !{{[0-9]+}}
+; O2-NEXT:   %[[TMP16:[^ ,]+]] = icmp eq i64 %[[INDEX_NEXT]], %[[N_VEC]]
+; O2-NEXT:   br i1 %[[TMP16]], label %[[MIDDLE_BLOCK:[^ ,]+]], label %[[VECTOR_BODY]], !llvm.loop !{{[0-9]+}}
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[MIDDLE_BLOCK]]:
 ; O2-NEXT:   %[[CMP_N:[^ ,]+]] = icmp eq i64 %[[N]], %[[N_VEC]]
-; O2-NEXT:   br i1 %[[CMP_N]], label %[[DONE_I]], label %[[INVERTLOOP_I_I_PREHEADER12]]
+; O2-NEXT:   br i1 %[[CMP_N]], label %[[DIFFEF_EXIT]], label %[[INVERTLOOP_I_I_PREHEADER10]]
 ; O2-EMPTY:
-; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER12]]:
-; O2-NEXT:   %[[ITER_REV_0_IN_I_I_PH:[^ ,]+]] = phi i64 [ %[[N]], %[[VECTOR_MEMCHECK]] ], [ %[[N]], %[[INVERTLOOP_I_I_PREHEADER]] ], [ %[[TMP2]], %[[MIDDLE_BLOCK]] ]
+; O2-NEXT: {{^}}[[INVERTLOOP_I_I_PREHEADER10]]:
+; O2-NEXT:   %[[ITER_REV_0_IN_I_I_PH:[^ ,]+]] = phi i64 [ %[[N]], %[[VECTOR_MEMCHECK]] ], [ %[[N]], %[[INVERTLOOP_I_I_PREHEADER]] ], [ %[[TMP3]], %[[MIDDLE_BLOCK]] ]
 ; O2-NEXT:   br label %[[INVERTLOOP_I_I:[^ ,]+]]
 ; O2-EMPTY:
 ; O2-NEXT: {{^}}[[INVERTLOOP_I_I]]:
-; O2-NEXT:   %[[ITER_REV_0_IN_I_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_IN_I_I_PH]], %[[INVERTLOOP_I_I_PREHEADER12]] ]
+; O2-NEXT:   %[[ITER_REV_0_IN_I_I:[^ ,]+]] = phi i64 [ %[[ITER_REV_0_I_I:[^ ,]+]], %[[INVERTLOOP_I_I]] ], [ %[[ITER_REV_0_IN_I_I_PH]], %[[INVERTLOOP_I_I_PREHEADER10]] ]
 ; O2-NEXT:   %[[ITER_REV_0_I_I]] = add i64 %[[ITER_REV_0_IN_I_I]], -1
-; O2-NEXT:   %[[TMP16:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[ITER_REV_0_I_I]]
-; O2-NEXT:   %[[TMP17:[^ ,]+]] = load double, ptr %[[TMP16]], align 8
-; O2-NEXT:   %[[TMP18:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[ITER_REV_0_I_I]]
-; O2-NEXT:   %[[TMP19:[^ ,]+]] = fadd double %[[TMP17]], %[[TMP17]]
-; O2-NEXT:   %[[TMP20:[^ ,]+]] = load double, ptr %[[TMP18]], align 8
-; O2-NEXT:   %[[TMP21:[^ ,]+]] = fadd double %[[TMP20]], %[[TMP19]]
-; O2-NEXT:   store double %[[TMP21]], ptr %[[TMP18]], align 8
-; O2-NEXT:   %[[TMP22:[^ ,]+]] = icmp eq i64 %[[ITER_REV_0_I_I]], 0
-; O2-NEXT:   br i1 %[[TMP22]], label %[[DONE_I]], label %[[INVERTLOOP_I_I]], !llvm.loop !{{[0-9]+}}
+; O2-NEXT:   %[[TMP17:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[X]], i64 %[[ITER_REV_0_I_I]]
+; O2-NEXT:   %[[TMP18:[^ ,]+]] = load double, ptr %[[TMP17]], align 8
+; O2-NEXT:   %[[TMP19:[^ ,]+]] = getelementptr inbounds nuw double, ptr %[[DX]], i64 %[[ITER_REV_0_I_I]]
+; O2-NEXT:   %[[TMP20:[^ ,]+]] = fadd double %[[TMP18]], %[[TMP18]]
+; O2-NEXT:   %[[TMP21:[^ ,]+]] = load double, ptr %[[TMP19]], align 8
+; O2-NEXT:   %[[TMP22:[^ ,]+]] = fadd double %[[TMP21]], %[[TMP20]]
+; O2-NEXT:   store double %[[TMP22]], ptr %[[TMP19]], align 8
+; O2-NEXT:   %[[TMP23:[^ ,]+]] = icmp eq i64 %[[ITER_REV_0_I_I]], 0
+; O2-NEXT:   br i1 %[[TMP23]], label %[[DIFFEF_EXIT]], label %[[INVERTLOOP_I_I]], !llvm.loop !{{[0-9]+}}
 ; O2-EMPTY:
-; O2-NEXT: {{^}}[[DONE_I]]:
-; O2-NEXT:   %[[HUGE_I_I:[^ ,]+]] = icmp ugt i64 %[[TAPE_I_SROA_6_0]], 268435456
-; O2-NEXT:   %[[DROP_I_I:[^ ,]+]] = or i1 %[[NONE_I]], %[[HUGE_I_I]]
-; O2-NEXT:   br i1 %[[DROP_I_I]], label %[[FREE_I_I:[^ ,]+]], label %[[PARK_I_I:[^ ,]+]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[PARK_I_I]]:
-; O2-NEXT:   store i64 %[[TAPE_I_SROA_6_0]], ptr %[[SPARE_I]], align 8
-; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[SPARE_I]] acq_rel monotonic, align 8
-; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
-; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[FREE_I_I]]:
-; O2-NEXT:   tail call void @free(ptr %[[SPARE_I]])
-; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
+; O2-NEXT: {{^}}[[DIFFEF_EXIT]]:
 ; O2-NEXT:   ret void
 ; O2-NEXT: }

@@ -77,61 +77,33 @@ define void @grad(ptr %x, ptr %dx, ptr %y, ptr %dy) {
 ; CHECK-LABEL: define internal void @diffef(
 ; CHECK-SAME: ptr %[[X:[^ ,]+]], ptr %[[D_X:[^ ,]+]], ptr %[[Y:[^ ,]+]], ptr %[[D_Y:[^ ,]+]]) #{{[0-9]+}} {
 ; CHECK-NEXT: {{^}}[[ENTRY:[^ ,]+]]:
-; CHECK-NEXT:   %[[TAPE:[^ ,]+]] = alloca { ptr, i64, i64, ptr, i64, i64 }, align 8
-; CHECK-NEXT:   store { ptr, i64, i64, ptr, i64, i64 } zeroinitializer, ptr %[[TAPE]], align 8
-; CHECK-NEXT:   call void @__pyenzyme_tape_reuse(ptr %[[TAPE]])
-; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(ptr %[[X]], ptr %[[D_X]], ptr %[[Y]], ptr %[[D_Y]], ptr %[[TAPE]])
-; CHECK-NEXT:   call void @reverse_f(ptr %[[X]], ptr %[[D_X]], ptr %[[Y]], ptr %[[D_Y]], double 1.000000e+00, ptr %[[TAPE]])
-; CHECK-NEXT:   call void @__pyenzyme_tape_release(ptr %[[TAPE]])
+; CHECK-NEXT:   %[[TMP0:[^ ,]+]] = call double @augmented_f(ptr %[[X]], ptr %[[D_X]], ptr %[[Y]], ptr %[[D_Y]], ptr null)
+; CHECK-NEXT:   call void @reverse_f(ptr %[[X]], ptr %[[D_X]], ptr %[[Y]], ptr %[[D_Y]], double 1.000000e+00, ptr null)
 ; CHECK-NEXT:   ret void
 ; CHECK-NEXT: }
 
 ; O2-LABEL: define void @grad(
 ; O2-SAME: ptr readonly captures(none) %[[X:[^ ,]+]], ptr captures(none) %[[DX:[^ ,]+]], ptr captures(none) initializes((0, 16)) %[[Y:[^ ,]+]], ptr captures(none) %[[DY:[^ ,]+]]) local_unnamed_addr #{{[0-9]+}} {
-; O2-NEXT:   %[[SPARE_I:[^ ,]+]] = atomicrmw xchg ptr @__pyenzyme_spare_tape, ptr null acquire, align 8
-; O2-NEXT:   %[[NONE_I:[^ ,]+]] = icmp eq ptr %[[SPARE_I]], null
-; O2-NEXT:   br i1 %[[NONE_I]], label %[[TMP__PYENZYME_TAPE_REUSE_EXIT:[^ ,]+]], label %[[TAKE_I:[^ ,]+]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TAKE_I]]:
-; O2-NEXT:   %[[CAP_I:[^ ,]+]] = load i64, ptr %[[SPARE_I]], align 8
-; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_REUSE_EXIT]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_REUSE_EXIT]]:
-; O2-NEXT:   %[[TAPE_I_SROA_6_0:[^ ,]+]] = phi i64 [ 0, %0 ], [ %[[CAP_I]], %[[TAKE_I]] ]
+; O2-NEXT: {{^}}[[LOOP_I_I:[^ ,]+]]:
 ; O2-NEXT:   tail call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(16) %[[Y]], ptr noundef nonnull align 8 dereferenceable(16) %[[X]], i64 16, i1 false)
 ; O2-NEXT:   %[[A_I_I:[^ ,]+]] = load double, ptr %[[Y]], align 8
 ; O2-NEXT:   %[[P1_I_I:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[Y]], i64 8
 ; O2-NEXT:   %[[B_I_I:[^ ,]+]] = load double, ptr %[[P1_I_I]], align 8
-; O2-NEXT:   %[[TMP1:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DY]], i64 8
-; O2-NEXT:   %[[TMP2:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
-; O2-NEXT:   %[[TMP3:[^ ,]+]] = fadd double %[[A_I_I]], %[[TMP2]]
-; O2-NEXT:   store double %[[TMP3]], ptr %[[TMP1]], align 8
-; O2-NEXT:   %[[TMP4:[^ ,]+]] = load double, ptr %[[DY]], align 8
-; O2-NEXT:   %[[TMP5:[^ ,]+]] = fadd double %[[B_I_I]], %[[TMP4]]
+; O2-NEXT:   %[[TMP0:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DY]], i64 8
+; O2-NEXT:   %[[TMP1:[^ ,]+]] = load double, ptr %[[TMP0]], align 8
+; O2-NEXT:   %[[TMP2:[^ ,]+]] = fadd double %[[A_I_I]], %[[TMP1]]
+; O2-NEXT:   store double %[[TMP2]], ptr %[[TMP0]], align 8
+; O2-NEXT:   %[[TMP3:[^ ,]+]] = load double, ptr %[[DY]], align 8
+; O2-NEXT:   %[[TMP4:[^ ,]+]] = fadd double %[[B_I_I]], %[[TMP3]]
 ; O2-NEXT:   store double 0.000000e+00, ptr %[[DY]], align 8
 ; O2-NEXT:   %[[S_I_I:[^ ,]+]] = load double, ptr %[[DX]], align 8
-; O2-NEXT:   %[[SUM_I_I:[^ ,]+]] = fadd double %[[TMP5]], %[[S_I_I]]
+; O2-NEXT:   %[[SUM_I_I:[^ ,]+]] = fadd double %[[TMP4]], %[[S_I_I]]
 ; O2-NEXT:   store double %[[SUM_I_I]], ptr %[[DX]], align 8
 ; O2-NEXT:   %[[PS_I_I_1:[^ ,]+]] = getelementptr inbounds nuw i8, ptr %[[DX]], i64 8
-; O2-NEXT:   %[[A_I1_I_1:[^ ,]+]] = load double, ptr %[[TMP1]], align 8
-; O2-NEXT:   store double 0.000000e+00, ptr %[[TMP1]], align 8
+; O2-NEXT:   %[[A_I1_I_1:[^ ,]+]] = load double, ptr %[[TMP0]], align 8
+; O2-NEXT:   store double 0.000000e+00, ptr %[[TMP0]], align 8
 ; O2-NEXT:   %[[S_I_I_1:[^ ,]+]] = load double, ptr %[[PS_I_I_1]], align 8
 ; O2-NEXT:   %[[SUM_I_I_1:[^ ,]+]] = fadd double %[[A_I1_I_1]], %[[S_I_I_1]]
 ; O2-NEXT:   store double %[[SUM_I_I_1]], ptr %[[PS_I_I_1]], align 8
-; O2-NEXT:   %[[HUGE_I_I:[^ ,]+]] = icmp ugt i64 %[[TAPE_I_SROA_6_0]], 268435456
-; O2-NEXT:   %[[DROP_I_I:[^ ,]+]] = or i1 %[[NONE_I]], %[[HUGE_I_I]]
-; O2-NEXT:   br i1 %[[DROP_I_I]], label %[[FREE_I_I:[^ ,]+]], label %[[PARK_I_I:[^ ,]+]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[PARK_I_I]]:
-; O2-NEXT:   store i64 %[[TAPE_I_SROA_6_0]], ptr %[[SPARE_I]], align 8
-; O2-NEXT:   %[[SWAP_I_I:[^ ,]+]] = cmpxchg ptr @__pyenzyme_spare_tape, ptr null, ptr %[[SPARE_I]] acq_rel monotonic, align 8
-; O2-NEXT:   %[[PARKED_I_I:[^ ,]+]] = extractvalue { ptr, i1 } %[[SWAP_I_I]], 1
-; O2-NEXT:   br i1 %[[PARKED_I_I]], label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT:[^ ,]+]], label %[[FREE_I_I]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[FREE_I_I]]:
-; O2-NEXT:   tail call void @free(ptr %[[SPARE_I]])
-; O2-NEXT:   br label %[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]
-; O2-EMPTY:
-; O2-NEXT: {{^}}[[TMP__PYENZYME_TAPE_RELEASE_EXIT]]:
 ; O2-NEXT:   ret void
 ; O2-NEXT: }
