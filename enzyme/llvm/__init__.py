@@ -11,6 +11,7 @@ from llvmlite.binding import ModuleRef
 from enzyme.llvm.argument_access import read_only_arguments
 from enzyme.llvm.jit import JIT, load_library, unresolved_symbols
 from enzyme.llvm.linking import device_library_functions, link, link_device_libraries, link_device_library
+from enzyme.llvm.optimized_unit import host_mark_bitcode, is_one_optimized_unit
 from enzyme.llvm.modules import to_bitcode, to_text, verify
 from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, bundled_llvm_version, parse, parse_file
 from enzyme.llvm.passes import optimize, preopt, strip_debug
@@ -37,6 +38,8 @@ __all__ = [
     "emit_object",
     "emit_ptx",
     "global_symbols",
+    "host_mark_bitcode",
+    "is_one_optimized_unit",
     "host_target_machine",
     "host_target_problem",
     "keep_registered_calls",

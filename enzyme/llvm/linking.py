@@ -7,6 +7,7 @@ import llvmlite.binding as llvm
 
 from enzyme.errors import LinkError
 from enzyme.llvm.contexts import ContextOwner
+from enzyme.llvm.optimized_unit import linked_mark_text
 from enzyme.llvm.parsing import parse_in_context
 
 # Panic handler of a no_std Rust crate (mangled as ..._7___rustc17rust_begin_unwind,
@@ -38,6 +39,9 @@ def _link_in(owner: ContextOwner, modules_data: Sequence[tuple[str, bytes | str]
     for _name, mod in named:
         _internalize_rust_panic_handlers(mod)
     first_name, result = named[0]
+    if len(named) > 1:  # the pre-AD O2 inlines across them (see optimized_unit)
+        named.append(("<link mark>", parse_in_context(linked_mark_text(result.data_layout), name="<link mark>",
+                                                      owner=owner)))
     for name, mod in named[1:]:
         try:
             llvm.link_modules(result, mod)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import llvmlite.binding as llvm
 
 from enzyme.errors import UsageError
+from enzyme.llvm.optimized_unit import is_one_optimized_unit
 from enzyme.llvm.targets import target_machine_for
 
 
@@ -20,10 +21,12 @@ def preopt(mod: llvm.ModuleRef) -> None:
     O2 without loop/SLP vectorization and unrolling (as upstream Enzyme
     recommends: those passes make the code harder to differentiate and are run
     afterwards anyway), then loop-simplify and LCSSA, which the loop analyses
-    of the AD engine rely on.
+    of the AD engine rely on.  One translation unit that pyenzyme's clang
+    optimized so already (``optimized_unit``) only gets the loop passes.
     """
     builder = _pass_builder(mod, speed_level=2, vectorize_and_unroll=False)
-    builder.getModulePassManager().run(mod, builder)
+    if not is_one_optimized_unit(str(mod)):
+        builder.getModulePassManager().run(mod, builder)
     canonical_loops = llvm.create_new_module_pass_manager()
     canonical_loops.add_loop_simplify_pass()
     canonical_loops.add_lcssa_pass()

@@ -164,14 +164,32 @@ def _compile_host(request: CompileRequest, language: str) -> Path:
     otherwise copy them into their callers, where the rule no longer applies.
     """
     args = clang_args(request, language=language)
-    if request.opt_level == 0 or not _registers_derivatives(request.source):
-        return run_clang(request, args)
-    run_clang(request, [*args, "-Xclang", "-disable-llvm-passes"])
+    mark = request.output.with_name(request.output.name + ".mark.bc")
+    if _marks_optimized_unit(request):
+        mark.write_bytes(llvm.host_mark_bitcode(f"{request.source} -> {request.output}"))
+        args += ["-Xclang", "-mlink-bitcode-file", "-Xclang", str(mark)]
+    try:
+        if request.opt_level == 0 or not _registers_derivatives(request.source):
+            return run_clang(request, args)
+        run_clang(request, [*args, "-Xclang", "-disable-llvm-passes"])
+    finally:
+        mark.unlink(missing_ok=True)
     mod = llvm.parse(request.output.read_bytes(), name=str(request.source))
     llvm.keep_registered_calls(mod)
     llvm.optimize(mod, request.opt_level, vectorize_and_unroll=False)
     request.output.write_bytes(llvm.to_bitcode(mod))
     return request.output
+
+
+# User flags that may change the target's data layout (the mark module is written for the host's).
+_TARGET_FLAGS = ("--target", "-target", "-m32", "-m16", "-mx32", "-mabi", "-arch", "--config", "-mlong-double",
+                 "-mllvm", "-Xclang")
+
+
+def _marks_optimized_unit(request: CompileRequest) -> bool:
+    """Whether the bitcode of ``request`` gets the mark of a unit optimized at -O2 or higher for AD
+    (``enzyme.llvm.optimized_unit``: the pre-AD pipeline then does not run O2 over it again)."""
+    return request.opt_level >= 2 and not any(flag.startswith(_TARGET_FLAGS) for flag in request.flags)
 
 
 def _registers_derivatives(source: Path) -> bool:
