@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from ..errors import DifferentiationError
 from ..ir import (Block, BranchInst, CallInst, Constant, ConstantExpr, ConstantFP, ConstantInt, ConstantKeyword,
-                  ConstantText, Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, Value)
+                  ConstantText, Function, GlobalVariable, Instruction, InvokeInst, Module, PhiInst, ReturnInst,
+                  StoreInst, Value)
 from ..ir.cfg import catching_flow_order
 from ..ir.invokes import catching_invokes
 from ..ir.instructions import invoke_as_call
@@ -352,8 +353,6 @@ def check_address_escape(inst: Instruction, has_shadow: Callable[[Value], bool])
     derivatives through it would silently be zero.  (Integer address
     arithmetic that stays in the function is followed: see integer_addresses.)
     """
-    from ..ir import ReturnInst, StoreInst
-    from ..ir.types import IntType
     if isinstance(inst, StoreInst):
         if has_shadow(inst.pointer):
             return  # into memory with a shadow: the shadow address goes to the shadow (store_integer_address)

@@ -26,14 +26,19 @@ def return_dependencies(functions: list[Function]) -> dict[Function, frozenset]:
     read all memory; calls use the callee's summary (unknown callees: all).
     """
     deps: dict[Function, frozenset] = {g: frozenset() for g in functions}
-    changed = True
-    while changed:
-        changed = False
-        for g in functions:
+    # A function's summary depends on those of its callees among ``functions`` only: after the first round, only
+    # the callers of a function whose summary changed are analysed again.
+    callees = {g: {c for inst in g.instructions() if isinstance(inst, CallInst)
+                   and (c := inst.called_function) is not None and c in deps} for g in functions}
+    again = list(functions)
+    while again:
+        changed = set()
+        for g in again:
             new = _taint(g, deps)
             if new != deps[g]:
                 deps[g] = new
-                changed = True
+                changed.add(g)
+        again = [g for g in functions if not changed.isdisjoint(callees[g])]
     return deps
 
 

@@ -7,13 +7,15 @@ as text so they print back unchanged.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
+from .blocks import Block, Function
 from .types import LABEL, VOID, FunctionType, OpaqueType, Type
 from .values import Constant, User, Value
 
-if TYPE_CHECKING:
-    from .blocks import Block, Function
+
+# The slots of each instruction class and its bases, for Instruction.clone.
+_SLOTS: dict[type, tuple[str, ...]] = {}
 
 
 class Spelling(Protocol):
@@ -62,7 +64,6 @@ class Instruction(User):
         return self.parent.parent if self.parent is not None else None
 
     def successor_blocks(self) -> list["Block"]:
-        from .blocks import Block
         return [v for v in self.operands if isinstance(v, Block)]
 
     def get_metadata(self, kind: str) -> str | None:
@@ -81,12 +82,16 @@ class Instruction(User):
         Metadata attachments other than ``!dbg`` are kept (a ``!dbg`` location
         belongs to the original function's subprogram).
         """
-        new = object.__new__(type(self))
-        for cls in type(self).__mro__:
-            for slot in getattr(cls, "__slots__", ()):
-                if slot != "__weakref__" and hasattr(self, slot):
-                    v = getattr(self, slot)
-                    object.__setattr__(new, slot, list(v) if isinstance(v, list) else v)
+        cls = type(self)
+        new = object.__new__(cls)
+        slots = _SLOTS.get(cls)
+        if slots is None:
+            slots = _SLOTS[cls] = tuple(slot for c in cls.__mro__ for slot in getattr(c, "__slots__", ())
+                                        if slot != "__weakref__")
+        for slot in slots:
+            if hasattr(self, slot):
+                v = getattr(self, slot)
+                object.__setattr__(new, slot, list(v) if isinstance(v, list) else v)
         new._uses = {}
         new._ops = []
         new._values = ()
@@ -365,7 +370,6 @@ class CallInst(Instruction):
 
     @property
     def called_function(self) -> "Function | None":
-        from .blocks import Function
         c = self.callee
         return c if isinstance(c, Function) else None
 

@@ -9,7 +9,7 @@ naming the unit into its output (``-mlink-bitcode-file``), and ``preopt`` then o
 The mark is the named metadata ``!pyenzyme.optimized_unit``, one operand per marked unit; each operand
 names its unit, so linking two marked units gives two (LLVM keeps one copy of equal nodes).  A link of
 several modules by :func:`enzyme.llvm.link` adds an operand of its own, so a marked unit linked with an
-unmarked one (Fortran, Rust, IR) is optimized again too.
+unmarked one (Fortran, Rust, IR), or unmarked modules alone, are optimized again too.
 """
 from __future__ import annotations
 
@@ -44,5 +44,7 @@ def is_one_optimized_unit(text: str) -> bool:
 
 
 def linked_mark_text(data_layout: str) -> str:
-    """The operand :func:`enzyme.llvm.link` adds when it links several modules."""
-    return mark_text("several modules linked", data_layout=data_layout)
+    """What :func:`enzyme.llvm.link` adds when it links several modules: two operands, so that the module is not
+    one marked unit whether its inputs were marked or not."""
+    return (f'target datalayout = "{data_layout}"\n\n!{MARK} = !{{!0, !1}}\n'
+            '!0 = !{!"several modules linked"}\n!1 = !{!"so the pre-AD O2 inlines across them"}\n')

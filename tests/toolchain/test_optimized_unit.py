@@ -41,7 +41,8 @@ def test_linked_units_get_the_pre_ad_O2(tmp_path: Path) -> None:
     caller = ("caller.c", compiled(tmp_path, "caller.c", CALLER))
     callee = ("callee.c", compiled(tmp_path, "callee.c", CALLEE))
     ir = ("callee.ll", "define double @sq(double %x) {\n  %y = fmul double %x, %x\n  ret double %y\n}\n")
-    for inputs in ([caller, callee], [caller, ir]):
+    unmarked = ("caller0.c", compiled(tmp_path, "caller0.c", CALLER, opt_level=0))
+    for inputs in ([caller, callee], [caller, ir], [unmarked, ir]):
         module = llvm.link(inputs)
         assert not llvm.is_one_optimized_unit(str(module))
         llvm.preopt(module)
