@@ -168,6 +168,10 @@ def _is_float(t: object) -> bool:
 def calls_named(functions: Iterable[Function], name: str) -> list[CallInst]:
     """The calls in ``functions`` whose callee's name contains ``name`` (C declares upstream's entry points under
     names with suffixes, ``__enzyme_batch_v2``), collected before any of them is replaced."""
+    functions = list(functions)
+    module = getattr(functions[0], "module", None) if functions else None
+    if module is not None and not any(name in symbol for symbol in module.globals):
+        return []  # nothing in the module is named so (most modules): no need to look at every instruction
     return [inst for f in functions for inst in f.instructions()
             if isinstance(inst, CallInst) and name in (inst.callee_name or "")]
 
