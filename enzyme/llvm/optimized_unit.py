@@ -8,8 +8,10 @@ naming the unit into its output (``-mlink-bitcode-file``), and ``preopt`` then o
 
 The mark is the named metadata ``!pyenzyme.optimized_unit``, one operand per marked unit; each operand
 names its unit, so linking two marked units gives two (LLVM keeps one copy of equal nodes).  A link of
-several modules by :func:`enzyme.llvm.link` adds an operand of its own, so a marked unit linked with an
-unmarked one (Fortran, Rust, IR), or unmarked modules alone, are optimized again too.
+several modules by :func:`enzyme.llvm.link` adds two operands of its own, so a marked unit linked with an
+unmarked one (Fortran, Rust, IR), or unmarked modules alone, are optimized again too.  (A module linked
+elsewhere, by llvm-link, from one marked unit and unmarked ones keeps one operand: it misses the cross-file
+inlining, not correctness.)
 """
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ _MARK_LINE = re.compile(r"^!pyenzyme\.optimized_unit = !\{(?P<operands>[^}]*)\}$
 def mark_text(unit: str, *, data_layout: str) -> str:
     """A module holding only the mark for ``unit`` (its data layout that of the module it is linked into,
     so LLVM's linker has nothing to warn about; no triple: any matches)."""
-    escaped = "".join(c if c.isprintable() and c not in '"\\' else f"\\{ord(c):02X}" for c in unit)
+    escaped = "".join(chr(b) if 32 <= b < 127 and b not in b'"\\' else f"\\{b:02X}"
+                      for b in unit.encode(errors="surrogateescape"))
     return (f'target datalayout = "{data_layout}"\n\n!{MARK} = !{{!0}}\n'
             f'!0 = !{{!"optimized at -O2 or higher, scalar, by pyenzyme\'s clang: {escaped}"}}\n')
 
