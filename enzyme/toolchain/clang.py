@@ -8,6 +8,7 @@ unimplemented Enzyme attribute must not silently leave a wrong derivative.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 from pathlib import Path
@@ -166,7 +167,7 @@ def _compile_host(request: CompileRequest, language: str) -> Path:
     args = clang_args(request, language=language)
     mark = request.output.with_name(request.output.name + ".mark.bc")
     if _marks_optimized_unit(request):
-        mark.write_bytes(llvm.host_mark_bitcode(f"{request.source} -> {request.output}"))
+        mark.write_bytes(llvm.host_mark_bitcode(_unit_name(request, language)))
         args += ["-Xclang", "-mlink-bitcode-file", "-Xclang", str(mark)]
     try:
         if request.opt_level == 0 or not _registers_derivatives(request.source):
@@ -184,6 +185,14 @@ def _compile_host(request: CompileRequest, language: str) -> Path:
 # User flags that may change the target's data layout (the mark module is written for the host's).
 _TARGET_FLAGS = ("--target", "-target", "-m32", "-m16", "-mx32", "-mabi", "-arch", "--config", "-mlong-double",
                  "-mllvm", "-Xclang")
+
+
+def _unit_name(request: CompileRequest, language: str) -> str:
+    """What the mark calls the unit: its source and a digest of how it was compiled.  Not the output's path
+    (often a temporary one): the same compile gives the same bitcode, and units linked together differ."""
+    how = repr((language, request.opt_level, request.debug, request.line_tables, request.flags,
+                [str(d) for d in request.include_dirs], request.defines))
+    return f"{request.source} ({hashlib.sha256(how.encode()).hexdigest()[:16]})"
 
 
 def _marks_optimized_unit(request: CompileRequest) -> bool:

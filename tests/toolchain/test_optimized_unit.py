@@ -47,3 +47,15 @@ def test_linked_units_get_the_pre_ad_O2(tmp_path: Path) -> None:
         assert not llvm.is_one_optimized_unit(str(module))
         llvm.preopt(module)
         assert "call" not in str(module.get_function("f"))  # sq was inlined across the files
+
+
+def test_the_mark_keeps_builds_reproducible(tmp_path: Path) -> None:
+    """The mark names the source and how it was compiled, not the (often temporary) output path."""
+    source = tmp_path / "a.c"
+    source.write_text("#ifdef N\ndouble twice(double x) { return N * x; }\n#else\n" + CALLEE + "#endif\n")
+    first = toolchain.compile_to_bitcode(source, tmp_path / "one" / "a.bc").read_bytes()
+    second = toolchain.compile_to_bitcode(source, tmp_path / "two" / "b.bc").read_bytes()
+    assert first == second
+    other = toolchain.compile_to_bitcode(source, tmp_path / "three" / "a.bc", defines=("N=2",)).read_bytes()
+    linked = llvm.link([("a.c", first), ("a.c with N=2", other)])  # the same file compiled twice, then linked
+    assert str(linked).count("by pyenzyme's clang") == 2
