@@ -182,9 +182,10 @@ def _compile_host(request: CompileRequest, language: str) -> Path:
     return request.output
 
 
-# User flags that may change the target's data layout (the mark module is written for the host's).
+# User flags after which the bitcode is not marked: they may change the target's data layout (the mark module
+# is written for the host's), the optimization level or LLVM's pipeline.
 _TARGET_FLAGS = ("--target", "-target", "-m32", "-m16", "-mx32", "-mabi", "-arch", "--config", "-mlong-double",
-                 "-mllvm", "-Xclang")
+                 "-mllvm", "-Xclang", "-O")
 
 
 def _unit_name(request: CompileRequest, language: str) -> str:

@@ -30,7 +30,8 @@ def test_one_unit_at_O2_is_marked_and_keeps_its_code(tmp_path: Path, opt_level: 
     assert str(module.get_function("f")) == before  # no second O2 (it would find nothing to do here)
 
 
-@pytest.mark.parametrize("flags", [{"opt_level": 0}, {"opt_level": 1}, {"flags": ("--target=x86_64-pc-linux-gnu",)}])
+@pytest.mark.parametrize("flags", [{"opt_level": 0}, {"opt_level": 1}, {"flags": ("--target=x86_64-pc-linux-gnu",)},
+                                   {"flags": ("-O0",)}])
 def test_lower_levels_and_target_flags_are_not_marked(tmp_path: Path, flags: dict) -> None:
     module = llvm.parse(compiled(tmp_path, "a.c", CALLEE, **flags))
     assert not llvm.is_one_optimized_unit(str(module))
