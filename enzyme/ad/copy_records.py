@@ -27,6 +27,17 @@ _ELEMENT_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_
                              r"|^_ZSt9__fill_a1IPSt5arrayI(?P<a>[df])Lm\d+EES\d*_E")
 
 
+#: The same fast paths for integer elements (``__copy_m<int>``: a std::vector<int> of indices grown at -O0): the
+#: builtin integer types' mangling codes (bool, char kinds, short, int, long, long long, signed and unsigned).
+_INTEGER_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
+                             r"I[bcahstijlmxy]EEPT_PKS\d*_S\d*_S\d*_$")
+
+
+def integer_element_copy(fn: Function) -> bool:
+    """Is ``fn`` a standard-library copy of a range of builtin integers (it moves no floats)?"""
+    return _INTEGER_COPIES.match(fn.name or "") is not None
+
+
 def template_element(fn: Function) -> FloatType | None:
     """The floating-point element type a standard-library copy of a range moves, named by its template argument
     (``std::__copy_move<...>::__copy_m<double>``: a vector<double> copied at -O0; ``std::__fill_a1`` of

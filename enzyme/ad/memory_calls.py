@@ -19,7 +19,7 @@ from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .closure_copies import closure_copy_layout
-from .copy_records import template_element
+from .copy_records import integer_element_copy, template_element
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
@@ -47,7 +47,8 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
         sd = st.tangent(args[mf.dst])
         if sd is None:
             if mf.src is not None and st.tangent(args[mf.src]) is not None \
-                    and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])):
+                    and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])) \
+                    and not any(string_characters(args[i]) for i in (mf.src, mf.dst)):  # (characters only)
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
             return
@@ -282,7 +283,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
-    if any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
+    if integer_element_copy(st.fn) or \
+            any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
         return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()),
