@@ -157,8 +157,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         if dst not in st.shadow:
             if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
                 return  # into a global declared inactive: the derivative is dropped on purpose
-            if st.plan.inactive_memory(dst):
-                return  # into memory nothing reads back into the result (activity analysis)
+            if st.plan.inactive_memory(dst) or string_characters(dst) or string_characters(src):
+                return  # into memory nothing reads back into the result (activity analysis), or characters
             raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
                                        "memory that has no shadow; pass the destination as enzyme_dup")
         if src not in st.shadow and may_copy_pointers(function_contexts(st.ctx, st.fn), dst, src,

@@ -158,7 +158,7 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
             and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
-            and not string_characters(v.pointer):
+            and not string_characters(v.pointer) and not string_characters(p):
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
         # its data pointer points to, as a one-character string is copied -- it is none; nor is a word of a
         # flang descriptor.)
