@@ -127,6 +127,11 @@ def zero_shadows_around(module: Module, call: CallInst, mode: str,
                     allocated_globals.enter(module, b, primal_of[s], s)
                 else:
                     allocated_globals.leave(module, b, s)
+            elif allocated_globals.is_vector_global(primal_of[s]):  # a file-scope std::vector
+                if before:
+                    allocated_globals.enter_vector(module, b, primal_of[s], s)
+                else:
+                    allocated_globals.leave_vector(module, b, s)
             elif heap[s]:  # a C pointer to a malloc'd block
                 if before:
                     allocated_globals.enter_heap_pointer(module, b, primal_of[s], s)
