@@ -33,7 +33,9 @@ _ELEMENT_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_
 _INTEGER_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
                              r"I[bcahstijlmxy]EEPT_PKS\d*_S\d*_S\d*_$"
                              # std::vector<int>'s reallocation moving its elements (push_back at -O0)
-                             r"|^_ZSt14__relocate_a_1I([bcahstijlmxy])\1E")
+                             r"|^_ZSt14__relocate_a_1I([bcahstijlmxy])\1E"
+                             # std::fill of integers (std::iota's and vector<unsigned long>'s set-up at -O0)
+                             r"|^_ZSt9__fill_a1IP([bcahstijlmxy])\2E")
 
 
 def integer_element_copy(fn: Function) -> bool:

@@ -19,6 +19,7 @@ from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .closure_copies import closure_copy_layout
+from .declared_objects import declared_object_layout
 from .copy_records import integer_element_copy, template_element
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
@@ -293,6 +294,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
         # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.
         found = declared_copy_layout(infos, dst, src, nbytes, st.layout, fields.tree, fields.padding)
+    if found is None and nbytes is not None:  # a whole stack object of a declared struct type (-O0 temporaries)
+        found = declared_object_layout(infos, dst, src, nbytes, st.layout, list(st.m.struct_types.values()))
     if found is None and nbytes is not None:  # std::function cloning a lambda's closure
         found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body

@@ -25,6 +25,7 @@ from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
 from .code_pointers import into_abi_table, own_shadow
+from .copy_records import integer_element_copy
 from .memcopy import string_characters
 from .constant_shadows import zero_shadow_of_constant
 from .copy_types import function_contexts, points_to_no_floats
@@ -158,7 +159,8 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
             and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
-            and not string_characters(v.pointer) and not string_characters(p):
+            and not string_characters(v.pointer) and not string_characters(p) \
+            and not integer_element_copy(st.fn):  # (a libstdc++ copy or fill of integers)
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
         # its data pointer points to, as a one-character string is copied -- it is none; nor is a word of a
         # flang descriptor.)
