@@ -11,8 +11,11 @@ copy is one whole record.
 """
 from __future__ import annotations
 
+import re
+
 from ..analysis.layout import DataLayout
-from ..ir import AllocaInst, CastInst, StructType, Value
+from ..ir import AllocaInst, Argument, CastInst, ConstantInt, Function, GEPInst, Module, StructType, Value
+from ..ir.types import I8
 from ..ir.types import FloatType
 from collections.abc import Sequence
 
@@ -46,3 +49,33 @@ def declared_object_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value
         if found is not None:
             return found
     return None
+
+
+_CONSTRUCTOR = re.compile(r"^_ZN(\d+)")
+
+
+def declared_integers(fn: Function, p: Value, nbytes: int, layout: DataLayout, module: Module) -> bool:
+    """Are bytes [off, off + nbytes) of ``p`` -- the object (or the source object) of the constructor ``fn``
+    of a class ``C`` (``C::C(C&&)`` at -O0 moves ``{int in, out;}`` as one ``i64``), at a constant offset
+    ``off`` -- integers by ``C``'s declaration?"""
+    m = _CONSTRUCTOR.match(fn.name or "")
+    if m is None:
+        return False
+    start = m.end()
+    name = (fn.name or "")[start:start + int(m.group(1))]
+    if not (fn.name or "")[start + len(name):].startswith(("C1E", "C2E")):
+        return False
+    off = 0
+    while isinstance(p, GEPInst) and p.source_type == I8 and len(p.indices) == 1 \
+            and isinstance(p.indices[0], ConstantInt):
+        off += p.indices[0].value
+        p = p.operand(0)
+    if not (isinstance(p, Argument) and p.function is fn and p.index in (0, 1)):
+        return False
+    for kind in ("class.", "struct."):
+        t = module.struct_types.get(kind + name)
+        if isinstance(t, StructType):
+            declared = declared_scalars(t, layout, (off, off + nbytes))
+            return declared is not None and all(declared.get(b) is not None and declared[b].is_integer
+                                                for b in range(off, off + nbytes))
+    return False

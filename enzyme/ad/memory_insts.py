@@ -26,6 +26,7 @@ from .common import (address_origins, carries_float, describe, underlying_global
                      zero, zero_fill)
 from .code_pointers import into_abi_table, own_shadow
 from .copy_records import integer_element_copy
+from .declared_objects import declared_integers
 from .memcopy import string_characters
 from .constant_shadows import zero_shadow_of_constant
 from .copy_types import function_contexts, points_to_no_floats
@@ -160,10 +161,11 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
             and not string_characters(v.pointer) and not string_characters(p) \
-            and not integer_element_copy(st.fn):  # (a libstdc++ copy or fill of integers)
+            and not integer_element_copy(st.fn) \
+            and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m):
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
         # its data pointer points to, as a one-character string is copied -- it is none; nor is a word of a
-        # flang descriptor.)
+        # flang descriptor, a libstdc++ copy or fill of integers, a constructor moving its class's int fields.)
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
                                    "Not supported yet in reverse mode")
