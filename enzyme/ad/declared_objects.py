@@ -42,7 +42,7 @@ def declared_object_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value
             continue
         covered: set[int] = set()
         for off, c in declared.items():
-            size = layout.alloc_size(FloatType(c.float_kind)) if c.is_float else \
+            size = layout.alloc_size(FloatType(c.float_kind or "double")) if c.is_float else \
                 layout.pointer_size() if c.is_pointer else 1
             covered.update(range(off, off + size))
         found = checked_leaves(infos, dst, src, nbytes, layout, declared, frozenset(range(nbytes)) - covered)
