@@ -10,7 +10,9 @@ top-level derivative call site the shadow is set up like the global: the descrip
 array is allocated, a zeroed block of the array's size as its base address; for a C pointer that only ever holds
 what malloc/calloc/realloc/aligned_alloc returned (or null), a zeroed block of the block's malloc_usable_size (the
 tangent or adjoint of the values set before the call is zero).  After the call the block the shadow then holds
-(that one, or the one a reallocation inside the call made) is freed and the shadow zeroed.  Pointer arrays
+(that one, or the one a reallocation inside the call made) is freed and the shadow zeroed.  A file-scope
+``std::vector`` (three pointers: begin, end, capacity end) is set up the same way: a zeroed block of the primal
+block's usable size, with end and capacity at the primal's offsets.  Pointer arrays
 (POINTER attribute) and C pointers that may point elsewhere keep the zeroed shadow: what they point to is not
 known here.
 """
