@@ -13,13 +13,17 @@ A pointer into read-only memory that holds neither floats nor pointers (a ``stat
 string literal) is its own shadow (:func:`own_shadow`): forward mode mirrors the integers it reads through a
 shadow, and the primal bytes are the right mirror; nothing writes there, so the shadow is never written either.
 A null shadow instead would be followed (``std::tuple<const int&>`` of a key from such a table, handed by
-``unordered_map::operator[]`` to the pair it constructs, loads the key through the tuple's shadow).
+``unordered_map::operator[]`` to the pair it constructs, loads the key through the tuple's shadow).  The C++ ABI's
+tables (vtables, VTTs, type_info objects and names: ``_ZTV``, ``_ZTT``, ``_ZTI``, ``_ZTS``) are read-only as well,
+and hold only code pointers, offsets and pointers to other such tables, so a pointer into one, or one loaded from
+a VTT, is its own shadow too (an inlined ``std::ostringstream`` constructor stores its VTT's vtable addresses into
+the stream, then reads the offset-to-top through them).
 """
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from ..ir import Argument, CallInst, CastInst, ConstantExpr, Function, GEPInst, GlobalVariable, Value
+from ..ir import Argument, CallInst, CastInst, ConstantExpr, Function, GEPInst, GlobalVariable, LoadInst, Value
 from .aggregate_shadows import holds_pointers
 from .common import ADContext, carries_float
 from .copy_types import analyzed_functions, function_contexts, points_to_no_floats
@@ -58,17 +62,38 @@ def needs_no_shadow(ctx: ADContext, fn: Function, p: Value) -> bool:
         or string_characters(p)
 
 
-def _read_only_global(v: Value) -> bool:
-    """Does ``v`` point (through GEPs and casts) into a constant global without floats or pointers?"""
+_ABI_TABLES = ("_ZTV", "_ZTT", "_ZTI", "_ZTS")
+
+
+def _address_base(v: Value) -> Value:
     while True:
         if isinstance(v, (GEPInst, CastInst)) and not (isinstance(v, CastInst) and v.opcode == "inttoptr"):
             v = v.operand(0)
         elif isinstance(v, ConstantExpr) and v.operands and v.opcode in ("getelementptr", "bitcast", "addrspacecast"):
             v = v.operands[0]
         else:
-            break
-    return isinstance(v, GlobalVariable) and v.is_constant and v.initializer is not None \
-        and not carries_float(v.value_type) and not holds_pointers(v.value_type)
+            return v
+
+
+def abi_table(v: Value) -> bool:
+    """Is ``v`` a C++ ABI table (vtable, VTT, type_info or its name), defined here or not?"""
+    return isinstance(v, GlobalVariable) and v.is_constant and (v.name or "").startswith(_ABI_TABLES)
+
+
+def into_abi_table(v: Value) -> bool:
+    """Does ``v`` point into a C++ ABI table, or was it loaded from one (a VTT's vtable address)?"""
+    v = _address_base(v)
+    return abi_table(v) or (isinstance(v, LoadInst) and abi_table(_address_base(v.pointer)))
+
+
+def _read_only_global(v: Value) -> bool:
+    """Does ``v`` point (through GEPs and casts) into a constant global without floats or pointers, or into a C++
+    ABI table (also as loaded from one: a VTT's vtable addresses)?"""
+    v = _address_base(v)
+    if isinstance(v, LoadInst) and abi_table(_address_base(v.pointer)):
+        return True
+    return abi_table(v) or (isinstance(v, GlobalVariable) and v.is_constant and v.initializer is not None
+                            and not carries_float(v.value_type) and not holds_pointers(v.value_type))
 
 
 def always_read_only(v: Value, program: Collection[Function], depth: int = 8) -> bool:

@@ -27,6 +27,22 @@ _ELEMENT_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_
                              r"|^_ZSt9__fill_a1IPSt5arrayI(?P<a>[df])Lm\d+EES\d*_E")
 
 
+#: The same fast paths for integer elements (``__copy_m<int>``, ``__relocate_a_1<int, int>``: a std::vector<int>
+#: of indices grown at -O0): the builtin integer types' mangling codes (bool, char kinds, short, int, long, long
+#: long, signed and unsigned).
+_INTEGER_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
+                             r"I[bcahstijlmxy]EEPT_PKS\d*_S\d*_S\d*_$"
+                             # std::vector<int>'s reallocation moving its elements (push_back at -O0)
+                             r"|^_ZSt14__relocate_a_1I([bcahstijlmxy])\1E"
+                             # std::fill of integers (std::iota's and vector<unsigned long>'s set-up at -O0)
+                             r"|^_ZSt9__fill_a1IP([bcahstijlmxy])\2E")
+
+
+def integer_element_copy(fn: Function) -> bool:
+    """Is ``fn`` a standard-library copy of a range of builtin integers (it moves no floats)?"""
+    return _INTEGER_COPIES.match(fn.name or "") is not None
+
+
 def template_element(fn: Function) -> FloatType | None:
     """The floating-point element type a standard-library copy of a range moves, named by its template argument
     (``std::__copy_move<...>::__copy_m<double>``: a vector<double> copied at -O0; ``std::__fill_a1`` of
@@ -112,14 +128,18 @@ def template_records(ptr: Value, candidates: Sequence[StructType]) -> set[Struct
     return named if len(named) == 1 else set()
 
 
-def declared_scalars(t: Type, layout: DataLayout) -> dict[int, ConcreteType] | None:
+def declared_scalars(t: Type, layout: DataLayout,
+                     within: tuple[int, int] | None = None) -> dict[int, ConcreteType] | None:
     """The scalar fields of a C/C++ struct type as type facts (integers per byte), or None where the declared
     type may not say what the bytes hold: a union (lowered to one of its members), a byte array (storage for
     anything: ``std::aligned_storage``), an opaque struct.  ``std::optional<T>``'s storage is the exception: its
-    union holds a ``T`` or nothing, and its byte arrays are tail padding."""
+    union holds a ``T`` or nothing, and its byte arrays are tail padding.  ``within``: only the fields that
+    overlap bytes [lo, hi) count (a copy of a record's last fields, after a std::string's union)."""
     out: dict[int, ConcreteType] = {}
 
     def walk(u: Type, base: int, in_optional: bool) -> bool:
+        if within is not None and (base >= within[1] or base + layout.alloc_size(u) <= within[0]):
+            return True  # outside the bytes asked about
         if isinstance(u, StructType):
             name = getattr(u, "name", "")
             optional_storage = name.startswith("union.std::_Optional_payload_base<") and name.endswith("::_Storage")

@@ -194,7 +194,7 @@ def checked_leaves(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes
 
 def _inside_record(view: CopyView, nbytes: int, layout: DataLayout, record: StructType, at: int) -> CopyLayout | None:
     """A copy of bytes [at, at + nbytes) of one record: its declared fields there, shifted to the copy."""
-    declared = declared_scalars(record, layout)
+    declared = declared_scalars(record, layout, (at, at + nbytes))
     if declared is None or at + nbytes > layout.alloc_size(record):
         return None
     facts = dict(view.facts)

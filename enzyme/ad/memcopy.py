@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis.layout import DataLayout
 from ..analysis.tbaa import access_base
-from ..ir import (AllocaInst, Block, CallInst, CastInst, ConstantInt, Function, GEPInst, Instruction, LoadInst, Module,
+from ..ir import (AllocaInst, Block, CallInst, CastInst, ConstantInt, Function, GEPInst, Instruction, LoadInst, Module, PhiInst,
                   StoreInst, Type, Value)
 from ..ir.splice import add_helper_functions
 from ..ir.types import I8, I64, ArrayType, FloatType, IntType, NamedStructType, PointerType, StructType, VectorType
@@ -199,10 +199,13 @@ def declared_without_floats(p: Value, nbytes: int | None, layout: DataLayout) ->
 _STRING_TBAA = re.compile(r"^_ZTSNSt7__cxx1112basic_stringI(?:c|w|Du|Ds|Di)St11char_traitsI")
 
 
-def string_characters(p: Value) -> bool:
+def string_characters(p: Value, depth: int = 4) -> bool:
     """Is ``p`` a std::string's data pointer -- stored into or loaded from its ``_M_p`` field (by the access's
-    ``!tbaa`` tag)?  It points to characters only: a copy to or from it (the inlined move of a short string
-    into a ``std::map<std::string, double>`` node) moves no floats."""
+    ``!tbaa`` tag), or a phi of such pointers (the local buffer or the one ``_M_create`` allocated)?  It points
+    to characters only: a copy to or from it (the inlined move of a short string into a
+    ``std::map<std::string, double>`` node) moves no floats."""
+    if isinstance(p, PhiInst):
+        return depth > 0 and all(string_characters(v, depth - 1) for v, _ in p.incoming)
     uses: list[Instruction] = [p] if isinstance(p, LoadInst) else [
         u.user for u in p.uses if isinstance(u.user, StoreInst) and u.user.operand(0) is p]
     for access in uses:

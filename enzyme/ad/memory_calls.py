@@ -19,7 +19,8 @@ from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .closure_copies import closure_copy_layout
-from .copy_records import template_element
+from .declared_objects import declared_object_layout
+from .copy_records import integer_element_copy, template_element
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
 from .custom import custom_rules
@@ -47,7 +48,8 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
         sd = st.tangent(args[mf.dst])
         if sd is None:
             if mf.src is not None and st.tangent(args[mf.src]) is not None \
-                    and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])):
+                    and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])) \
+                    and not any(string_characters(args[i]) for i in (mf.src, mf.dst)):  # (characters only)
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
             return
@@ -156,8 +158,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         if dst not in st.shadow:
             if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
                 return  # into a global declared inactive: the derivative is dropped on purpose
-            if st.plan.inactive_memory(dst):
-                return  # into memory nothing reads back into the result (activity analysis)
+            if st.plan.inactive_memory(dst) or string_characters(dst) or string_characters(src):
+                return  # into memory nothing reads back into the result (activity analysis), or characters
             raise DifferentiationError(f"{describe(inst)}: copies memory that may hold active values into "
                                        "memory that has no shadow; pass the destination as enzyme_dup")
         if src not in st.shadow and may_copy_pointers(function_contexts(st.ctx, st.fn), dst, src,
@@ -282,7 +284,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
-    if any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
+    if integer_element_copy(st.fn) or \
+            any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
         return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()),
@@ -291,6 +294,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
         # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.
         found = declared_copy_layout(infos, dst, src, nbytes, st.layout, fields.tree, fields.padding)
+    if found is None and nbytes is not None:  # a whole stack object of a declared struct type (-O0 temporaries)
+        found = declared_object_layout(infos, dst, src, nbytes, st.layout, list(st.m.struct_types.values()))
     if found is None and nbytes is not None:  # std::function cloning a lambda's closure
         found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body

@@ -24,7 +24,10 @@ from ..ir.types import I8, I64, ArrayType, PointerType, StructType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
-from .code_pointers import own_shadow
+from .code_pointers import into_abi_table, own_shadow
+from .copy_records import integer_element_copy
+from .declared_objects import declared_integers
+from .memcopy import string_characters
 from .constant_shadows import zero_shadow_of_constant
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
@@ -71,7 +74,8 @@ def forward_store(st: ForwardState, inst: Instruction, ni: Instruction, b: Build
             st.check_null_shadow(inst, v)
         b.store(text or st.t(v), s, inst.align)
     elif st.tangent(v) is not None and has_tangent(v.type) \
-            and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(p)):
+            and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(p)) \
+            and not string_characters(v):  # (a std::string's characters: nothing to lose)
         # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.
         raise unshadowed_store_error(inst, p)
 
@@ -130,7 +134,10 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
     if sp is not None and store_integer_address(st.displacements[st.lane], inst, ni, b, sp,
                                                 st.maybe_shadowed):
         return
-    if isinstance(v.type, PointerType) and sp is not None:
+    if isinstance(v.type, PointerType) and sp is not None and v not in st.shadow \
+            and into_abi_table(v):
+        b.store(ni.operand(0), sp, inst.align)  # a vtable mirrors itself (code_pointers.into_abi_table)
+    elif isinstance(v.type, PointerType) and sp is not None:
         b.store(st.shadow_or_null(inst, v), sp, inst.align)
     elif isinstance(v.type, IntType) and sp is not None and v in st.shadow:  # a pointer moved as an integer
         b.store(st.shadow[v], sp, inst.align)
@@ -143,7 +150,7 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             b.store(b.extractvalue(sv, list(path)), at, 1)
     elif sp is None and (v in st.active or (holds_pointers(v.type) and v in st.shadow)) \
             and not custom_rules(st.m).is_inactive_global(underlying_global(p)) \
-            and not st.plan.inactive_memory(p):
+            and not st.plan.inactive_memory(p) and not string_characters(v):
         # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it back
         # would see constant memory and lose the derivatives through it.  (Not into a global declared
         # inactive: there the derivative is dropped on purpose.)
@@ -152,9 +159,13 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
             and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
-            and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)):
-        # (Read from a known library object holding no floats -- a std::string's buffer union -- it is none;
-        # nor is a word of a flang descriptor.)
+            and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
+            and not string_characters(v.pointer) and not string_characters(p) \
+            and not integer_element_copy(st.fn) \
+            and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m):
+        # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
+        # its data pointer points to, as a one-character string is copied -- it is none; nor is a word of a
+        # flang descriptor, a libstdc++ copy or fill of integers, a constructor moving its class's int fields.)
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
                                    "Not supported yet in reverse mode")

@@ -26,6 +26,7 @@ from .call_kinds import CallSites
 from .common import (ADContext, address_origins, adjoint_zero, carries_float, describe, is_null_pointer,
                      underlying_global, value_name, zero)
 from .code_pointers import needs_no_shadow
+from .memcopy import string_characters
 from .custom import custom_rules
 from .indirect import reaches_shadowed_global, reverse_dispatchers
 from .integer_addresses import AddressDisplacements
@@ -138,6 +139,18 @@ class ReverseState(LaneState, Recomputation):
         if error is not None:
             raise error
         return zero(v.type)
+
+    def incoming_shadow(self, phi: Instruction, v: Value) -> Value:
+        """The shadow of ``v`` coming into the pointer ``phi``: refused where ``v`` has none, unless every value
+        the phi merges is a std::string's data pointer (characters only, as a moved-into string swaps its buffer
+        with the source's: a null shadow loses nothing)."""
+        s = self.shadow_or_none(v)
+        if s is not None:
+            return s
+        if isinstance(phi, PhiInst) and all(string_characters(w) for w, _ in phi.incoming):
+            return zero(v.type)
+        raise DifferentiationError(f"{describe(phi)}: a pointer that may point to active memory merges with one "
+                                   "that has no shadow; not supported yet")
 
     def null_shadow_error(self, inst: Instruction, v: Value) -> DifferentiationError | None:
         """Why ``v`` (without a shadow) cannot take a null shadow at ``inst``, or None where that loses nothing."""

@@ -34,7 +34,10 @@ from ..analysis.debuginfo import describe
 from ..analysis.layout import DataLayout
 from ..errors import DifferentiationError, EnzymeError
 from ..ir import (
+    ConstantAggregate,
     CallInst,
+    CastInst,
+    GEPInst,
     ConstantExpr,
     ConstantKeyword,
     Function,
@@ -82,7 +85,7 @@ def shadow_active_globals(module: Module, requests: list[Request]) -> dict[Globa
         except EnzymeError:
             continue  # the engine's own checks refuse what the analysis could not answer
         for g in result.active_globals:
-            if g not in candidates:
+            if g not in candidates or _is_std_string(g):
                 continue
             if g not in made:
                 _check_shadowable(module, g, reach)
@@ -124,6 +127,11 @@ def zero_shadows_around(module: Module, call: CallInst, mode: str,
                     allocated_globals.enter(module, b, primal_of[s], s)
                 else:
                     allocated_globals.leave(module, b, s)
+            elif allocated_globals.is_vector_global(primal_of[s]):  # a file-scope std::vector
+                if before:
+                    allocated_globals.enter_vector(module, b, primal_of[s], s)
+                else:
+                    allocated_globals.leave_vector(module, b, s)
             elif heap[s]:  # a C pointer to a malloc'd block
                 if before:
                     allocated_globals.enter_heap_pointer(module, b, primal_of[s], s)
@@ -141,10 +149,44 @@ def _written_globals(functions: Iterable[Function], skip: set[GlobalVariable]) -
             for i, op in enumerate(inst.operands):
                 if isinstance(inst, LoadInst) and i == 0 and not isinstance(op, ConstantExpr):
                     continue  # a load reads the global: it holds a value set before the call
+                if isinstance(inst, (GEPInst, CastInst)) and i == 0 and _literal_table(op):
+                    continue  # a table of string literals that is only ever read
                 for g in _globals_in(op):
                     if not g.is_constant and g not in skip and not _is_enzyme_global(g):
                         out.add(g)
     return out
+
+
+def _literal_table(g: Value) -> bool:
+    """Is ``g`` a global array of pointers to constant data without floats (``static const char *names[]``),
+    which the program only ever loads from (nothing stores another pointer there)?"""
+    if not isinstance(g, GlobalVariable) or carries_float(g.value_type) \
+            or not isinstance(g.initializer, ConstantAggregate):
+        return False
+    for e in g.initializer.elements:
+        while isinstance(e, ConstantExpr) and e.operands:
+            e = e.operands[0]
+        if not (isinstance(e, ConstantKeyword) or (isinstance(e, GlobalVariable) and e.is_constant
+                                                     and not carries_float(e.value_type))):
+            return False
+    for u in g.uses:
+        user = u.user
+        if not ((isinstance(user, LoadInst) and u.index == 0)
+                or (isinstance(user, (GEPInst, CastInst)) and u.index == 0 and _only_read(user))):
+            return False
+    return True
+
+
+def _only_read(address: Instruction, depth: int = 4) -> bool:
+    """Is ``address`` (an element address of a global) only loaded from, directly or through more GEPs/casts?"""
+    for u in address.uses:
+        user = u.user
+        if isinstance(user, LoadInst) and u.index == 0:
+            continue
+        if depth > 0 and isinstance(user, (GEPInst, CastInst)) and u.index == 0 and _only_read(user, depth - 1):
+            continue
+        return False
+    return True
 
 
 def _stored_constant_tables(functions: Iterable[Function]) -> set[GlobalVariable]:
@@ -161,6 +203,16 @@ def _stored_constant_tables(functions: Iterable[Function]) -> set[GlobalVariable
                             and not _is_enzyme_global(g):
                         out.add(g)
     return out
+
+
+_STD_STRING = re.compile(r"^class\.std::__cxx11::basic_string(?:\.\d+)?$")
+
+
+def _is_std_string(g: GlobalVariable) -> bool:
+    """A file-scope ``std::string`` (a log line assigned inside the differentiated code) holds characters only:
+    no shadow (a zeroed one would have a null data pointer, which the string code would write through); copies
+    and pointer stores into it from strings with shadows lose nothing (``memcopy.string_characters``)."""
+    return _STD_STRING.match(getattr(g.value_type, "name", "") or "") is not None
 
 
 def _globals_in(v: Value) -> Iterable[GlobalVariable]:

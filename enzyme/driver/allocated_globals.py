@@ -10,7 +10,9 @@ top-level derivative call site the shadow is set up like the global: the descrip
 array is allocated, a zeroed block of the array's size as its base address; for a C pointer that only ever holds
 what malloc/calloc/realloc/aligned_alloc returned (or null), a zeroed block of the block's malloc_usable_size (the
 tangent or adjoint of the values set before the call is zero).  After the call the block the shadow then holds
-(that one, or the one a reallocation inside the call made) is freed and the shadow zeroed.  Pointer arrays
+(that one, or the one a reallocation inside the call made) is freed and the shadow zeroed.  A file-scope
+``std::vector`` (three pointers: begin, end, capacity end) is set up the same way: a zeroed block of the primal
+block's usable size, with end and capacity at the primal's offsets.  Pointer arrays
 (POINTER attribute) and C pointers that may point elsewhere keep the zeroed shadow: what they point to is not
 known here.
 """
@@ -86,6 +88,36 @@ def enter_heap_pointer(module: Module, b: Builder, primal: GlobalVariable, shado
 def leave_heap_pointer(module: Module, b: Builder, shadow: GlobalVariable) -> None:
     b.call(_memory(module)[3], [b.load(PTR, shadow)])
     b.store(ConstantKeyword(PTR, "null"), shadow)
+
+
+def is_vector_global(g: GlobalVariable) -> bool:
+    """A file-scope ``std::vector`` (libstdc++: begin, end and capacity-end pointers), which owns its block."""
+    t = g.value_type
+    leaves: list[object] = []
+    stack = [t]
+    while stack:
+        u = stack.pop()
+        if isinstance(u, StructType):
+            stack.extend(u.elements)
+        else:
+            leaves.append(u)
+    return (getattr(t, "name", "") or "").startswith("class.std::vector") and len(leaves) == 3 \
+        and all(isinstance(u, PointerType) for u in leaves)
+
+
+def enter_vector(module: Module, b: Builder, primal: GlobalVariable, shadow: GlobalVariable) -> None:
+    """The shadow vector as the primal: a zeroed block of the primal block's usable size (null for a null
+    block), its end and capacity at the primal's offsets."""
+    enter_heap_pointer(module, b, primal, shadow)
+    block = b.cast("ptrtoint", b.load(PTR, primal), I64)
+    fresh = b.load(PTR, shadow)
+    for at in (8, 16):
+        offset = b.sub(b.cast("ptrtoint", b.load(PTR, b.gep(I8, primal, [const_int(I64, at)])), I64), block)
+        b.store(b.gep(I8, fresh, [offset]), b.gep(I8, shadow, [const_int(I64, at)]))
+
+
+def leave_vector(module: Module, b: Builder, shadow: GlobalVariable) -> None:
+    b.call(_leave(module), [shadow, const_int(I64, 24)])
 
 
 def descriptor_bytes(g: GlobalVariable) -> int:

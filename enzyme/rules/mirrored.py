@@ -15,6 +15,10 @@ Each entry says which arguments are nodes of the tree (pointers whose shadows th
 (``bool insert_left``) are passed as they are.  Forward mode and the augmented sweep make the shadow call; the
 reverse sweep has nothing to undo (no float passes through these functions).
 
+``std::list`` keeps its node linking out of line too (``std::__detail::_List_node_base``: ``_M_hook`` links a node
+before a position, ``_M_unhook`` unlinks it, ``_M_transfer`` splices a range, ``_M_reverse`` and ``swap``): the
+doubly linked shadow list of shadow nodes stays the same shape when each is done on the shadows as well.
+
 ``std::string``'s ``_M_create(capacity&, old_capacity)`` allocates the character buffer of a string longer than
 its local one.  A string with a shadow (a key moved into a ``std::map<std::string, double>`` node, whose shadow
 node holds the shadow key) needs a shadow buffer of its own for its shadow's data pointer: the same call on the
@@ -34,6 +38,11 @@ MIRRORED: dict[str, str] = {
         "std::_Rb_tree_insert_and_rebalance (link a new node, recolour and rotate)",
     "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_":
         "std::_Rb_tree_rebalance_for_erase (unlink a node, recolour and rotate)",
+    "_ZNSt8__detail15_List_node_base7_M_hookEPS0_": "std::list node _M_hook (link a node before a position)",
+    "_ZNSt8__detail15_List_node_base9_M_unhookEv": "std::list node _M_unhook (unlink a node)",
+    "_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_": "std::list node _M_transfer (splice a range)",
+    "_ZNSt8__detail15_List_node_base10_M_reverseEv": "std::list node _M_reverse (reverse the links)",
+    "_ZNSt8__detail15_List_node_base4swapERS0_S1_": "std::list node swap (exchange two lists' links)",
     "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm":
         "std::string::_M_create (allocate a string's character buffer)",
     "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE9_M_createERmm":
