@@ -75,7 +75,7 @@ def matching_records(facts: dict[int, ConcreteType], nbytes: int | None, layout:
     found: dict[tuple[int, tuple[tuple[int, ConcreteType], ...]], StructType] = {}
     for r in candidates:
         size = layout.alloc_size(r)
-        declared = declared_scalars(r, layout)
+        declared = declared_scalars(r, layout) if variant_union_size(r, layout) is None else _variant_member(r, layout)
         if not size or not declared or (nbytes is not None and nbytes % size) \
                 or not any(t.is_float for t in declared.values()):
             continue
@@ -109,7 +109,43 @@ def template_records(ptr: Value, candidates: Sequence[StructType]) -> set[Struct
         i = j + max(n, 0)
     wanted = {f"{kind}.{x}" for x in idents for kind in ("struct", "class")}
     named = {r for r in candidates if getattr(r, "name", None) in wanted}
+    if "variant" in idents:
+        # ``construct<std::variant<Circle, Rect>>``: the variant is what moves, its alternatives are named too
+        variants = {r for r in candidates if _is_std_variant(r)}
+        return variants if len(variants) == 1 else set()
     return named if len(named) == 1 else set()
+
+
+def variant_union_size(t: Type, layout: DataLayout) -> int | None:
+    """The size of a ``std::variant``'s storage union (its alternatives' bytes), when ``t`` is such a variant:
+    the index and the tail padding follow it and hold no float (the union's bytes must be typed by facts)."""
+    if not isinstance(t, StructType) or not _is_std_variant(t):
+        return None
+    u: Type = t
+    while isinstance(u, StructType) and u.elements:
+        first = u.elements[0]
+        if isinstance(first, StructType) and getattr(first, "name", "").startswith(
+                "union.std::__detail::__variant::_Variadic_union"):
+            return layout.alloc_size(first)
+        u = first
+    return None
+
+
+def _variant_member(t: StructType, layout: DataLayout) -> dict[int, ConcreteType] | None:
+    """The fields of the alternative a ``std::variant``'s storage union is lowered to (its largest): what type
+    analysis must find in the union's bytes, and nothing else, for a copy to be taken as one of variants."""
+    u: Type = t
+    while isinstance(u, StructType) and u.elements and not getattr(u, "name", "").startswith("union."):
+        u = u.elements[0]
+    while isinstance(u, StructType) and getattr(u, "name", "").startswith("union.") and u.elements:
+        u = u.elements[0]
+    return declared_scalars(u, layout)
+
+
+def _is_std_variant(t: StructType) -> bool:
+    """``class.std::variant`` (``.N`` for each further instance)."""
+    name = getattr(t, "name", "")
+    return name == "class.std::variant" or name.startswith("class.std::variant.") and name[19:].isdigit()
 
 
 def declared_scalars(t: Type, layout: DataLayout) -> dict[int, ConcreteType] | None:

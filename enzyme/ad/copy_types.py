@@ -41,7 +41,8 @@ from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from ..rules.runtime_bodies import body_name
 from .common import underlying_global, zero
 from .device import accumulate_into
-from .copy_records import declared_scalars, matching_records, one_record, template_positions, template_records
+from .copy_records import (declared_scalars, matching_records, one_record, template_positions, template_records,
+                           variant_union_size)
 from .copy_sites import CopyView, InfosOf, copy_view
 
 if TYPE_CHECKING:
@@ -340,7 +341,9 @@ def _bytes_without_floats(t: Type, layout: DataLayout) -> set[int]:
     lone: set[int] = set()
 
     def walk(u: Type, base: int, array_element: bool) -> None:
-        if isinstance(u, StructType):
+        if (union_size := variant_union_size(u, layout)) is not None:
+            data.update(range(base, base + union_size))  # the index and the tail: no float
+        elif isinstance(u, StructType):
             for off, e in zip(layout.struct_layout(u).offsets, u.elements):
                 walk(e, base + off, False)
         elif isinstance(u, (ArrayType, VectorType)):
