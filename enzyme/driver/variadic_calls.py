@@ -62,7 +62,7 @@ def expand_variadic_functions(module: Module) -> int:
             module.entities.remove(fn)
             fn.module = None
         else:
-            _make_wrapper(fn, body, va_start)
+            _make_wrapper(module, fn, body, va_start)
     return count
 
 
@@ -179,11 +179,9 @@ def _pass_in_memory(call: CallInst, body: Function, fixed: int) -> None:
     call.erase()
 
 
-def _make_wrapper(fn: Function, body: Function, va_start: Function | None) -> None:
+def _make_wrapper(module: Module, fn: Function, body: Function, va_start: Function | None) -> None:
     """``fn``'s body: ``va_start``, a call of ``body`` with its parameters and that list, ``va_end``."""
-    assert va_start is not None
-    module = fn.module
-    assert module is not None
+    assert va_start is not None and va_start.name is not None
     va_end = module.declare_function(va_start.name.replace("va_start", "va_end"), va_start.function_type,
                                      suffix=va_start.suffix)
     b = Builder(fn.append_block("entry"))
