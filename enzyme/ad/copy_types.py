@@ -20,7 +20,8 @@ the standard-library template the copy is in (``std::__relocate_a_1<Particle>``
 at -O0), from a constructor's class, or as the one struct type of the module
 whose fields are exactly the known facts; the bytes no access types are then
 what the C/C++ struct declares (never through a union, except
-``std::optional``'s storage, nor a byte array), checked against every fact.
+``std::optional``'s storage, nor a byte array), checked against every fact.  A ``std::variant``'s storage
+union must be typed by the facts alone; its index and tail padding hold no float (copy_records.py).
 The copies in pyenzyme's qsort body take the layout of the array the callers
 sort (:func:`sorted_element_layout`), and realloc.py uses the same record
 layout for buffers of records.
