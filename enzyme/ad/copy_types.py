@@ -44,7 +44,7 @@ from .common import underlying_global, zero
 from .device import accumulate_into
 from .copy_records import (declared_scalars, matching_records, one_record, template_positions, template_records,
                            variant_union_size)
-from .copy_sites import CopyView, InfosOf, copy_view
+from .copy_sites import CopyView, InfosOf, call_sites_disagree, copy_view
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -116,8 +116,10 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         size = layout.alloc_size(elem)
         offsets = sorted(o for o in facts if o != -1)
         if offsets == list(range(0, size * len(offsets), size)) and all(o % size == 0 for o in offsets):
-            if -1 in facts or accessed is not None or (nbytes is not None and nbytes <= size * len(offsets)) \
-                    or (nbytes is None and count_of == size and offsets):
+            covered = -1 in facts or (nbytes is not None and nbytes <= size * len(offsets)) \
+                or (nbytes is None and count_of == size and offsets)
+            if covered or (accessed is not None and not call_sites_disagree(dst, src, nbytes, layout, infos_of,
+                                                                            primal_functions)):
                 return CopyLayout(element=elem)
     if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
@@ -246,14 +248,21 @@ def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayo
     into one record) and the struct's padding must account for every byte of the record."""
     if -1 in view.facts:
         return None
-    record = one_record(view.records, layout)
+    records = view.records
+    if nbytes is not None and len(records) > 1:  # whole records: of a size the copy is a multiple of
+        records = {r for r in records if 0 < layout.alloc_size(r) <= nbytes and nbytes % layout.alloc_size(r) == 0}
+    record = one_record(records, layout)
     if record is None:
         return None
     size = layout.alloc_size(record)
+    if nbytes is not None and 0 < nbytes < size and -1 not in view.facts:
+        return _inside_record(view, nbytes, layout, record, 0)  # the leading bytes of one (its first fields)
     if size == 0 or size > MAX_UNROLLED_BYTES or (nbytes is not None and nbytes % size != 0):
         return None
     folded: dict[int, ConcreteType] = {}
     for off, t in view.facts.items():
+        if nbytes is not None and off >= nbytes:
+            continue  # about memory after what is copied
         if off < 0 or folded.setdefault(off % size, t) != t:
             return None  # a fact that does not repeat with the record: not an array of it
     declared = declared_scalars(record, layout)
