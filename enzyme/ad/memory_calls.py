@@ -22,6 +22,7 @@ from .closure_copies import closure_copy_layout
 from .copy_records import template_element
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
+from .code_pointers import needs_no_shadow
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
 from .openmp import needs_atomic_adjoint, refuse_in_parallel
@@ -47,7 +48,8 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
         sd = st.tangent(args[mf.dst])
         if sd is None:
             if mf.src is not None and st.tangent(args[mf.src]) is not None \
-                    and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])):
+                    and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])) \
+                    and not needs_no_shadow(st.ctx, st.fn, args[mf.src]):  # (characters: nothing is lost)
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
             return

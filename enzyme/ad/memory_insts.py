@@ -24,7 +24,7 @@ from ..ir.types import I8, I64, ArrayType, PointerType, StructType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
-from .code_pointers import own_shadow
+from .code_pointers import needs_no_shadow, own_shadow
 from .constant_shadows import zero_shadow_of_constant
 from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
@@ -71,7 +71,8 @@ def forward_store(st: ForwardState, inst: Instruction, ni: Instruction, b: Build
             st.check_null_shadow(inst, v)
         b.store(text or st.t(v), s, inst.align)
     elif st.tangent(v) is not None and has_tangent(v.type) \
-            and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(p)):
+            and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(p)) \
+            and not (isinstance(v.type, PointerType) and needs_no_shadow(st.ctx, st.fn, v)):
         # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.
         raise unshadowed_store_error(inst, p)
 
@@ -143,10 +144,12 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             b.store(b.extractvalue(sv, list(path)), at, 1)
     elif sp is None and (v in st.active or (holds_pointers(v.type) and v in st.shadow)) \
             and not custom_rules(st.m).is_inactive_global(underlying_global(p)) \
-            and not st.plan.inactive_memory(p):
+            and not st.plan.inactive_memory(p) \
+            and not (isinstance(v.type, PointerType) and needs_no_shadow(st.ctx, st.fn, v)):
         # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it back
         # would see constant memory and lose the derivatives through it.  (Not into a global declared
-        # inactive: there the derivative is dropped on purpose.)
+        # inactive: there the derivative is dropped on purpose; nor a pointer to memory without floats, a
+        # string's characters.)
         raise unshadowed_store_error(inst, p)
     elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
             and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
