@@ -34,7 +34,7 @@ from .aggregate_shadows import holds_pointers
 from .branch_origins import BranchOrigins
 from .call_kinds import CallKind
 from .caught_exceptions import caught_invokes, check_reversible, restore_invokes, unwind_reverse_target
-from .common import (ADContext, carries_float, clone_body, describe, differentiable_order, primal_and_shadow_params,
+from .common import (ADContext, carries_float, clone_body, differentiable_order, primal_and_shadow_params,
                      value_name, zero)
 from .custom import custom_rules
 from .float_bits import copied_word_type, float_bits_type, only_integer_uses, returned_float_bits
@@ -296,9 +296,8 @@ class _ReverseGenerator(ReverseState):
             for v, blk in inst.incoming:
                 if blk in self.fwd:
                     s = self.shadow_or_none(v)
-                    if s is None:
-                        raise DifferentiationError(f"{describe(inst)}: a pointer that may point to active memory "
-                                                   "merges with one that has no shadow; not supported yet")
+                    if s is None:  # null where that loses nothing (a string's characters), else refused
+                        s = self.merged_null_shadow(inst, v)
                     sp.add_incoming(s, self.fwd[blk])  # type: ignore[arg-type]
         self.lane = 0
 

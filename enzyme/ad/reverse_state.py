@@ -139,6 +139,14 @@ class ReverseState(LaneState, Recomputation):
             raise error
         return zero(v.type)
 
+    def merged_null_shadow(self, inst: Instruction, v: Value) -> Value:
+        """A null shadow for ``v``, which has none, where the pointer phi ``inst`` merges it with shadowed ones:
+        only where ``v``'s memory holds no floats (nothing follows the null to a derivative)."""
+        if self.null_shadow_error(inst, v) is not None:
+            raise DifferentiationError(f"{describe(inst)}: a pointer that may point to active memory merges with "
+                                       "one that has no shadow; not supported yet")
+        return zero(v.type)
+
     def null_shadow_error(self, inst: Instruction, v: Value) -> DifferentiationError | None:
         """Why ``v`` (without a shadow) cannot take a null shadow at ``inst``, or None where that loses nothing."""
         return null_shadow_error(inst, v, lambda q: needs_no_shadow(self.ctx, self.fn, q))
