@@ -24,7 +24,19 @@ _STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
 _ELEMENT_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
                              r"I(?P<t>[df])EEPT_PKS\d*_S\d*_S\d*_$"
                              # std::fill of std::array<double, N> elements: each assignment copies N doubles
-                             r"|^_ZSt9__fill_a1IPSt5arrayI(?P<a>[df])Lm\d+EES\d*_E")
+                             r"|^_ZSt9__fill_a1IPSt5arrayI(?P<a>[df])Lm\d+EES\d*_E"
+                             # std::vector<double> growing: its elements relocated with one memmove
+                             r"|^_ZSt14__relocate_a_1I(?P<r>[df])(?P=r)E")
+
+
+_POINTER_COPIES = re.compile(r"^_ZNSt(?:11__copy_move|20__copy_move_backward)ILb[01]ELb1ESt26random_access_iterator_tagE"
+                             r"(?:8__copy_m|13__copy_move_b)IP")
+
+
+def template_moves_pointers(fn: Function) -> bool:
+    """Is ``fn`` libstdc++'s trivially-copyable fast path of std::copy / std::move (_backward) of a range of pointers
+    (``__copy_m<double*>``: a std::deque's map of node pointers moved when it grows)?  It moves nothing else."""
+    return _POINTER_COPIES.match(fn.name or "") is not None
 
 
 def template_element(fn: Function) -> FloatType | None:
@@ -34,7 +46,7 @@ def template_element(fn: Function) -> FloatType | None:
     m = _ELEMENT_COPIES.match(fn.name or "")
     if m is None:
         return None
-    return FloatType("double" if (m["t"] or m["a"]) == "d" else "float")
+    return FloatType("double" if (m["t"] or m["a"] or m["r"]) == "d" else "float")
 
 
 def one_record(records: set[StructType], layout: DataLayout) -> StructType | None:

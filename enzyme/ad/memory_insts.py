@@ -155,6 +155,7 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
             and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
+            and not _tagged_integer(inst, st.layout.store_size(v.type)) \
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)):
         # (Read from a known library object holding no floats -- a std::string's buffer union -- it is none;
         # nor is a word of a flang descriptor.)
@@ -294,3 +295,11 @@ def read_as_integer(load: LoadInst) -> bool:
     strict aliasing such bytes cannot be a floating-point value, whatever type analysis merged for them."""
     tree = access_tree(load, 1)
     return tree is not None and tree.at(0) == INTEGER
+
+
+def _tagged_integer(store: Instruction, size: int) -> bool:
+    """Does the store's own access tag say it writes an integer (a ``size_t`` field, tagged at -O0 by
+    driver/field_tags.py)?  Then the word it copies holds no float bits."""
+    tree = access_tree(store, size)
+    first = tree.first_level() if tree is not None else {}
+    return bool(first) and all(t.is_integer for t in first.values())
