@@ -153,9 +153,9 @@ def _with_field_tags(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
 def _with_variadic_buffers(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
     """Variadic functions that read their ``...`` with ``va_start`` get their variadic arguments through a buffer
     each call site fills, so the values read are visible in the IR (enzyme.driver.variadic_calls)."""
-    text = llvm.to_text(module)
-    if "@llvm.va_start" not in text:
+    if not llvm.declares_function(module, "llvm.va_start"):
         return module
+    text = llvm.to_text(module)
     from enzyme.driver.variadic_calls import expand_variadic_functions
     from enzyme.ir import parse_module, print_module
 
