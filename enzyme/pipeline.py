@@ -150,6 +150,24 @@ def _with_field_tags(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
     return tagged
 
 
+def _with_variadic_buffers(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
+    """Variadic functions that read their ``...`` with ``va_start`` get their variadic arguments through a buffer
+    each call site fills, so the values read are visible in the IR (enzyme.driver.variadic_calls)."""
+    if not llvm.declares_function(module, "llvm.va_start"):
+        return module
+    text = llvm.to_text(module)
+    from enzyme.driver.variadic_calls import expand_variadic_functions
+    from enzyme.ir import parse_module, print_module
+
+    with collector_paused():
+        ours = parse_module(text)
+        if not expand_variadic_functions(ours):
+            return module
+        rewritten = llvm.parse(print_module(ours), name=name)
+    llvm.verify(rewritten, name=name)
+    return rewritten
+
+
 def _through_enzyme_ir(text: str) -> str:
     """Import into our IR model, run every differentiation request, print back."""
     from enzyme.driver import differentiate_module
@@ -194,6 +212,7 @@ def transform_module(
             f"defined: an optimizing frontend may have inlined calls to it there, and inlined copies are "
             f"differentiated as code, not with the rule; declare it __attribute__((noinline))",
             EnzymeWarning, stacklevel=2)
+    module = _with_variadic_buffers(module, name)
     if options.preopt:
         module = _with_field_tags(module, name)
         with progress.phase(f"optimized {name} before differentiation"):

@@ -59,7 +59,25 @@ def needs_no_shadow(ctx: ADContext, fn: Function, p: Value) -> bool:
     """May the pointer ``p`` (in ``fn``) take a null shadow: type analysis knows no floating-point bytes where it
     points, or it is a code pointer?"""
     return points_to_no_floats(function_contexts(ctx, fn), p) or always_function(p, analyzed_functions(ctx)) \
-        or string_characters(p)
+        or string_characters(p) or vtable_pointer(p)
+
+
+def vtable_pointer(v: Value) -> bool:
+    """Is ``v`` (through GEPs) an entry of a C++ VTT (``_ZTT...``: the vtable addresses a class with virtual
+    bases stores into its objects while they are built and destroyed), which points at code and type info?"""
+    while isinstance(v, GEPInst):
+        v = v.pointer
+    if not isinstance(v, LoadInst):
+        return False
+    table = v.pointer
+    while isinstance(table, (GEPInst, ConstantExpr)) and not isinstance(table, GlobalVariable):
+        if isinstance(table, GEPInst):
+            table = table.pointer
+        elif table.operands and table.opcode == "getelementptr":
+            table = table.operands[0]
+        else:
+            return False
+    return isinstance(table, GlobalVariable) and (table.name or "").startswith("_ZTT")
 
 
 _ABI_TABLES = ("_ZTV", "_ZTT", "_ZTI", "_ZTS")

@@ -406,7 +406,8 @@ def no_rule_error(inst: Instruction, name: str) -> DifferentiationError:
             "set-up and query calls are inactive)")
     if name.startswith(("llvm.va_start", "llvm.va_copy", "llvm.va_end")):
         return DifferentiationError(
-            f"{describe(inst)}: variadic arguments (va_arg) are not differentiated yet; pass the values in an array")
+            f"{describe(inst)}: variadic arguments (va_arg) are not differentiated yet where the variadic function "
+            "is called through a pointer (or off x86-64 System V); call it directly or pass the values in an array")
     reason = no_rule_reason(name)
     if reason is not None:  # known, deliberately without a rule: say why
         return DifferentiationError(f"{describe(inst)}: no derivative rule for @{name}: {reason}; "

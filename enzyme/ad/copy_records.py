@@ -24,7 +24,19 @@ _STD_PREFIXES = ("_ZSt", "_ZNSt", "_ZNKSt", "_ZN9__gnu_cxx", "_ZNK9__gnu_cxx")
 _ELEMENT_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
                              r"I(?P<t>[df])EEPT_PKS\d*_S\d*_S\d*_$"
                              # std::fill of std::array<double, N> elements: each assignment copies N doubles
-                             r"|^_ZSt9__fill_a1IPSt5arrayI(?P<a>[df])Lm\d+EES\d*_E")
+                             r"|^_ZSt9__fill_a1IPSt5arrayI(?P<a>[df])Lm\d+EES\d*_E"
+                             # std::vector<double> growing: its elements relocated with one memmove
+                             r"|^_ZSt14__relocate_a_1I(?P<r>[df])(?P=r)E")
+
+
+_POINTER_COPIES = re.compile(r"^_ZNSt(?:11__copy_move|20__copy_move_backward)ILb[01]ELb1ESt26random_access_iterator_tagE"
+                             r"(?:8__copy_m|13__copy_move_b)IP")
+
+
+def template_moves_pointers(fn: Function) -> bool:
+    """Is ``fn`` libstdc++'s trivially-copyable fast path of std::copy / std::move (_backward) of a range of pointers
+    (``__copy_m<double*>``: a std::deque's map of node pointers moved when it grows)?  It moves nothing else."""
+    return _POINTER_COPIES.match(fn.name or "") is not None
 
 
 #: The same fast paths for integer elements (``__copy_m<int>``, ``__relocate_a_1<int, int>``: a std::vector<int>
@@ -50,7 +62,7 @@ def template_element(fn: Function) -> FloatType | None:
     m = _ELEMENT_COPIES.match(fn.name or "")
     if m is None:
         return None
-    return FloatType("double" if (m["t"] or m["a"]) == "d" else "float")
+    return FloatType("double" if (m["t"] or m["a"] or m["r"]) == "d" else "float")
 
 
 def one_record(records: set[StructType], layout: DataLayout) -> StructType | None:
@@ -91,7 +103,7 @@ def matching_records(facts: dict[int, ConcreteType], nbytes: int | None, layout:
     found: dict[tuple[int, tuple[tuple[int, ConcreteType], ...]], StructType] = {}
     for r in candidates:
         size = layout.alloc_size(r)
-        declared = declared_scalars(r, layout)
+        declared = declared_scalars(r, layout) if variant_union_size(r, layout) is None else _variant_member(r, layout)
         if not size or not declared or (nbytes is not None and nbytes % size) \
                 or not any(t.is_float for t in declared.values()):
             continue
@@ -125,7 +137,43 @@ def template_records(ptr: Value, candidates: Sequence[StructType]) -> set[Struct
         i = j + max(n, 0)
     wanted = {f"{kind}.{x}" for x in idents for kind in ("struct", "class")}
     named = {r for r in candidates if getattr(r, "name", None) in wanted}
+    if "variant" in idents:
+        # ``construct<std::variant<Circle, Rect>>``: the variant is what moves, its alternatives are named too
+        variants = {r for r in candidates if _is_std_variant(r)}
+        return variants if len(variants) == 1 else set()
     return named if len(named) == 1 else set()
+
+
+def variant_union_size(t: Type, layout: DataLayout) -> int | None:
+    """The size of a ``std::variant``'s storage union (its alternatives' bytes), when ``t`` is such a variant:
+    the index and the tail padding follow it and hold no float (the union's bytes must be typed by facts)."""
+    if not isinstance(t, StructType) or not _is_std_variant(t):
+        return None
+    u: Type = t
+    while isinstance(u, StructType) and u.elements:
+        first = u.elements[0]
+        if isinstance(first, StructType) and getattr(first, "name", "").startswith(
+                "union.std::__detail::__variant::_Variadic_union"):
+            return layout.alloc_size(first)
+        u = first
+    return None
+
+
+def _variant_member(t: StructType, layout: DataLayout) -> dict[int, ConcreteType] | None:
+    """The fields of the alternative a ``std::variant``'s storage union is lowered to (its largest): what type
+    analysis must find in the union's bytes, and nothing else, for a copy to be taken as one of variants."""
+    u: Type = t
+    while isinstance(u, StructType) and u.elements and not getattr(u, "name", "").startswith("union."):
+        u = u.elements[0]
+    while isinstance(u, StructType) and getattr(u, "name", "").startswith("union.") and u.elements:
+        u = u.elements[0]
+    return declared_scalars(u, layout)
+
+
+def _is_std_variant(t: StructType) -> bool:
+    """``class.std::variant`` (``.N`` for each further instance)."""
+    name = getattr(t, "name", "")
+    return name == "class.std::variant" or name.startswith("class.std::variant.") and name[19:].isdigit()
 
 
 def declared_scalars(t: Type, layout: DataLayout,

@@ -25,6 +25,7 @@ from ..analysis.type_offsets import gep_offset
 from ..analysis.type_tree import ConcreteType
 from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, ConstantKeyword, Function, GEPInst, Instruction, PhiInst, StructType,
                   Value)
+from .copy_records import declared_scalars
 
 #: How many levels of callers are followed from a pointer argument.
 MAX_CALLER_DEPTH = 6
@@ -68,7 +69,7 @@ def _view(pointers: tuple[Value | None, ...], infos_of: InfosOf, non_float: NonF
         view.padding |= non_float(ptr)
         view.records |= record_types(ptr, layout=layout)
         if layout is not None:
-            view.positions |= record_positions(ptr, layout)
+            view.positions |= record_positions(ptr, layout) or _caller_positions(ptr, layout, callers)
     args = [p for p in pointers if isinstance(p, Argument) and isinstance(p.function, Function)]
     if not args or depth >= MAX_CALLER_DEPTH:
         return view
@@ -110,6 +111,38 @@ def record_positions(ptr: Value, layout: DataLayout) -> set[tuple[StructType, in
         if size and offset % size:
             out.add((r, offset % size))
     return out
+
+
+def _caller_positions(ptr: Value, layout: DataLayout, callers: set[Function]) -> set[tuple[StructType, int]]:
+    """(record type, offset) for a pointer a constant number of bytes after a pointer argument that every call
+    site passes the start of a record for (a constructor's second field: ``getelementptr i8, ptr %this, i64 16``,
+    ``this`` passed on by the derived class's constructor)."""
+    if not isinstance(ptr, GEPInst) or not isinstance(ptr.pointer, Argument) \
+            or not all(isinstance(i, ConstantInt) for i in ptr.indices):
+        return set()
+    offset, _ = gep_offset(layout, ptr.source_type, list(ptr.indices))
+    return {(r, offset % size) for r in _caller_records(ptr.pointer, layout, callers, 0)
+            if (size := layout.alloc_size(r)) and offset % size}
+
+
+def _caller_records(arg: Argument, layout: DataLayout, callers: set[Function], depth: int) -> set[StructType]:
+    """The record types every call site passes the start of for ``arg`` (through arguments passed on)."""
+    fn = arg.function
+    if not isinstance(fn, Function) or depth >= MAX_CALLER_DEPTH:
+        return set()
+    found: set[StructType] | None = None
+    for use in fn.uses:
+        call = use.user
+        if isinstance(call, Instruction) and call.function not in callers:
+            continue  # derivative code
+        if not isinstance(call, CallInst) or call.called_function is not fn or use.index == arg.index:
+            return set()  # address taken: unknown callers
+        actual = call.args[arg.index]
+        here = record_types(actual, layout=layout)
+        if not here and isinstance(actual, Argument):
+            here = _caller_records(actual, layout, callers, depth + 1)
+        found = here if found is None else found & here
+    return found or set()
 
 
 _CONSTRUCTOR = re.compile(r"_ZN(\d+)")
@@ -168,3 +201,18 @@ def record_types(ptr: Value, seen: frozenset[Value] = frozenset(),
             out |= {g.source_type for g in user.users
                     if isinstance(g, GEPInst) and g.pointer is user and isinstance(g.source_type, StructType)}
     return out
+
+
+def call_sites_disagree(dst: Value, src: Value, nbytes: int | None, layout: DataLayout, infos_of: InfosOf,
+                         primal_functions: set[Function]) -> bool:
+    """Whether the callers know a pointer or an integer among the copied bytes: the one float type the function
+    accesses the objects with is then a field beside them (a closure's constant), not the copy's element."""
+    view = copy_view((dst, src), infos_of, lambda p: set(), primal_functions, layout=layout)
+    if view is None or any(not t.is_float and (nbytes is None or 0 <= o < nbytes) for o, t in view.facts.items()):
+        return True
+    for record, at in view.positions:  # inside a record: what it declares there
+        declared = declared_scalars(record, layout)
+        if declared is None or nbytes is None \
+                or any(not t.is_float and at <= o < at + nbytes for o, t in declared.items()):
+            return True
+    return False

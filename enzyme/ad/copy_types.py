@@ -20,7 +20,8 @@ the standard-library template the copy is in (``std::__relocate_a_1<Particle>``
 at -O0), from a constructor's class, or as the one struct type of the module
 whose fields are exactly the known facts; the bytes no access types are then
 what the C/C++ struct declares (never through a union, except
-``std::optional``'s storage, nor a byte array), checked against every fact.
+``std::optional``'s storage, nor a byte array), checked against every fact.  A ``std::variant``'s storage
+union must be typed by the facts alone; its index and tail padding hold no float (copy_records.py).
 The copies in pyenzyme's qsort body take the layout of the array the callers
 sort (:func:`sorted_element_layout`), and realloc.py uses the same record
 layout for buffers of records.
@@ -41,8 +42,9 @@ from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from ..rules.runtime_bodies import body_name
 from .common import underlying_global, zero
 from .device import accumulate_into
-from .copy_records import declared_scalars, matching_records, one_record, template_positions, template_records
-from .copy_sites import CopyView, InfosOf, copy_view
+from .copy_records import (declared_scalars, matching_records, one_record, template_positions, template_records,
+                           variant_union_size)
+from .copy_sites import CopyView, InfosOf, call_sites_disagree, copy_view
 
 if TYPE_CHECKING:
     from ..ir.builder import Builder
@@ -114,8 +116,10 @@ def copy_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: i
         size = layout.alloc_size(elem)
         offsets = sorted(o for o in facts if o != -1)
         if offsets == list(range(0, size * len(offsets), size)) and all(o % size == 0 for o in offsets):
-            if -1 in facts or accessed is not None or (nbytes is not None and nbytes <= size * len(offsets)) \
-                    or (nbytes is None and count_of == size and offsets):
+            covered = -1 in facts or (nbytes is not None and nbytes <= size * len(offsets)) \
+                or (nbytes is None and count_of == size and offsets)
+            if covered or (accessed is not None and not call_sites_disagree(dst, src, nbytes, layout, infos_of,
+                                                                            primal_functions)):
                 return CopyLayout(element=elem)
     if -1 in facts and accessed is None and all(t.is_pointer or t.is_integer for t in facts.values()):
         return CopyLayout(no_floats=True)  # the same non-float type at every offset
@@ -244,14 +248,21 @@ def _records(view: CopyView, nbytes: int | None, layout: DataLayout) -> CopyLayo
     into one record) and the struct's padding must account for every byte of the record."""
     if -1 in view.facts:
         return None
-    record = one_record(view.records, layout)
+    records = view.records
+    if nbytes is not None and len(records) > 1:  # whole records: of a size the copy is a multiple of
+        records = {r for r in records if 0 < layout.alloc_size(r) <= nbytes and nbytes % layout.alloc_size(r) == 0}
+    record = one_record(records, layout)
     if record is None:
         return None
     size = layout.alloc_size(record)
+    if nbytes is not None and 0 < nbytes < size and -1 not in view.facts:
+        return _inside_record(view, nbytes, layout, record, 0)  # the leading bytes of one (its first fields)
     if size == 0 or size > MAX_UNROLLED_BYTES or (nbytes is not None and nbytes % size != 0):
         return None
     folded: dict[int, ConcreteType] = {}
     for off, t in view.facts.items():
+        if nbytes is not None and off >= nbytes:
+            continue  # about memory after what is copied
         if off < 0 or folded.setdefault(off % size, t) != t:
             return None  # a fact that does not repeat with the record: not an array of it
     declared = declared_scalars(record, layout)
@@ -340,7 +351,9 @@ def _bytes_without_floats(t: Type, layout: DataLayout) -> set[int]:
     lone: set[int] = set()
 
     def walk(u: Type, base: int, array_element: bool) -> None:
-        if isinstance(u, StructType):
+        if (union_size := variant_union_size(u, layout)) is not None:
+            data.update(range(base, base + union_size))  # the index and the tail: no float
+        elif isinstance(u, StructType):
             for off, e in zip(layout.struct_layout(u).offsets, u.elements):
                 walk(e, base + off, False)
         elif isinstance(u, (ArrayType, VectorType)):

@@ -20,9 +20,10 @@ from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .closure_copies import closure_copy_layout
 from .declared_objects import declared_object_layout
-from .copy_records import integer_element_copy, template_element
+from .copy_records import integer_element_copy, template_element, template_moves_pointers
 from .copy_types import (CopyLayout, analyzed_functions, copy_layout, declared_copy_layout, emit_leaf_adjoints, emit_pointer_shadow_copies,
                          function_contexts, may_copy_pointers, sorted_element_layout)
+from .code_pointers import needs_no_shadow
 from .custom import custom_rules
 from .input_calls import augment_input_call, forward_input_call, reverse_input_call
 from .openmp import needs_atomic_adjoint, refuse_in_parallel
@@ -49,7 +50,8 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
         if sd is None:
             if mf.src is not None and st.tangent(args[mf.src]) is not None \
                     and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(args[mf.dst])) \
-                    and not any(string_characters(args[i]) for i in (mf.src, mf.dst)):  # (characters only)
+                    and not any(string_characters(args[i]) for i in (mf.src, mf.dst)) \
+                    and not needs_no_shadow(st.ctx, st.fn, args[mf.src]):  # (characters: nothing is lost)
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
             return
@@ -284,7 +286,7 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     infos = function_contexts(st.ctx, st.fn)
     types = st.ctx.types
     assert types is not None  # function_contexts made it
-    if integer_element_copy(st.fn) or \
+    if integer_element_copy(st.fn) or template_moves_pointers(st.fn) or \
             any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
         return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,

@@ -24,7 +24,7 @@ from ..ir.types import I8, I64, ArrayType, PointerType, StructType, Type
 from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
-from .code_pointers import into_abi_table, own_shadow
+from .code_pointers import into_abi_table, needs_no_shadow, own_shadow
 from .copy_records import integer_element_copy
 from .declared_objects import declared_integers
 from .memcopy import string_characters
@@ -75,7 +75,8 @@ def forward_store(st: ForwardState, inst: Instruction, ni: Instruction, b: Build
         b.store(text or st.t(v), s, inst.align)
     elif st.tangent(v) is not None and has_tangent(v.type) \
             and not custom_rules(st.ctx.module).is_inactive_global(underlying_global(p)) \
-            and not string_characters(v):  # (a std::string's characters: nothing to lose)
+            and not string_characters(v) \
+            and not (isinstance(v.type, PointerType) and needs_no_shadow(st.ctx, st.fn, v)):
         # A pointer's tangent (shadow) would be lost as well.  A global declared inactive drops it on purpose.
         raise unshadowed_store_error(inst, p)
 
@@ -150,22 +151,26 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             b.store(b.extractvalue(sv, list(path)), at, 1)
     elif sp is None and (v in st.active or (holds_pointers(v.type) and v in st.shadow)) \
             and not custom_rules(st.m).is_inactive_global(underlying_global(p)) \
-            and not st.plan.inactive_memory(p) and not string_characters(v):
+            and not st.plan.inactive_memory(p) and not string_characters(v) \
+            and not (isinstance(v.type, PointerType) and needs_no_shadow(st.ctx, st.fn, v)):
         # A pointer to memory with a shadow, stored where no shadow keeps its shadow: whoever loads it back
         # would see constant memory and lose the derivatives through it.  (Not into a global declared
-        # inactive: there the derivative is dropped on purpose.)
+        # inactive: there the derivative is dropped on purpose; nor a pointer to memory without floats, a
+        # string's characters.)
         raise unshadowed_store_error(inst, p)
     elif sp is not None and isinstance(v.type, IntType) and isinstance(v, LoadInst) \
             and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
             and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
+            and not _tagged_integer(inst, st.layout.store_size(v.type)) \
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
             and not string_characters(v.pointer) and not string_characters(p) \
             and not integer_element_copy(st.fn) \
             and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m):
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
-        # its data pointer points to, as a one-character string is copied -- it is none; nor is a word of a
-        # flang descriptor, a libstdc++ copy or fill of integers, a constructor moving its class's int fields.)
+        # its data pointer points to, as a one-character string is copied -- it is none; nor is a word stored
+        # with an integer access tag, a word of a flang descriptor, a libstdc++ copy or fill of integers, a
+        # constructor moving its class's int fields.)
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
                                    "Not supported yet in reverse mode")
@@ -302,3 +307,11 @@ def read_as_integer(load: LoadInst) -> bool:
     strict aliasing such bytes cannot be a floating-point value, whatever type analysis merged for them."""
     tree = access_tree(load, 1)
     return tree is not None and tree.at(0) == INTEGER
+
+
+def _tagged_integer(store: Instruction, size: int) -> bool:
+    """Does the store's own access tag say it writes an integer (a ``size_t`` field, tagged at -O0 by
+    driver/field_tags.py)?  Then the word it copies holds no float bits."""
+    tree = access_tree(store, size)
+    first = tree.first_level() if tree is not None else {}
+    return bool(first) and all(t.is_integer for t in first.values())

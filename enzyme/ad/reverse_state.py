@@ -141,13 +141,15 @@ class ReverseState(LaneState, Recomputation):
         return zero(v.type)
 
     def incoming_shadow(self, phi: Instruction, v: Value) -> Value:
-        """The shadow of ``v`` coming into the pointer ``phi``: refused where ``v`` has none, unless every value
-        the phi merges is a std::string's data pointer (characters only, as a moved-into string swaps its buffer
-        with the source's: a null shadow loses nothing)."""
+        """The shadow of ``v`` coming into the pointer ``phi``.  Where ``v`` has none, a null shadow where that
+        loses nothing: every value the phi merges is a std::string's data pointer (a moved-into string swaps its
+        buffer with the source's), or ``v``'s memory holds no floats; refused otherwise."""
         s = self.shadow_or_none(v)
         if s is not None:
             return s
         if isinstance(phi, PhiInst) and all(string_characters(w) for w, _ in phi.incoming):
+            return zero(v.type)
+        if self.null_shadow_error(phi, v) is None:
             return zero(v.type)
         raise DifferentiationError(f"{describe(phi)}: a pointer that may point to active memory merges with one "
                                    "that has no shadow; not supported yet")

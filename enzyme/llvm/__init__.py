@@ -12,7 +12,7 @@ from enzyme.llvm.argument_access import read_only_arguments
 from enzyme.llvm.jit import JIT, load_library, unresolved_symbols
 from enzyme.llvm.linking import device_library_functions, link, link_device_libraries, link_device_library
 from enzyme.llvm.optimized_unit import host_mark_bitcode, is_one_optimized_unit
-from enzyme.llvm.modules import to_bitcode, to_text, verify
+from enzyme.llvm.modules import declares_function, to_bitcode, to_text, verify
 from enzyme.llvm.parsing import REQUIRED_LLVM_MAJOR, bundled_llvm_version, parse, parse_file
 from enzyme.llvm.passes import optimize, preopt, strip_debug
 from enzyme.llvm.registrations import keep_registered_calls, registered_functions
@@ -27,6 +27,7 @@ from enzyme.llvm.targets import (
 )
 
 __all__ = [
+    "declares_function",
     "link_device_libraries",
     "device_library_functions",
     "link_device_library",

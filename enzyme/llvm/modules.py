@@ -14,6 +14,11 @@ def to_text(mod: llvm.ModuleRef) -> str:
     return str(mod)
 
 
+def declares_function(mod: llvm.ModuleRef, prefix: str) -> bool:
+    """Does the module declare or define a function whose name starts with ``prefix`` (``llvm.va_start``)?"""
+    return any(f.name.startswith(prefix) for f in mod.functions)
+
+
 def to_bitcode(mod: llvm.ModuleRef) -> bytes:
     """The module as LLVM 22 bitcode."""
     return mod.as_bitcode()
