@@ -3,8 +3,8 @@
 Programs log from inside the code they differentiate through their own
 printf-style function: ``va_start``, ``vfprintf``/``vsnprintf``, ``va_end``.
 Its arguments are often active doubles, but such a function can only print:
-it writes nothing but its own stack (the ``va_list``, a line buffer) and
-integer globals (a line counter), calls only functions that never carry
+it writes nothing but its own stack (the ``va_list``, a line buffer),
+integer globals (a line counter) and a global ``FILE *`` it opens, calls only functions that never carry
 derivatives (the printf family, ``fputs``, ``fflush``) or others like itself,
 and returns nothing or an integer.  A call to it has no derivative, so it is
 classified inactive (``call_kinds.py``) instead of being differentiated,
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..ir import (AllocaInst, AtomicRMWInst, CallInst, CastInst, CmpXchgInst, FenceInst, Function, GEPInst,
                   GlobalVariable, Instruction, IntType, InvokeInst, StoreInst, Value)
-from ..ir.types import VOID
+from ..ir.types import VOID, PointerType
 from .common import is_inactive_function
 
 #: Intrinsics a logging helper uses on its own stack objects.
@@ -57,10 +57,15 @@ def _harmless(inst: Instruction, fn: Function, visiting: set[Function]) -> bool:
     if isinstance(inst, StoreInst):
         if _own_stack(inst.pointer, fn):
             return True
-        target = inst.pointer
+        target, value = inst.pointer, inst.value
+        if not isinstance(target, GlobalVariable):
+            return False
         # a call counter: an integer stored straight into an integer global
-        return isinstance(target, GlobalVariable) and isinstance(target.value_type, IntType) and \
-            isinstance(inst.value.type, IntType)
+        if isinstance(target.value_type, IntType) and isinstance(value.type, IntType):
+            return True
+        # a log file opened on first use: `static FILE *log_file; if (!log_file) log_file = fopen(...)`
+        return isinstance(value, CallInst) and value.callee_name is not None and \
+            is_inactive_function(value.callee_name) and isinstance(target.value_type, PointerType)
     if not isinstance(inst, CallInst):
         return True  # arithmetic, loads, branches, va_arg: nothing outside the frame changes
     name = inst.callee_name

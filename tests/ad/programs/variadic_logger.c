@@ -1,6 +1,7 @@
 /* A printf-style logger with its own `...` (va_start, vfprintf / vsnprintf, va_end), called with active
    doubles inside the differentiated code: it only prints, so the derivative ignores the call.  A second
-   logger also counts its calls in a static int and formats into a stack buffer first. */
+   logger also counts its calls in a static int and formats into a stack buffer first; a third hands its
+   va_list to a `vlog` helper writing to a log file opened on first use (`static FILE *`). */
 #include "check.h"
 #include <stdarg.h>
 #include <string.h>
@@ -31,6 +32,22 @@ static int logf_tagged(int level, const char *fmt, ...) {
   return n;
 }
 
+static FILE *trace_file = NULL;
+
+static void vtrace(const char *fmt, va_list ap) {
+  if (!trace_file) trace_file = fopen("/dev/null", "w");
+  if (!trace_file) return;
+  vfprintf(trace_file, fmt, ap);
+  fflush(trace_file);
+}
+
+static void trace(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vtrace(fmt, ap);
+  va_end(ap);
+}
+
 /* f(x, k) = sum_i x_i^2 sin(k x_i), logging intermediate values */
 double model(const double *x, int n, double k) {
   double s = 0;
@@ -38,6 +55,7 @@ double model(const double *x, int n, double k) {
     double t = x[i] * x[i] * sin(k * x[i]);
     s += t;
     if (i % 2 == 0) logmsg("i=%d x=%.4f term=%.6e partial=%.6e\n", i, x[i], t, s);
+    trace("%d %.17g %.17g\n", i, t, k);
   }
   logf_tagged(1, "k=%g sum=%.10f (%s)\n", k, s, "done");
   return s;
