@@ -105,9 +105,7 @@ def guard_memo_caches(module: Module, roots: Iterable[Function]) -> GlobalVariab
     compares = [c for f in funcs for c in _key_compares(f)]
     if not compares:
         return None
-    flag = GlobalVariable(module.unique_name("__enzyme_memo_off"), I8, initializer=const_int(I8, 0),
-                          prefix="internal thread_local")
-    module.add(flag)
+    flag = derivative_flag(module)
     for cmp in compares:
         b = Builder(InsertPoint.after_inst(cmp))
         on = b.icmp("ne", b.load(I8, flag), const_int(I8, 0))
@@ -117,6 +115,20 @@ def guard_memo_caches(module: Module, roots: Iterable[Function]) -> GlobalVariab
         for use in users:
             use.user.set_operand(use.index, guarded)
     return flag
+
+
+#: The flag's name: set while a derivative call runs (thread-local: another thread's primal calls keep caching).
+FLAG = "__enzyme_in_derivative"
+
+
+def derivative_flag(module: Module) -> GlobalVariable:
+    """The module's derivative-call flag (made on first use)."""
+    flag = module.get(FLAG)
+    if isinstance(flag, GlobalVariable):
+        return flag
+    made = GlobalVariable(FLAG, I8, initializer=const_int(I8, 0), prefix="internal thread_local")
+    module.add(made)
+    return made
 
 
 def memo_off_around(call: CallInst, flag: GlobalVariable | None) -> None:
