@@ -15,8 +15,22 @@ into a result, stores into memory it was given -- still goes the usual way.
 """
 from __future__ import annotations
 
-from ..ir import (AllocaInst, AtomicRMWInst, CallInst, CastInst, CmpXchgInst, FenceInst, Function, GEPInst,
-                  GlobalVariable, Instruction, IntType, InvokeInst, StoreInst, Value)
+from ..ir import (
+    AllocaInst,
+    AtomicRMWInst,
+    CallInst,
+    CastInst,
+    CmpXchgInst,
+    FenceInst,
+    Function,
+    GEPInst,
+    GlobalVariable,
+    Instruction,
+    IntType,
+    InvokeInst,
+    StoreInst,
+    Value,
+)
 from ..ir.types import VOID, PointerType
 from .common import is_inactive_function
 

@@ -21,9 +21,21 @@ from collections.abc import Iterable
 
 from ..ad.common import underlying_global
 from ..analysis.activity_solver import reachable_functions
-from ..ir import (AllocaInst, CallInst, CmpInst, Function, GlobalVariable, LoadInst, Module, PhiInst, SelectInst,
-                  StoreInst, Value)
+from ..ir import (
+    AllocaInst,
+    CallInst,
+    CmpInst,
+    Function,
+    GlobalVariable,
+    LoadInst,
+    Module,
+    PhiInst,
+    SelectInst,
+    StoreInst,
+    Value,
+)
 from ..ir.builder import Builder, InsertPoint, const_int
+from ..ir.target_attributes import is_gpu_module
 from ..ir.types import I1, I8, FloatType
 
 #: Predicates true when the operands are equal (a hit when true) and when they differ (a hit when false).
@@ -99,6 +111,8 @@ def _key_global(v: Value, stored: dict[GlobalVariable, set[Value]]) -> GlobalVar
 def guard_memo_caches(module: Module, roots: Iterable[Function]) -> GlobalVariable | None:
     """Make the cache-key tests of the functions ``roots`` reach fail while a flag is set; returns the flag
     (None when there is no such test)."""
+    if is_gpu_module(module):  # no thread-local flag in device code: left as it was
+        return None
     funcs: dict[Function, None] = {}
     for root in roots:
         funcs.update(dict.fromkeys(reachable_functions(root)))

@@ -23,9 +23,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..analysis.activity_solver import reachable_functions
-from ..ir import (AllocaInst, Block, BranchInst, ConstantFP, ConstantKeyword, Function, GlobalVariable, Instruction,
-                  LoadInst, Module, StoreInst, Value)
+from ..ir import (
+    AllocaInst,
+    Block,
+    BranchInst,
+    ConstantFP,
+    ConstantKeyword,
+    Function,
+    GlobalVariable,
+    Instruction,
+    LoadInst,
+    Module,
+    StoreInst,
+    Value,
+)
 from ..ir.builder import Builder, InsertPoint, const_fp, const_int
+from ..ir.target_attributes import is_gpu_module
 from ..ir.types import I8, FloatType
 from .memo_caches import derivative_flag
 
@@ -33,6 +46,8 @@ from .memo_caches import derivative_flag
 def guard_warm_starts(module: Module, roots: Iterable[Function]) -> GlobalVariable | None:
     """Make the warm-start loads of the functions ``roots`` reach read the initial value while the derivative
     flag is set; returns the flag (None when there is no such load)."""
+    if is_gpu_module(module):  # no thread-local flag in device code: left as it was
+        return None
     funcs: dict[Function, None] = {}
     for root in roots:
         funcs.update(dict.fromkeys(reachable_functions(root)))
