@@ -14,8 +14,9 @@ calls the guess is the variable's initial value (the program's own cold start, w
 iterations run and their derivatives converge with them.
 
 Recognised: a load of a scalar floating-point global with a constant initial value, in a function that stores
-back into the same global a value computed from the loaded one, where a branch inside a loop tests a value
-computed from it (the convergence test).  The load is replaced by ``flag ? initial value : load`` with the
+back into the same global a value computed from the loaded one, where a branch inside a loop compares a
+magnitude computed from it (``fabs``, ``sqrt``: the convergence test).  A global clock run to an end time
+(``while (t_sim < t_end) t_sim += dt;``) is state the result depends on, not a guess: it is left alone.  The load is replaced by ``flag ? initial value : load`` with the
 flag of ``memo_caches.py``, set around every derivative call site.
 """
 from __future__ import annotations
@@ -25,8 +26,11 @@ from collections.abc import Iterable
 from ..analysis.activity_solver import reachable_functions
 from ..ir import (
     AllocaInst,
+    BinaryOperator,
     Block,
     BranchInst,
+    CallInst,
+    CmpInst,
     ConstantFP,
     ConstantKeyword,
     Function,
@@ -34,12 +38,13 @@ from ..ir import (
     Instruction,
     LoadInst,
     Module,
+    SelectInst,
     StoreInst,
     Value,
 )
 from ..ir.builder import Builder, InsertPoint, const_fp, const_int
 from ..ir.target_attributes import is_gpu_module
-from ..ir.types import I8, FloatType
+from ..ir.types import I1, I8, FloatType
 from .memo_caches import derivative_flag
 
 
@@ -79,17 +84,41 @@ def _warm_start_loads(fn: Function) -> list[LoadInst]:
                 (isinstance(g.initializer, ConstantFP) or (isinstance(g.initializer, ConstantKeyword)
                                                           and g.initializer.keyword == "zeroinitializer"))):
             continue
-        stored_back, tested = _flows(inst, g)
+        stored_back, tested, tainted = _flows(inst, g)
         if not stored_back or not tested:
             continue
         if cyclic is None:
             cyclic = _blocks_in_cycles(fn)
-        if any(br.parent in cyclic for br in tested):
+        if any(br.parent in cyclic and _convergence_test(br.condition, tainted) for br in tested):
             out.append(inst)
     return out
 
 
-def _flows(load: LoadInst, g: GlobalVariable) -> tuple[bool, list[BranchInst]]:
+#: What a convergence test compares with a tolerance: a magnitude.
+_MAGNITUDES = ("llvm.fabs.", "fabs", "llvm.sqrt.", "sqrt", "hypot", "cabs")
+
+
+def _convergence_test(cond: Value, tainted: set[Value]) -> bool:
+    """Is ``cond`` (through ``and``/``or``/``select`` of booleans) a comparison of a magnitude computed from
+    the guess (``fabs(res) > tol``, ``sqrt(r2) < tol``)?  A loop that runs a global clock to an end time is not a
+    solver: its result depends on where it starts."""
+    work, seen = [cond], set()
+    while work:
+        c = work.pop()
+        if c in seen:
+            continue
+        seen.add(c)
+        if isinstance(c, CmpInst) and c.opcode == "fcmp":
+            for o in c.operands:
+                if o in tainted and isinstance(o, CallInst) and o.callee_name is not None and \
+                        o.callee_name.startswith(_MAGNITUDES):
+                    return True
+        elif isinstance(c, (BinaryOperator, SelectInst)) and c.type == I1:
+            work.extend(c.operands)
+    return False
+
+
+def _flows(load: LoadInst, g: GlobalVariable) -> tuple[bool, list[BranchInst], set[Value]]:
     """Is a value computed from ``load`` stored back into ``g``, and which conditional branches test one?
     (Through local slots, as -O0 code keeps every variable in one.)"""
     tainted: set[Value] = {load}
@@ -118,7 +147,7 @@ def _flows(load: LoadInst, g: GlobalVariable) -> tuple[bool, list[BranchInst]]:
                     work.append(x)
         if len(tainted) > 5000:
             break
-    return stored_back, tests
+    return stored_back, tests, tainted
 
 
 def _blocks_in_cycles(fn: Function) -> set[Block]:
