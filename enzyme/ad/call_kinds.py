@@ -33,6 +33,7 @@ from .tape import TAPE_REUSE
 from .modes import Mode
 from .null_callees import only_null_callee
 from .openmp import is_openmp_runtime, is_parallel_region
+from .print_only import is_print_only_variadic
 
 
 class CallKind(Enum):
@@ -145,6 +146,8 @@ def classify_call(module: Module, inst: CallInst, mode: Mode) -> CallSite:
     crule = complex_rule(name)
     if crule is not None:
         return CallSite(CallKind.COMPLEX, name, callee, complex=crule)
+    if is_print_only_variadic(callee):  # a printf-style logger (va_start, vfprintf): it only prints
+        return CallSite(CallKind.INACTIVE, name, callee)
     if callee is not None and not callee.is_declaration:
         return CallSite(CallKind.DEFINED, name, callee)
     return CallSite(CallKind.UNKNOWN, name, callee)

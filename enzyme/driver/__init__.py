@@ -13,6 +13,8 @@ from ..ir.target_attributes import is_gpu_module
 from .active_globals import shadow_active_globals, zero_shadows_around
 from .batch import replace_batches
 from .byval_copies import copy_written_byval_arguments
+from .memo_caches import guard_memo_caches, memo_off_around
+from .warm_starts import guard_warm_starts
 from .context_shadows import check_shadow_forms, replace_shadow_api
 from .checkpoints import lower_checkpoints
 from .fixed_point_loops import outline_marked_loops
@@ -55,6 +57,10 @@ def differentiate_module(module: Module) -> int:
         if not fn.is_declaration:
             isolate_catching_invokes(fn)
     copy_written_byval_arguments(module)  # a callee's writes into its byval copy are not the caller's
+    roots_first = list(dict.fromkeys(r.function for r in requests))
+    # Derivative calls recompute where a cache would answer, and start solvers cold (a flag set around them).
+    memo_flag = guard_memo_caches(module, roots_first)
+    memo_flag = guard_warm_starts(module, roots_first) or memo_flag
     rules = custom_rules(module)  # validate registrations and annotations before generating anything
     contexts = {id(r): shadow_forms.context_of(r) for r in requests}
     own_shadows = dict(rules.shadows)  # declared with enzyme_shadow, and the query form's
@@ -81,6 +87,7 @@ def differentiate_module(module: Module) -> int:
             drop_unneeded_primal_writes(module, call, _unneeded_positions(req))
         step_iterations(f for f in module.functions if f not in before)
         zero_shadows_around(module, call, req.mode, automatic_shadows)
+        memo_off_around(call, memo_flag)
     inline_small_functions(f for f in module.functions if f not in existing)
     restore_runtime_calls(runtime_bodies)
     raise_parallel_regions(module)
