@@ -457,12 +457,20 @@ def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, acc
     return not known
 
 
-def pointer_free_constant(p: Value) -> bool:
+def pointer_free_constant(p: Value, depth: int = 6) -> bool:
     """Does ``p`` point into a constant global whose initializer holds no address?  Copying from it gives
     null pointers, whose null shadows are right (flang initializes a derived-type local, allocatable
-    components' descriptors included, by copying such a global)."""
+    components' descriptors included, by copying such a global).  Also a parameter that every call of its
+    function passes such a pointer (a ``character(len=*)`` dummy given a literal, copied into a component); not
+    where the function's address is taken."""
     g = underlying_global(p)
-    return g is not None and g.is_constant and g.initializer is not None and _holds_no_address(g.initializer)
+    if g is not None:
+        return g.is_constant and g.initializer is not None and _holds_no_address(g.initializer)
+    if not isinstance(p, Argument) or depth == 0 or not isinstance(p.function, Function):
+        return False
+    calls = [u.user for u in p.function.uses]
+    return bool(calls) and all(isinstance(c, CallInst) and c.callee is p.function and p.index < len(c.args)
+                               and pointer_free_constant(c.args[p.index], depth - 1) for c in calls)
 
 
 def _holds_no_address(c: Value) -> bool:

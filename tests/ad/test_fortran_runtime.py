@@ -84,6 +84,17 @@ def test_module_arrays_allocated_before_the_derivative(tmp_path: Path, opt_level
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
+def test_character_and_integer_intrinsics_and_unpack(tmp_path: Path, opt_level: int) -> None:
+    """SELECT CASE (TRIM(name)), SUM of integers (-O0: _FortranASumInteger4), a CHARACTER(LEN=*) dummy given a
+    literal copied into a derived type's component, UNPACK with a scalar FIELD: before, refused (TRIM and
+    SumInteger4 had no body; the character copy "may hold pointers"; UNPACK had no body)."""
+    result = run(build(tmp_path, "names_unpack", opt_level))
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = [line for line in result.stdout.splitlines() if "central" in line]
+    assert len(checked) == 8 and not any("WRONG" in line for line in checked), result.stdout
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
 def test_copy_in_out_and_forall_descriptor_stack(tmp_path: Path, opt_level: int) -> None:
     """A strided section passed to an assumed-size legacy dummy (IS_CONTIGUOUS, copy-in/copy-out), a FORALL
     through pointer components (flang's descriptor stack), constant array constructors at -O0 (a descriptor
