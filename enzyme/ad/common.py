@@ -273,8 +273,10 @@ def narrow_integer_as_pointer(v: Value) -> bool:
     if not (isinstance(v, CastInst) and v.opcode == "inttoptr"):
         return False
     x = v.operand(0)
-    return isinstance(x, CastInst) and x.opcode in ("zext", "sext") and isinstance(x.operand(0).type, IntType) \
-        and x.operand(0).type.bits <= 32
+    if not (isinstance(x, CastInst) and x.opcode in ("zext", "sext")):
+        return False
+    t = x.operand(0).type
+    return isinstance(t, IntType) and t.bits <= 32
 
 
 def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
