@@ -628,10 +628,19 @@ static void destroy_components(const Desc *d, const DerivedType *t) {
     if (c->genre == GENRE_POINTER ||  /* pointers are left alone */
         (c->genre == GENRE_DATA && (c->category != CATEGORY_DERIVED || c->derived.type->no_destruction_needed)))
       continue;
-    if (c->genre != GENRE_ALLOCATABLE || c->category == CATEGORY_DERIVED)
+    if (c->genre != GENRE_ALLOCATABLE)
       __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
-    for (long i = 0; i < n; i++)
-      __pyenzyme_fortran_free_component(d->base + (d->rank ? element_offset(d, i) : 0), c->offset);
+    for (long i = 0; i < n; i++) {
+      char *object = d->base + (d->rank ? element_offset(d, i) : 0);
+      if (c->category == CATEGORY_DERIVED) {
+        /* an allocatable array of a derived type whose elements need neither finalization nor deallocation of
+         * their own components (the element type from the component's own descriptor) is freed like numbers */
+        const DerivedType *e = derived_type_of((const Desc *)(object + c->offset));
+        if (!e || !e->no_destruction_needed || !e->no_finalization_needed)
+          __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
+      }
+      __pyenzyme_fortran_free_component(object, c->offset);
+    }
   }
 }
 

@@ -95,6 +95,17 @@ def test_character_and_integer_intrinsics_and_unpack(tmp_path: Path, opt_level: 
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
+def test_allocatable_array_component_of_derived_type(tmp_path: Path, opt_level: int) -> None:
+    """A local whose allocatable component is an array of another derived type: its default initialization copies
+    a constant holding the element type's description (was refused: "may hold pointers"), and its deallocation
+    frees that component (was stopped at run time: derived-type components in _FortranADestroy)."""
+    result = run(build(tmp_path, "derived_array_component", opt_level))
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = [line for line in result.stdout.splitlines() if "central" in line]
+    assert len(checked) == 8 and not any("WRONG" in line for line in checked), result.stdout
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
 def test_copy_in_out_and_forall_descriptor_stack(tmp_path: Path, opt_level: int) -> None:
     """A strided section passed to an assumed-size legacy dummy (IS_CONTIGUOUS, copy-in/copy-out), a FORALL
     through pointer components (flang's descriptor stack), constant array constructors at -O0 (a descriptor
