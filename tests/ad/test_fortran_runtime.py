@@ -50,7 +50,7 @@ def test_select_and_shift_gradients(tmp_path: Path, opt_level: int) -> None:
 
 
 def test_runtime_entry_without_a_body_is_refused_by_name(tmp_path: Path) -> None:
-    """At -O0 UNPACK is a call of _FortranAUnpack, which has no body: refused while compiling."""
+    """At -O0 PRODUCT with DIM= is a call of _FortranAProductDim, which has no body: refused while compiling."""
     source = tmp_path / "rotate.f90"
     source.write_text("""
 function rotated_energy(x, n) result(e) bind(C, name="rotated_energy")
@@ -58,7 +58,7 @@ function rotated_energy(x, n) result(e) bind(C, name="rotated_energy")
   integer(c_int), value :: n
   real(c_double), intent(in) :: x(n)
   real(c_double) :: e
-  e = sum(unpack(x, x > 1.5d0, 0.5d0 * x)**2)
+  e = sum(product(spread(x, 1, 2), dim=1)**2)
 end function
 """)
     driver = tmp_path / "rotate_main.c"
@@ -67,7 +67,7 @@ end function
                       "int main(void) { double x[3] = {1, 2, 3}, dx[3] = {0};\n"
                       "  __enzyme_autodiff((void *)rotated_energy, enzyme_dup, x, dx, enzyme_const, 3); return 0; }\n")
     module = compile_sources([source, driver], CompileOptions(opt_level=0))
-    with pytest.raises(DifferentiationError, match=r"@rotated_energy: @_FortranAUnpack has no body"):
+    with pytest.raises(DifferentiationError, match=r"@rotated_energy: @_FortranAProductDim has no body"):
         transform_module(module, TransformOptions(postopt_level=0))
 
 
