@@ -12,7 +12,7 @@ from ..ir import (Block, BranchInst, CallInst, Constant, ConstantExpr, ConstantF
                   StoreInst, Value)
 from ..ir.cfg import catching_flow_order
 from ..ir.invokes import catching_invokes
-from ..ir.instructions import invoke_as_call
+from ..ir.instructions import CastInst, invoke_as_call
 from ..analysis.debuginfo import describe
 from ..analysis.nonfinite import NonFiniteValues
 from ..rules.inactive import is_known_inactive
@@ -267,6 +267,19 @@ def callee_unknown_error(inst: CallInst) -> DifferentiationError:
 NULL_PAGE = 4096
 
 
+def narrow_integer_as_pointer(v: Value) -> bool:
+    """Is ``v`` an ``inttoptr`` of an integer zero- or sign-extended from 32 bits or fewer?  No address is
+    made that way: it is an integer moved through a pointer-typed slot (rustc's SROA of a ``BTreeMap`` entry
+    whose key is a ``u32`` shares a slot with the variants' pointers); its shadow is never followed."""
+    if not (isinstance(v, CastInst) and v.opcode == "inttoptr"):
+        return False
+    x = v.operand(0)
+    if not (isinstance(x, CastInst) and x.opcode in ("zext", "sext")):
+        return False
+    t = x.operand(0).type
+    return isinstance(t, IntType) and t.bits <= 32
+
+
 def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
                                    float_free: Callable[[Value], bool]) -> DifferentiationError | None:
     """The refusal of storing ``pointer``, which has no shadow, into memory that has one -- or None if harmless.
@@ -284,6 +297,8 @@ def unshadowed_pointer_store_error(inst: Instruction, pointer: Value,
         return None
     if isinstance(target, ConstantInt) and 0 <= target.value < NULL_PAGE:
         return None  # an address in the never-mapped first page (Rust's dangling pointer of an empty Vec)
+    if narrow_integer_as_pointer(target):
+        return None  # an integer of 32 bits or fewer in a pointer-typed slot (a Rust enum's payload after SROA)
     if isinstance(target, GlobalVariable):
         if not carries_float(target.value_type):
             return None

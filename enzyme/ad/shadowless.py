@@ -14,8 +14,9 @@ shadow.  Anything but a shadowless merge, an inactive call, a null/undef
 constant, a global or an argument without a shadow (``std::cout``, an
 ``enzyme_const`` array: globals and arguments get theirs before the walk), an
 address computed from one of those (a GEP or cast: the pointer walking a
-constant array in ``std::inner_product``'s loop) and a landing pad's exception
-object may have one.
+constant array in ``std::inner_product``'s loop), a pointer loaded through a
+shadowless merge (the rows of a ``&[&[f64]]`` walked by a loop over a constant
+slice) and a landing pad's exception object may have one.
 """
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ def shadowless_merges(insts: Iterable[Instruction], kind_of: Callable[[CallInst]
         if isinstance(v, (GEPInst, ExtractValueInst)) or \
                 isinstance(v, CastInst) and v.opcode in ("bitcast", "addrspacecast"):
             return leaf(v.operand(0))
+        if isinstance(v, LoadInst) and isinstance(v.pointer, (PhiInst, SelectInst)):
+            return v.pointer in out  # read through a shadowless merge: no shadow to read the pointer's from
         return isinstance(v, CallInst) and kind_of(v) is CallKind.INACTIVE
 
     changed = True

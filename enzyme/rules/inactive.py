@@ -109,6 +109,10 @@ _CXX_TEXT = ("libstdc++'s character machinery: std::allocator<char/wchar_t>, std
 _FORTRAN_IO = "Fortran runtime output, statement begin/end and STOP; _FortranAioInput* store into variables"
 _FORTRAN_INTEGER_RESULT = ("Fortran COUNT, MAXLOC, MINLOC and FINDLOC: counts and positions (integers, in integer "
                            "result arrays); no derivative flows through a position")
+_FORTRAN_INTEGER_REDUCTION = ("Fortran SUM, PRODUCT, MAXVAL, MINVAL, DOT_PRODUCT, IALL, IANY and IPARITY of integer "
+                              "arrays (the Integer entry points, with or without DIM=): integers in, integers out")
+_FORTRAN_CHARACTER = ("Fortran character intrinsics and operations (TRIM, ADJUSTL/R, LEN_TRIM, INDEX, SCAN, VERIFY, "
+                      "comparison, concatenation, padding, REPEAT): characters and integers only")
 _RUST_FMT = "Rust formatting, printing and panics: core::fmt, core::panicking, std's print/panic/exit"
 
 # Itanium-mangled names (C++ and Rust's legacy mangling) by prefix.
@@ -164,6 +168,26 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     (_FORTRAN_INTEGER_RESULT, "_FortranAMaxloc"),
     (_FORTRAN_INTEGER_RESULT, "_FortranAMinloc"),
     (_FORTRAN_INTEGER_RESULT, "_FortranAFindloc"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranASumInteger"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranAProductInteger"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranAMaxvalInteger"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranAMinvalInteger"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranADotProductInteger"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranAIAll"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranAIAny"),
+    (_FORTRAN_INTEGER_REDUCTION, "_FortranAIParity"),
+    (_FORTRAN_CHARACTER, "_FortranATrim"),
+    (_FORTRAN_CHARACTER, "_FortranAAdjustl"),
+    (_FORTRAN_CHARACTER, "_FortranAAdjustr"),
+    (_FORTRAN_CHARACTER, "_FortranALenTrim"),
+    (_FORTRAN_CHARACTER, "_FortranAIndex"),
+    (_FORTRAN_CHARACTER, "_FortranAScan"),
+    (_FORTRAN_CHARACTER, "_FortranAVerify"),
+    (_FORTRAN_CHARACTER, "_FortranACharacterCompare"),
+    (_FORTRAN_CHARACTER, "_FortranACharacterConcatenate"),
+    (_FORTRAN_CHARACTER, "_FortranACharacterAppend"),
+    (_FORTRAN_CHARACTER, "_FortranACharacterPad"),
+    (_FORTRAN_CHARACTER, "_FortranARepeat"),
     (_TERMINATE, "_FortranAFailImageStatement"),
     (_TERMINATE, "_FortranAProgramEndStatement"),
     (_TERMINATE, "_FortranAExit"),

@@ -21,7 +21,7 @@ FORTRAN_ENTRIES = frozenset({
     "_FortranANorm2_4", "_FortranANorm2_8", "_FortranASpread", "_FortranAAllocatableSetBounds",
     "_FortranAAllocatableAllocate", "_FortranAAllocatableDeallocate", "_FortranASumDim",
     "_FortranACshiftVector", "_FortranACshift", "_FortranAMaxvalDim", "_FortranAMinvalDim", "_FortranAPack",
-    "_FortranAEoshiftVector", "_FortranAEoshift",
+    "_FortranAEoshiftVector", "_FortranAEoshift", "_FortranAUnpack",
     "_FortranAAssign", "_FortranAAssignTemporary", "_FortranACopyInAssign", "_FortranACopyOutAssign",
     "_FortranACreateDescriptorStack", "_FortranAPushDescriptor", "_FortranADescriptorAt",
     "_FortranADestroyDescriptorStack",

@@ -35,7 +35,7 @@ enum { T_FLOAT = 27, T_DOUBLE = 28, T_FLOAT_COMPLEX = 34, T_DOUBLE_COMPLEX = 35,
  * descriptors' pointers in the engine's eyes). */
 enum Call { C_ASSIGN, C_SUM, C_PRODUCT, C_MAXVAL, C_MINVAL, C_DOT_PRODUCT, C_MATMUL, C_TRANSPOSE, C_RESHAPE,
             C_INITIALIZE, C_DESTROY, C_ARRAY_CONSTRUCTOR, C_NORM2, C_SPREAD, C_ALLOCATE, C_SUM_DIM, C_CSHIFT,
-            C_MAXVAL_DIM, C_MINVAL_DIM, C_PACK, C_EOSHIFT };
+            C_MAXVAL_DIM, C_MINVAL_DIM, C_PACK, C_EOSHIFT, C_UNPACK };
 static const char *const CALLS[] = {
   "_FortranAAssign (array assignment)",
   "_FortranASum (SUM)",
@@ -58,6 +58,7 @@ static const char *const CALLS[] = {
   "_FortranAMinvalDim (MINVAL with DIM=)",
   "_FortranAPack (PACK)",
   "_FortranAEoshift (EOSHIFT)",
+  "_FortranAUnpack (UNPACK)",
 };
 enum Reason { R_NONE, R_DERIVED, R_REAL_KIND, R_RANK, R_CONVERSION, R_RANKS_DIFFER, R_LEFT_SIDE, R_NOT_REAL, R_DIM, R_MATMUL_SHAPES, R_ALLOCATED_RESULT, R_PAD_ORDER, R_SHAPE, R_SOURCE_TOO_SMALL,
               R_COMPONENT_INIT, R_COMPONENT_DESTROY, R_CONSTRUCTOR, R_ALLOCATED, R_MASK, R_PACK_VECTOR, R_BOUNDARY };
@@ -627,10 +628,19 @@ static void destroy_components(const Desc *d, const DerivedType *t) {
     if (c->genre == GENRE_POINTER ||  /* pointers are left alone */
         (c->genre == GENRE_DATA && (c->category != CATEGORY_DERIVED || c->derived.type->no_destruction_needed)))
       continue;
-    if (c->genre != GENRE_ALLOCATABLE || c->category == CATEGORY_DERIVED)
+    if (c->genre != GENRE_ALLOCATABLE)
       __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
-    for (long i = 0; i < n; i++)
-      __pyenzyme_fortran_free_component(d->base + (d->rank ? element_offset(d, i) : 0), c->offset);
+    for (long i = 0; i < n; i++) {
+      char *object = d->base + (d->rank ? element_offset(d, i) : 0);
+      if (c->category == CATEGORY_DERIVED) {
+        /* an allocatable array of a derived type whose elements need neither finalization nor deallocation of
+         * their own components (the element type from the component's own descriptor) is freed like numbers */
+        const DerivedType *e = derived_type_of((const Desc *)(object + c->offset));
+        if (!e || !e->no_destruction_needed || !e->no_finalization_needed)
+          __pyenzyme_fortran_unsupported(C_DESTROY, R_COMPONENT_DESTROY, 0, 0);
+      }
+      __pyenzyme_fortran_free_component(object, c->offset);
+    }
   }
 }
 
@@ -1023,6 +1033,32 @@ __attribute__((weak)) void __pyenzyme_body__FortranAPack(Desc *r, const Desc *x,
       copy_element(x, r->base + (j++) * r->dim[0].sm, x->base + element_offset(x, i));
   for (; j < size; j++)
     copy_element(x, r->base + j * r->dim[0].sm, vector->base + j * vector->dim[0].sm);
+}
+
+/* UNPACK(VECTOR, MASK, FIELD): an array of MASK's shape holding VECTOR's elements in order where MASK is true and
+ * FIELD (a scalar, or an array of MASK's shape) elsewhere, into an unallocated result. */
+__attribute__((weak)) void __pyenzyme_body__FortranAUnpack(Desc *r, const Desc *vector, const Desc *mask,
+                                                         const Desc *field, const char *file, int line) {
+  int why = uncopyable(vector);
+  if (why)
+    __pyenzyme_fortran_unsupported(C_UNPACK, why, file, line);
+  if (r->base || r->rank != mask->rank || vector->rank != 1)
+    __pyenzyme_fortran_unsupported(C_UNPACK, R_ALLOCATED_RESULT, file, line);
+  if (field->rank != 0 && field->rank != mask->rank)
+    __pyenzyme_fortran_unsupported(C_UNPACK, R_SHAPE, file, line);
+  long extent[15];
+  for (int k = 0; k < mask->rank; k++)
+    extent[k] = dim_of(mask, k)->extent > 0 ? dim_of(mask, k)->extent : 0;
+  allocate(r, 0, extent, vector->elem_len);
+  copy_type_code(r, vector);
+  long n = element_count(mask), j = 0;
+  for (long i = 0; i < n; i++) {
+    char *to = r->base + element_offset(r, i);
+    if (mask_at(mask, i))
+      copy_element(vector, to, vector->base + (j++) * vector->dim[0].sm);
+    else
+      copy_element(vector, to, field->base + (field->rank ? element_offset(field, i) : 0));
+  }
 }
 
 /* EOSHIFT(V, SHIFT [, BOUNDARY]) of a vector: result(i) = V(i + SHIFT) where that is in V, else BOUNDARY (a scalar;

@@ -50,7 +50,7 @@ def test_select_and_shift_gradients(tmp_path: Path, opt_level: int) -> None:
 
 
 def test_runtime_entry_without_a_body_is_refused_by_name(tmp_path: Path) -> None:
-    """At -O0 UNPACK is a call of _FortranAUnpack, which has no body: refused while compiling."""
+    """At -O0 PRODUCT with DIM= is a call of _FortranAProductDim, which has no body: refused while compiling."""
     source = tmp_path / "rotate.f90"
     source.write_text("""
 function rotated_energy(x, n) result(e) bind(C, name="rotated_energy")
@@ -58,7 +58,7 @@ function rotated_energy(x, n) result(e) bind(C, name="rotated_energy")
   integer(c_int), value :: n
   real(c_double), intent(in) :: x(n)
   real(c_double) :: e
-  e = sum(unpack(x, x > 1.5d0, 0.5d0 * x)**2)
+  e = sum(product(spread(x, 1, 2), dim=1)**2)
 end function
 """)
     driver = tmp_path / "rotate_main.c"
@@ -67,7 +67,7 @@ end function
                       "int main(void) { double x[3] = {1, 2, 3}, dx[3] = {0};\n"
                       "  __enzyme_autodiff((void *)rotated_energy, enzyme_dup, x, dx, enzyme_const, 3); return 0; }\n")
     module = compile_sources([source, driver], CompileOptions(opt_level=0))
-    with pytest.raises(DifferentiationError, match=r"@rotated_energy: @_FortranAUnpack has no body"):
+    with pytest.raises(DifferentiationError, match=r"@rotated_energy: @_FortranAProductDim has no body"):
         transform_module(module, TransformOptions(postopt_level=0))
 
 
@@ -81,6 +81,28 @@ def test_module_arrays_allocated_before_the_derivative(tmp_path: Path, opt_level
     assert result.returncode == 0, result.stdout + result.stderr
     checked = [line for line in result.stdout.splitlines() if "central" in line]
     assert len(checked) == 13 and not any("WRONG" in line for line in checked), result.stdout
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_character_and_integer_intrinsics_and_unpack(tmp_path: Path, opt_level: int) -> None:
+    """SELECT CASE (TRIM(name)), SUM of integers (-O0: _FortranASumInteger4), a CHARACTER(LEN=*) dummy given a
+    literal copied into a derived type's component, UNPACK with a scalar FIELD: before, refused (TRIM and
+    SumInteger4 had no body; the character copy "may hold pointers"; UNPACK had no body)."""
+    result = run(build(tmp_path, "names_unpack", opt_level))
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = [line for line in result.stdout.splitlines() if "central" in line]
+    assert len(checked) == 8 and not any("WRONG" in line for line in checked), result.stdout
+
+
+@pytest.mark.parametrize("opt_level", [0, 2])
+def test_allocatable_array_component_of_derived_type(tmp_path: Path, opt_level: int) -> None:
+    """A local whose allocatable component is an array of another derived type: its default initialization copies
+    a constant holding the element type's description (was refused: "may hold pointers"), and its deallocation
+    frees that component (was stopped at run time: derived-type components in _FortranADestroy)."""
+    result = run(build(tmp_path, "derived_array_component", opt_level))
+    assert result.returncode == 0, result.stdout + result.stderr
+    checked = [line for line in result.stdout.splitlines() if "central" in line]
+    assert len(checked) == 8 and not any("WRONG" in line for line in checked), result.stdout
 
 
 @pytest.mark.parametrize("opt_level", [0, 2])
