@@ -40,10 +40,11 @@ from ..ir import (AllocaInst, Argument, ArrayType, CallInst, ConstantInt, Functi
 from ..ir.builder import const_int
 from ..ir.types import I8, I64, PTR, FloatType, VectorType
 from ..rules.runtime_bodies import body_name
-from .common import underlying_global, zero
+from .common import zero
 from .device import accumulate_into
 from .copy_records import (declared_scalars, matching_records, one_record, template_positions, template_records,
                            variant_union_size)
+from .constant_contents import pointer_free_constant
 from .copy_sites import CopyView, InfosOf, call_sites_disagree, copy_view
 
 if TYPE_CHECKING:
@@ -468,40 +469,3 @@ def may_copy_pointers(infos: list[FunctionTypeInfo], dst: Value, src: Value, acc
                     return True
                 known = True
     return not known
-
-
-def flang_type_description(g: Value) -> bool:
-    """Is ``g`` flang's constant description of a derived type (``@_QMmodEXdtXname``, a record of the runtime's
-    ``__fortran_type_info`` ``derivedtype`` type)?  The descriptor of an allocatable array of that type points to
-    it; pyenzyme's runtime bodies read it from the primal descriptor only (``__pyenzyme_fortran_derived_type`` is
-    inactive), so a shadow descriptor may hold null there."""
-    from ..ir import GlobalVariable
-    return isinstance(g, GlobalVariable) and g.is_constant \
-        and getattr(g.value_type, "name", "").startswith("_QM__fortran_type_infoT")
-
-
-def pointer_free_constant(p: Value, depth: int = 6) -> bool:
-    """Does ``p`` point into a constant global whose initializer holds no address?  Copying from it gives
-    null pointers, whose null shadows are right (flang initializes a derived-type local, allocatable
-    components' descriptors included, by copying such a global).  Also a parameter that every call of its
-    function passes such a pointer (a ``character(len=*)`` dummy given a literal, copied into a component); not
-    where the function's address is taken."""
-    g = underlying_global(p)
-    if g is not None:
-        return g.is_constant and g.initializer is not None and _holds_no_address(g.initializer)
-    if not isinstance(p, Argument) or depth == 0 or not isinstance(p.function, Function):
-        return False
-    calls = [u.user for u in p.function.uses]
-    return bool(calls) and all(isinstance(c, CallInst) and c.callee is p.function and p.index < len(c.args)
-                               and pointer_free_constant(c.args[p.index], depth - 1) for c in calls)
-
-
-def _holds_no_address(c: Value) -> bool:
-    from ..ir import ConstantAggregate, ConstantFP, ConstantKeyword, ConstantText
-    if isinstance(c, ConstantAggregate):
-        return all(_holds_no_address(e) for e in c.elements)
-    if flang_type_description(c):
-        return True  # runtime metadata the bodies read from the primal descriptor only (an inactive helper)
-    if isinstance(c, ConstantText):
-        return c.spelling.startswith('c"')  # a byte string (blockaddress and the like are addresses)
-    return isinstance(c, (ConstantInt, ConstantFP, ConstantKeyword))

@@ -43,9 +43,13 @@ def compile_rust(request: CompileRequest) -> Path:
     # instantiated in std's dependencies, whose bitcode does not ship): the crate's own instances, which AD
     # can see, need -Zshare-generics=no, which a stable rustc accepts under RUSTC_BOOTSTRAP.
     local_generics = request.opt_level < 2
+    # Edition 2021 unless the user's flags say otherwise: rustc alone defaults to 2015 (no TryFrom in the
+    # prelude, ...), which is not what a Rust programmer's code is written for; 2021 still takes the plain
+    # #[no_mangle] and extern blocks that 2024 rejects.
+    edition = [] if any(f == "--edition" or f.startswith("--edition=") for f in request.flags) else ["--edition=2021"]
     run_tool(
         [
-            rustc.path, "--crate-type=lib", "--crate-name", crate_name(request.source),
+            rustc.path, "--crate-type=lib", "--crate-name", crate_name(request.source), *edition,
             "-C", "panic=abort", "-C", f"opt-level={request.opt_level}", "-C", "codegen-units=1",
             *(["-Z", "share-generics=no"] if local_generics else []),
             *(["-C", "debuginfo=2"] if request.debug else
