@@ -212,8 +212,8 @@ def transform_module(
             f"defined: an optimizing frontend may have inlined calls to it there, and inlined copies are "
             f"differentiated as code, not with the rule; declare it __attribute__((noinline))",
             EnzymeWarning, stacklevel=2)
-    module = _with_variadic_buffers(module, name)
-    if options.preopt:
+    if options.preopt:  # (without it the input reaches the differentiation as it is)
+        module = _with_variadic_buffers(module, name)
         module = _with_field_tags(module, name)
         with progress.phase(f"optimized {name} before differentiation"):
             llvm.preopt(module)

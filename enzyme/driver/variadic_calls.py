@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from ..ad.print_only import is_print_only_variadic
 from ..ir import CallInst, Function, Instruction, InvokeInst, Module, Value
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I32, PTR, ArrayType, FloatType, FunctionType, IntType, PointerType, Type
@@ -43,8 +44,8 @@ def expand_variadic_functions(module: Module) -> int:
         return 0
     count = 0
     for fn in list(module.functions):
-        if fn.is_declaration or not fn.function_type.vararg:
-            continue
+        if fn.is_declaration or not fn.function_type.vararg or is_print_only_variadic(fn):
+            continue  # (a printf-style logger stays as it is: an inactive call, enzyme.ad.print_only)
         starts = [i for i in fn.instructions() if isinstance(i, CallInst) and _intrinsic(i, "llvm.va_start")]
         if not starts or any(isinstance(i, CallInst) and i.tail_kind == "musttail" for i in fn.instructions()):
             continue
