@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..analysis.layout import DataLayout
+from ..analysis.type_offsets import gep_offset
 from ..ir import AllocaInst, Argument, CastInst, ConstantInt, Function, GEPInst, Module, StructType, Value
 from ..ir.types import I8
 from ..ir.types import FloatType
@@ -79,3 +80,27 @@ def declared_integers(fn: Function, p: Value, nbytes: int, layout: DataLayout, m
             return declared is not None and all(declared.get(b) is not None and declared[b].is_integer
                                                 for b in range(off, off + nbytes))
     return False
+
+
+def declared_pointer_word(p: Value, nbytes: int, layout: DataLayout) -> bool:
+    """Is the ``nbytes``-byte word at ``p`` a pointer field of a stack object of a declared struct type, at a
+    constant offset?  At -O0 clang copies a one-pointer object (``__normal_iterator<double *>`` passed to
+    ``std::__upper_bound``, a ``std::unique_ptr``) as an ``i64`` load and store between two such allocas: the
+    word is the pointer, so its shadow is the shadow slot's word."""
+    off = 0
+    while True:
+        if isinstance(p, CastInst) and p.opcode in ("bitcast", "addrspacecast"):
+            p = p.operand(0)
+        elif isinstance(p, GEPInst):
+            o, strides = gep_offset(layout, p.source_type, list(p.indices))
+            if strides:
+                return False
+            off += o
+            p = p.operand(0)
+        else:
+            break
+    if not (isinstance(p, AllocaInst) and p.count is None and isinstance(p.allocated_type, StructType)):
+        return False
+    declared = declared_scalars(p.allocated_type, layout, (off, off + nbytes))
+    return declared is not None and nbytes == layout.pointer_size() and set(declared) == {off} \
+        and declared[off].is_pointer

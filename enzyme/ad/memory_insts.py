@@ -26,7 +26,7 @@ from .common import (address_origins, carries_float, describe, underlying_global
                      zero, zero_fill)
 from .code_pointers import into_abi_table, needs_no_shadow, own_shadow
 from .copy_records import integer_element_copy
-from .declared_objects import declared_integers
+from .declared_objects import declared_integers, declared_pointer_word
 from .memcopy import string_characters
 from .constant_shadows import zero_shadow_of_constant
 from .copy_types import function_contexts, points_to_no_floats
@@ -119,11 +119,14 @@ def augment_load(st: ReverseState, inst: Instruction, ni: Instruction, b: Builde
 
 def _loads_a_pointer_as_integer(st: ReverseState, inst: LoadInst) -> bool:
     """An integer load of a pointer: made a pointer again (``inttoptr``), or known to type analysis as a pointer
-    in every calling context (``load i64`` of a ``unique_ptr``'s slot, to be stored elsewhere).  Its shadow is
+    in every calling context (``load i64`` of a ``unique_ptr``'s slot, to be stored elsewhere), or the pointer
+    field of a stack object by its declared type (``declared_objects.declared_pointer_word``).  Its shadow is
     the shadow slot's integer: the shadow's address, which stores of integer addresses put there."""
     if not isinstance(inst.type, IntType) or inst.type.bits != 64 or inst in st.float_bits:
         return False
     if any(isinstance(u.user, CastInst) and u.user.opcode == "inttoptr" for u in inst.uses):
+        return True
+    if declared_pointer_word(inst.pointer, 8, st.layout):
         return True
     return all(info.is_pointer(inst) for info in function_contexts(st.ctx, st.fn))
 
