@@ -36,6 +36,7 @@ from .integer_addresses import AddressDisplacements
 from .device import accumulate_into
 from .openmp import needs_atomic_adjoint
 from .openmp_runtime import atomic_add
+from .pointer_words import pointer_word
 from .reverse_state import ReverseState, fadd_deep
 
 
@@ -125,7 +126,8 @@ def _loads_a_pointer_as_integer(st: ReverseState, inst: LoadInst) -> bool:
         return False
     if any(isinstance(u.user, CastInst) and u.user.opcode == "inttoptr" for u in inst.uses):
         return True
-    return all(info.is_pointer(inst) for info in function_contexts(st.ctx, st.fn))
+    infos = function_contexts(st.ctx, st.fn)
+    return all(info.is_pointer(inst) for info in infos) or pointer_word(infos, inst)
 
 
 def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
