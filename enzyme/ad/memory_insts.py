@@ -127,7 +127,7 @@ def _loads_a_pointer_as_integer(st: ReverseState, inst: LoadInst) -> bool:
     if any(isinstance(u.user, CastInst) and u.user.opcode == "inttoptr" for u in inst.uses):
         return True
     infos = function_contexts(st.ctx, st.fn)
-    return all(info.is_pointer(inst) for info in infos) or pointer_word(infos, inst)
+    return all(info.is_pointer(inst) for info in infos) or pointer_word(st.ctx, st.fn, infos, inst)
 
 
 def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:

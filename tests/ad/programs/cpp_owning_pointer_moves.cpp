@@ -1,8 +1,10 @@
 #include "check.h"
 // Pointers to active memory moved by libstdc++ at -O0 as an i64 (memcpy of 8 bytes): std::unique_ptr's tuple (a
-// reserved std::vector<std::unique_ptr<Base>>), a std::pair and a std::optional of pointers.  Type analysis sees
-// the word as a pointer in some calling contexts and as Anything in others; its shadow must move along.
+// reserved std::vector<std::unique_ptr<Base>>), a std::pair and a std::optional of pointers, and the [&net] closure
+// std::function's _M_create stores in its _Any_data (its call operator reads the word as a pointer).  The shadow of
+// each word must move along.
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -37,6 +39,8 @@ struct Params {
   double operator()(double x) const { return w[0] * x * x + w[1] * x; }
 };
 
+static double apply(const std::function<double(double)> &f, double x) { return f(x) + 0.5 * f(0.5 * x); }
+
 extern "C" double objective(const double *p) {
   std::vector<std::unique_ptr<Term>> owned;
   owned.reserve(4);
@@ -48,11 +52,12 @@ extern "C" double objective(const double *p) {
   std::optional<const double *> maybe = p + 5;
   std::optional<const double *> taken = std::move(maybe);
   Params net{{p[3], p[4]}};
+  const std::function<double(double)> field = [&net](double x) { return net(x); };
   double s = 0.0;
   double x = 0.7;
   for (const auto &t : owned) s += t->eval(x);
   s += *moved.first * *moved.second + **taken;
-  s += net(*moved.second);
+  s += apply(field, *moved.second);
   return s;
 }
 
