@@ -1,8 +1,8 @@
 #include "check.h"
-// std::unique_ptr<Base>s moved from a std::list into a growing std::vector at -O0: libstdc++ moves each unique_ptr's tuple as an i64 (memcpy of
-// 8 bytes) that type analysis sees as a pointer in some calling contexts and as Anything in others (the relocated
-// elements); its shadow must move along.  (At -O1 and above the inlined relocation loop is still refused:
-// its words are Anything in every context.)
+// std::unique_ptr<Base>s moved from a std::list into a growing std::vector at -O0: libstdc++ moves each
+// unique_ptr's tuple as an i64 (memcpy of 8 bytes) that type analysis sees as a pointer in some calling contexts
+// and as Anything in others (the relocated elements); its shadow must move along.  (At -O1 and above the inlined
+// relocation loop is still refused: its words are Anything in every context.)
 #include <cmath>
 #include <list>
 #include <memory>
