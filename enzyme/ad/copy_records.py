@@ -42,12 +42,14 @@ def template_moves_pointers(fn: Function) -> bool:
 #: The same fast paths for integer elements (``__copy_m<int>``, ``__relocate_a_1<int, int>``: a std::vector<int>
 #: of indices grown at -O0): the builtin integer types' mangling codes (bool, char kinds, short, int, long, long
 #: long, signed and unsigned).
-_INTEGER_COPIES = re.compile(r"^_ZNSt11__copy_moveILb[01]ELb1ESt26random_access_iterator_tagE(?:8__copy_m|13__copy_move_b)"
-                             r"I[bcahstijlmxy]EEPT_PKS\d*_S\d*_S\d*_$"
+_INTEGER_COPIES = re.compile(r"^_ZNSt(?:11__copy_move|20__copy_move_backward)ILb[01]ELb1ESt26random_access_iterator_tagE"
+                             r"(?:8__copy_m|13__copy_move_b)I[bcahstijlmxy]EEPT_PKS\d*_S\d*_S\d*_$"
                              # std::vector<int>'s reallocation moving its elements (push_back at -O0)
                              r"|^_ZSt14__relocate_a_1I([bcahstijlmxy])\1E"
                              # std::fill of integers (std::iota's and vector<unsigned long>'s set-up at -O0)
-                             r"|^_ZSt9__fill_a1IP([bcahstijlmxy])\2E")
+                             r"|^_ZSt9__fill_a1IP([bcahstijlmxy])\2E"
+                             # std::swap of two integers (std::shuffle's and std::sort's moves at -O0)
+                             r"|^_ZSt4swapI[bcahstijlmxy]ENSt9enable_if")
 
 
 def integer_element_copy(fn: Function) -> bool:

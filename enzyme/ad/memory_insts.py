@@ -33,9 +33,11 @@ from .copy_types import function_contexts, points_to_no_floats
 from .custom import custom_rules
 from .forward_state import ForwardState
 from .integer_addresses import AddressDisplacements
+from .integer_elements import integer_element
 from .device import accumulate_into
 from .openmp import needs_atomic_adjoint
 from .openmp_runtime import atomic_add
+from .pointer_words import pointer_word
 from .reverse_state import ReverseState, fadd_deep
 
 
@@ -128,7 +130,8 @@ def _loads_a_pointer_as_integer(st: ReverseState, inst: LoadInst) -> bool:
         return True
     if declared_pointer_word(inst.pointer, 8, st.layout):
         return True
-    return all(info.is_pointer(inst) for info in function_contexts(st.ctx, st.fn))
+    infos = function_contexts(st.ctx, st.fn)
+    return all(info.is_pointer(inst) for info in infos) or pointer_word(st.ctx, st.fn, infos, inst)
 
 
 def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Builder) -> None:
@@ -168,7 +171,7 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and not _tagged_integer(inst, st.layout.store_size(v.type)) \
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
             and not string_characters(v.pointer) and not string_characters(p) \
-            and not integer_element_copy(st.fn) \
+            and not integer_element_copy(st.fn) and not integer_element(v.pointer) and not integer_element(p) \
             and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m):
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
         # its data pointer points to, as a one-character string is copied -- it is none; nor is a word stored
