@@ -1,0 +1,304 @@
+"""The layout of a stack object every write of which is known: Rust moves of records.
+
+Rust moves values constantly: a ``Mat {rows, cols, data: Vec<f64>}`` built by a constructor into a stack slot
+(``sret``) is then moved into a field of a bigger struct with a 40-byte ``llvm.memcpy``.  Type analysis often
+only has ``Anything`` for such bytes (contexts merged, the slot reused through casts), so the copy's float
+layout is unknown.  But when the source is a stack object whose every use is known -- loads and stores at
+constant offsets, lifetime markers, copies out of it, and calls that pass it to a defined function which
+itself only does that with it (a constructor filling an ``sret`` slot) -- the bytes it can hold are exactly
+what those stores put there.  Every store is typed; when all stores to a byte agree on one scalar type
+(an integer, a pointer, a float), and no load reads the byte with another type, the byte holds that type;
+a byte no store writes was never initialised and holds no data.  An integer store counts as integer data only
+when the stored value is made as an integer (integer_origin: constants, integer arithmetic, loads of bytes
+that are integers by this same rule or that the program uses as an index or a factor, arguments every call
+passes such a value), never float bits moved through an integer; type analysis is not asked here, as the
+conflict being resolved flows back into it from the copy's destination.  Anything
+else -- a store of the object's address, a copy into it, an unknown callee, a vector or aggregate store --
+leaves the copy to the other rules (and so refused).  The layout found is still checked against every
+type-analysis fact about both pointers (copy_types.checked_leaves).
+"""
+from __future__ import annotations
+
+from ..analysis import DataLayout, FunctionTypeInfo
+from ..analysis.type_offsets import gep_offset
+from ..analysis.type_tree import ANYTHING, INTEGER, POINTER, ConcreteType, float_type
+from ..ir import AllocaInst, Argument, CallInst, CastInst, ConstantInt, Function, GEPInst, Value
+from ..ir import LoadInst, StoreInst
+from ..ir.instructions import BinaryOperator, CmpInst, ExtractValueInst, PhiInst, SelectInst
+from ..ir.values import ConstantKeyword
+from ..ir.types import FloatType, IntType, PointerType, Type
+from .copy_sites import InfosOf
+from .copy_types import CopyLayout, checked_leaves
+
+#: How deep calls that receive the object are followed, and how far an integer's origin is traced.
+MAX_DEPTH = 3
+MAX_ORIGIN = 12
+
+_IGNORED_CALLS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias")
+_COPIES = ("llvm.memcpy", "llvm.memmove")
+_INTEGER_INTRINSICS = ("llvm.umax", "llvm.umin", "llvm.smax", "llvm.smin", "llvm.ctpop", "llvm.ctlz", "llvm.cttz",
+                       "llvm.uadd.", "llvm.usub.", "llvm.umul.", "llvm.sadd.", "llvm.ssub.", "llvm.smul.")
+_FACTOR_OPS = ("mul", "udiv", "sdiv", "urem", "srem")
+
+Accesses = list[tuple[int, Type, bool, Value]]  # offset, scalar type, is a write, the instruction
+
+
+class _Unknown(Exception):
+    """A use of the object this module does not follow."""
+
+
+def _base(p: Value, layout: DataLayout) -> tuple[Value, int] | None:
+    """The stack object (or parameter) ``p`` points into, and the constant offset."""
+    off = 0
+    while True:
+        if isinstance(p, CastInst) and p.opcode in ("bitcast", "addrspacecast"):
+            p = p.operand(0)
+        elif isinstance(p, GEPInst) and all(isinstance(i, ConstantInt) for i in p.indices):
+            step, _ = gep_offset(layout, p.source_type, list(p.indices))
+            off += step
+            p = p.operand(0)
+        else:
+            break
+    return (p, off) if isinstance(p, (AllocaInst, Argument)) else None
+
+
+def _scalar(t: Type) -> bool:
+    return isinstance(t, (IntType, FloatType, PointerType))
+
+
+def _collect(p: Value, off: int, layout: DataLayout, depth: int, out: Accesses, seen: set[tuple[int, int]],
+             params: dict[int, int] | None = None) -> None:
+    """Every access to ``p`` (``off`` bytes into the object) into ``out``; raises _Unknown at another use.
+    ``params``: the callee parameters reached (id -> offset), for loads through them."""
+    if (id(p), off) in seen:
+        return
+    seen.add((id(p), off))
+    if params is not None and isinstance(p, Argument):
+        if params.setdefault(id(p), off) != off:
+            raise _Unknown
+    for u in p.users:
+        if isinstance(u, GEPInst) and u.operand(0) is p and all(isinstance(i, ConstantInt) for i in u.indices):
+            step, _ = gep_offset(layout, u.source_type, list(u.indices))
+            _collect(u, off + step, layout, depth, out, seen, params)
+        elif isinstance(u, CastInst) and u.opcode in ("bitcast", "addrspacecast"):
+            _collect(u, off, layout, depth, out, seen, params)
+        elif isinstance(u, LoadInst):
+            if not _scalar(u.type):
+                raise _Unknown
+            out.append((off, u.type, False, u))
+        elif isinstance(u, StoreInst):
+            if u.operand(1) is not p or u.operand(0) is p or not _scalar(u.operand(0).type):
+                raise _Unknown  # the address itself escapes, or an aggregate store
+            out.append((off, u.operand(0).type, True, u))
+        elif isinstance(u, CallInst):
+            _call_use(u, p, off, layout, depth, out, seen, params)
+        elif not isinstance(u, CmpInst):
+            raise _Unknown
+
+
+def _call_use(u: CallInst, p: Value, off: int, layout: DataLayout, depth: int, out: Accesses,
+              seen: set[tuple[int, int]], params: dict[int, int] | None) -> None:
+    callee = u.callee
+    name = (callee.name or "") if isinstance(callee, Function) else ""
+    if name.startswith(_IGNORED_CALLS):
+        return
+    if name.startswith(_COPIES):
+        if u.args[0] is p or u.args[1] is not p:
+            raise _Unknown  # a copy into the object: its bytes come from elsewhere
+        return
+    if not isinstance(callee, Function) or callee.is_declaration or depth >= MAX_DEPTH or u.callee is p:
+        raise _Unknown
+    positions = [k for k, a in enumerate(u.args) if a is p]
+    if not positions or len(callee.args) <= max(positions):
+        raise _Unknown
+    for k in positions:
+        _collect(callee.args[k], off, layout, depth + 1, out, seen, params)
+
+
+class _Objects:
+    """Known-write layouts of stack objects (byte -> type), computed once each; None: not every use known."""
+
+    def __init__(self, layout: DataLayout, infos_of: InfosOf) -> None:
+        self.layout = layout
+        self.infos_of = infos_of
+        self.done: dict[int, dict[int, ConcreteType] | None] = {}
+        self.params: dict[int, tuple[int, int]] = {}  # a parameter reached -> (object id, its offset there)
+        self.in_progress: set[int] = set()
+        #: Loads taken as integers while their object's layout was being found: (object id, offset, size);
+        #: checked against the finished layouts (a byte that only ever receives such values is an integer).
+        self.assumed: list[tuple[int, int, int]] = []
+    def bytes_of(self, obj: AllocaInst, budget: int) -> dict[int, ConcreteType] | None:
+        key = id(obj)
+        if key in self.done:
+            return self.done[key]
+        self.done[key] = None
+        accesses: Accesses = []
+        params: dict[int, int] = {}
+        try:
+            _collect(obj, 0, self.layout, 0, accesses, set(), params)
+        except _Unknown:
+            return None
+        for pid, off in params.items():
+            self.params[pid] = (key, off)
+        self.in_progress.add(key)
+        found = self._agree(accesses, budget)
+        self.in_progress.discard(key)
+        self.done[key] = found
+        return found
+
+    def confirmed(self) -> bool:
+        """Do the finished layouts hold every assumption made while they were being found?"""
+        for key, off, size in self.assumed:
+            known = self.done.get(key)
+            if known is None or any(known.get(k, INTEGER) != INTEGER for k in range(off, off + size)):
+                return False
+        return True
+
+    def _agree(self, accesses: Accesses, budget: int) -> dict[int, ConcreteType] | None:
+        byte_type: dict[int, ConcreteType] = {}
+        for off, t, write, inst in accesses:
+            if not write:
+                continue
+            if isinstance(t, IntType) and not self.integer_origin(inst.operand(0), budget, set()):
+                return None
+            if not _mark(byte_type, off, t, self.layout):
+                return None  # two stores of different types (or sizes) at one byte
+        for off, t, write, _ in accesses:  # loads must read what the stores wrote
+            if not write and not _reads_as(byte_type, off, t, self.layout):
+                return None
+        return byte_type
+
+    def integer_origin(self, v: Value, budget: int, seen: set[int]) -> bool:
+        """Is the integer ``v`` made as an integer (never float bits moved through an integer)?"""
+        if id(v) in seen:
+            return True  # a cycle through phis: the other incoming values decide
+        seen.add(id(v))
+        if budget <= 0:
+            return False
+        b = budget - 1
+        if isinstance(v, ConstantInt) or (isinstance(v, ConstantKeyword) and v.keyword in ("undef", "poison")):
+            return True
+        if isinstance(v, CmpInst):
+            return True
+        if isinstance(v, CastInst):
+            if v.opcode in ("ptrtoint", "fptoui", "fptosi"):
+                return True
+            return v.opcode in ("zext", "sext", "trunc") and self.integer_origin(v.operand(0), b, seen)
+        if isinstance(v, (BinaryOperator, PhiInst, SelectInst)):
+            ops = [x for x, _ in v.incoming] if isinstance(v, PhiInst) else list(v.operands)
+            if isinstance(v, SelectInst):
+                ops = ops[1:]
+            return all(self.integer_origin(x, b, seen) for x in ops)
+        if isinstance(v, ExtractValueInst):
+            return self.integer_origin(v.operand(0), b, seen)
+        if isinstance(v, CallInst):
+            name = (v.callee.name or "") if isinstance(v.callee, Function) else ""
+            return name.startswith(_INTEGER_INTRINSICS) and all(
+                self.integer_origin(x, b, seen) for x in v.args if isinstance(x.type, IntType))
+        if isinstance(v, LoadInst):
+            return self._integer_load(v, b)
+        if isinstance(v, Argument):
+            return self._integer_argument(v, b, seen)
+        return False
+
+    def _integer_load(self, v: LoadInst, budget: int) -> bool:
+        if any(_used_as_integer(u, v) for u in v.users):
+            return True  # an index or a factor: the program takes these bits as a number
+        found = _base(v.operand(0), self.layout)
+        if found is None or budget <= 0 or (isinstance(found[0], Argument) and id(found[0]) not in self.params):
+            return self._typed_integer(v)
+        obj, off = found
+        size = self.layout.store_size(v.type)
+        if isinstance(obj, Argument):
+            key, at = self.params[id(obj)]
+            off += at
+            if key in self.in_progress:
+                self.assumed.append((key, off, size))
+                return True
+            known = self.done.get(key)
+            return known is not None and all(known.get(k) == INTEGER for k in range(off, off + size))
+        if id(obj) in self.in_progress:
+            self.assumed.append((id(obj), off, size))
+            return True
+        assert isinstance(obj, AllocaInst)
+        known = self.bytes_of(obj, budget)
+        if known is None:
+            return False
+        return all(known.get(k) == INTEGER for k in range(off, off + size))
+
+    def _typed_integer(self, v: LoadInst) -> bool:
+        """A load from memory other than such objects (a caller's data): an integer in some calling context of
+        type analysis and a float in none (a context merged into ``Anything`` by the copy's own conflict)."""
+        fn = v.function
+        if not isinstance(fn, Function):
+            return False
+        tops = [info.top(v) for info in self.infos_of(fn)]
+        return any(t is not None and t.is_integer for t in tops) and \
+            not any(t is not None and t.is_float for t in tops)
+
+    def _integer_argument(self, a: Argument, budget: int, seen: set[int]) -> bool:
+        fn = a.function
+        if not isinstance(fn, Function) or fn.is_declaration or not fn.users:
+            return False
+        k = fn.args.index(a)
+        for u in fn.users:
+            if not isinstance(u, CallInst) or u.callee is not fn or len(u.args) <= k \
+                    or not self.integer_origin(u.args[k], budget, seen):
+                return False
+        return True
+
+
+def _used_as_integer(u: Value, v: Value) -> bool:
+    if isinstance(u, GEPInst):
+        return any(i is v for i in u.indices)
+    return isinstance(u, BinaryOperator) and u.opcode in _FACTOR_OPS
+
+
+def _kind(t: Type) -> ConcreteType:
+    if isinstance(t, IntType):
+        return INTEGER
+    if isinstance(t, PointerType):
+        return POINTER
+    return float_type(t.kind)  # type: ignore[attr-defined]
+
+
+def _mark(byte_type: dict[int, ConcreteType], off: int, t: Type, layout: DataLayout) -> bool:
+    kind = _kind(t)
+    for k in range(off, off + layout.store_size(t)):
+        here = kind if kind == INTEGER or k == off else ANYTHING
+        if byte_type.setdefault(k, here) != here:
+            return False
+    return True
+
+
+def _reads_as(byte_type: dict[int, ConcreteType], off: int, t: Type, layout: DataLayout) -> bool:
+    kind = _kind(t)
+    for k in range(off, off + layout.store_size(t)):
+        have = byte_type.get(k)
+        if have is not None and have != (kind if kind == INTEGER or k == off else ANYTHING):
+            return False
+    return True
+
+
+def accessed_object_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int,
+                           layout: DataLayout, infos_of: InfosOf) -> CopyLayout | None:
+    """The layout of a constant-size copy out of a stack object every use of which is a typed access at a
+    constant offset (see the module's docstring); None when the object has another use or its accesses
+    disagree."""
+    found = _base(src, layout)
+    if found is None:
+        return None
+    obj, start = found
+    if not isinstance(obj, AllocaInst):
+        return None
+    objects = _Objects(layout, infos_of)
+    byte_type = objects.bytes_of(obj, MAX_ORIGIN)
+    if byte_type is None or not objects.confirmed():
+        return None
+    if byte_type.get(start) == ANYTHING or byte_type.get(start + nbytes) == ANYTHING:
+        return None  # the copy starts or ends inside a pointer or a float
+    facts = {k - start: t for k, t in byte_type.items() if start <= k < start + nbytes and t != ANYTHING}
+    if not facts:
+        return None
+    padding = frozenset(k for k in range(nbytes) if k + start not in byte_type)
+    return checked_leaves(infos, dst, src, nbytes, layout, facts, padding)
