@@ -32,7 +32,7 @@ from .copy_types import CopyLayout, checked_leaves
 
 #: How deep calls that receive the object are followed, and how far an integer's origin is traced.
 MAX_DEPTH = 3
-MAX_ORIGIN = 12
+MAX_ORIGIN = 24
 
 _IGNORED_CALLS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias")
 _COPIES = ("llvm.memcpy", "llvm.memmove")
@@ -173,16 +173,14 @@ class _Objects:
         if id(v) in seen:
             return True  # a cycle through phis: the other incoming values decide
         seen.add(id(v))
+        if isinstance(v, ConstantInt) or (isinstance(v, ConstantKeyword) and v.keyword in ("undef", "poison")):
+            return True
+        if isinstance(v, CmpInst) or (isinstance(v, CastInst) and v.opcode in ("ptrtoint", "fptoui", "fptosi")):
+            return True
         if budget <= 0:
             return False
         b = budget - 1
-        if isinstance(v, ConstantInt) or (isinstance(v, ConstantKeyword) and v.keyword in ("undef", "poison")):
-            return True
-        if isinstance(v, CmpInst):
-            return True
         if isinstance(v, CastInst):
-            if v.opcode in ("ptrtoint", "fptoui", "fptosi"):
-                return True
             return v.opcode in ("zext", "sext", "trunc") and self.integer_origin(v.operand(0), b, seen)
         if isinstance(v, (BinaryOperator, PhiInst, SelectInst)):
             ops = [x for x, _ in v.incoming] if isinstance(v, PhiInst) else list(v.operands)
