@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..analysis import DataLayout, FunctionTypeInfo
 from ..analysis.type_offsets import gep_offset
 from ..analysis.type_tree import ANYTHING, INTEGER, POINTER, ConcreteType, float_type
-from ..ir import AllocaInst, Argument, CallInst, CastInst, ConstantInt, Function, GEPInst, Value
+from ..ir import AllocaInst, Argument, CallInst, CastInst, ConstantInt, Function, GEPInst, Instruction, Value
 from ..ir import LoadInst, StoreInst
 from ..ir.instructions import BinaryOperator, CmpInst, ExtractValueInst, PhiInst, SelectInst
 from ..ir.values import ConstantKeyword
@@ -40,7 +40,7 @@ _INTEGER_INTRINSICS = ("llvm.umax", "llvm.umin", "llvm.smax", "llvm.smin", "llvm
                        "llvm.uadd.", "llvm.usub.", "llvm.umul.", "llvm.sadd.", "llvm.ssub.", "llvm.smul.")
 _FACTOR_OPS = ("mul", "udiv", "sdiv", "urem", "srem")
 
-Accesses = list[tuple[int, Type, bool, Value]]  # offset, scalar type, is a write, the instruction
+Accesses = list[tuple[int, Type, bool, Instruction]]  # offset, scalar type, is a write, the load or store
 
 
 class _Unknown(Exception):
@@ -200,7 +200,7 @@ class _Objects:
         return False
 
     def _integer_load(self, v: LoadInst, budget: int) -> bool:
-        if any(_used_as_integer(u, v) for u in v.users):
+        if any(_used_as_integer(u, v) for u in v.users) or _sibling_used_as_integer(v, self.layout):
             return True  # an index or a factor: the program takes these bits as a number
         found = _base(v.operand(0), self.layout)
         if found is None or budget <= 0 or (isinstance(found[0], Argument) and id(found[0]) not in self.params):
@@ -247,9 +247,49 @@ class _Objects:
 
 
 def _used_as_integer(u: Value, v: Value) -> bool:
+    """Is ``u`` a use of the integer ``v`` as a number: an index, a factor, or ``shl nuw`` by a constant (a
+    count times an element size)?"""
     if isinstance(u, GEPInst):
         return any(i is v for i in u.indices)
+    if isinstance(u, BinaryOperator) and u.opcode == "shl":
+        return u.operand(0) is v and "nuw" in u.flags and isinstance(u.operand(1), ConstantInt)
     return isinstance(u, BinaryOperator) and u.opcode in _FACTOR_OPS
+
+
+def _field_of(p: Value, layout: DataLayout) -> tuple[Value, int] | None:
+    """``p`` as a constant offset from a root that is an argument, or a loop's phi over an argument and steps
+    from the phi itself (an iterator walking an array of records): (the argument, the offset)."""
+    found = _base(p, layout)
+    root: Value | None = None
+    if found is None:
+        off = 0
+        q = p
+        if isinstance(q, GEPInst) and all(isinstance(i, ConstantInt) for i in q.indices):
+            off, _ = gep_offset(layout, q.source_type, list(q.indices))
+            q = q.operand(0)
+        if isinstance(q, PhiInst):
+            starts = [x for x, _ in q.incoming if not (isinstance(x, GEPInst) and x.operand(0) is q)]
+            if len(starts) == 1 and isinstance(starts[0], Argument):
+                root = starts[0]
+        return (root, off) if root is not None else None
+    return found if isinstance(found[0], Argument) else None
+
+
+def _sibling_used_as_integer(v: LoadInst, layout: DataLayout) -> bool:
+    """Does another load of the same field of the same argument's records (the same offset, the same type,
+    directly or through the loop walking them) serve as a number?  The field of each record then holds an
+    integer (a slice's length read once up front and again for each row)."""
+    mine = _field_of(v.operand(0), layout)
+    fn = v.function
+    if mine is None or not isinstance(fn, Function):
+        return False
+    for block in fn.blocks:
+        for inst in block.instructions:
+            if isinstance(inst, LoadInst) and inst is not v and inst.type == v.type \
+                    and _field_of(inst.operand(0), layout) == mine \
+                    and any(_used_as_integer(u, inst) for u in inst.users):
+                return True
+    return False
 
 
 def _kind(t: Type) -> ConcreteType:
