@@ -246,9 +246,11 @@ class _Objects:
         return True
 
 
-def _used_as_integer(u: Value, v: Value) -> bool:
+def _used_as_integer(u: Value, v: Value, depth: int = 3) -> bool:
     """Is ``u`` a use of the integer ``v`` as a number: an index, a factor, or ``shl nuw`` by a constant (a
-    count times an element size)?"""
+    count times an element size), directly or through phis and width changes?"""
+    if depth > 0 and (isinstance(u, PhiInst) or (isinstance(u, CastInst) and u.opcode in ("zext", "sext"))):
+        return any(_used_as_integer(w, u, depth - 1) for w in u.users)
     if isinstance(u, GEPInst):
         return any(i is v for i in u.indices)
     if isinstance(u, BinaryOperator) and u.opcode == "shl":
