@@ -342,3 +342,10 @@ def accessed_object_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value
         return None
     padding = frozenset(k for k in range(nbytes) if k + start not in byte_type)
     return checked_leaves(infos, dst, src, nbytes, layout, facts, padding)
+
+
+def loaded_integer(v: LoadInst, layout: DataLayout, infos_of: InfosOf) -> bool:
+    """Is the integer ``v`` loads integer data, never float bits (see integer_origin): read from a stack
+    object whose every write stores an integer made as one, or taken as a number by the program?"""
+    objects = _Objects(layout, infos_of)
+    return objects.integer_origin(v, MAX_ORIGIN, set()) and objects.confirmed()
