@@ -26,7 +26,7 @@ from ..ir import AllocaInst, Argument, CallInst, CastInst, ConstantInt, Function
 from ..ir import LoadInst, StoreInst
 from ..ir.instructions import BinaryOperator, CmpInst, ExtractValueInst, PhiInst, SelectInst
 from ..ir.values import ConstantKeyword
-from ..ir.types import FloatType, IntType, PointerType, Type
+from ..ir.types import FloatType, IntType, PointerType, Type, VectorType
 from .copy_sites import InfosOf
 from .copy_types import CopyLayout, checked_leaves
 
@@ -83,9 +83,14 @@ def _collect(p: Value, off: int, layout: DataLayout, depth: int, out: Accesses, 
         elif isinstance(u, CastInst) and u.opcode in ("bitcast", "addrspacecast"):
             _collect(u, off, layout, depth, out, seen, params)
         elif isinstance(u, LoadInst):
-            if not _scalar(u.type):
+            if isinstance(u.type, VectorType) and not u.type.scalable and _scalar(u.type.element):
+                # SLP vectorization reads neighbouring fields at once
+                step = layout.store_size(u.type.element)
+                out.extend((off + k * step, u.type.element, False, u) for k in range(u.type.count))
+            elif not _scalar(u.type):
                 raise _Unknown
-            out.append((off, u.type, False, u))
+            else:
+                out.append((off, u.type, False, u))
         elif isinstance(u, StoreInst):
             if u.operand(1) is not p or u.operand(0) is p or not _scalar(u.operand(0).type):
                 raise _Unknown  # the address itself escapes, or an aggregate store
