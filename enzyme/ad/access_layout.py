@@ -24,7 +24,7 @@ from ..analysis.type_offsets import gep_offset
 from ..analysis.type_tree import ANYTHING, INTEGER, POINTER, ConcreteType, float_type
 from ..ir import AllocaInst, Argument, CallInst, CastInst, ConstantInt, Function, GEPInst, Instruction, Value
 from ..ir import LoadInst, StoreInst
-from ..ir.instructions import BinaryOperator, CmpInst, ExtractValueInst, PhiInst, SelectInst
+from ..ir.instructions import BinaryOperator, CmpInst, ExtractElementInst, ExtractValueInst, PhiInst, SelectInst
 from ..ir.values import ConstantKeyword
 from ..ir.types import FloatType, IntType, PointerType, Type, VectorType
 from .copy_sites import InfosOf
@@ -92,9 +92,16 @@ def _collect(p: Value, off: int, layout: DataLayout, depth: int, out: Accesses, 
             else:
                 out.append((off, u.type, False, u))
         elif isinstance(u, StoreInst):
-            if u.operand(1) is not p or u.operand(0) is p or not _scalar(u.operand(0).type):
-                raise _Unknown  # the address itself escapes, or an aggregate store
-            out.append((off, u.operand(0).type, True, u))
+            t = u.operand(0).type
+            if u.operand(1) is not p or u.operand(0) is p:
+                raise _Unknown  # the address itself escapes
+            if isinstance(t, VectorType) and not t.scalable and _scalar(t.element):
+                step = layout.store_size(t.element)
+                out.extend((off + k * step, t.element, True, u) for k in range(t.count))
+            elif not _scalar(t):
+                raise _Unknown  # an aggregate store
+            else:
+                out.append((off, t, True, u))
         elif isinstance(u, CallInst):
             _call_use(u, p, off, layout, depth, out, seen, params)
         elif not isinstance(u, CmpInst):
@@ -192,7 +199,7 @@ class _Objects:
             if isinstance(v, SelectInst):
                 ops = ops[1:]
             return all(self.integer_origin(x, b, seen) for x in ops)
-        if isinstance(v, ExtractValueInst):
+        if isinstance(v, (ExtractValueInst, ExtractElementInst)):
             return self.integer_origin(v.operand(0), b, seen)
         if isinstance(v, CallInst):
             name = (v.callee.name or "") if isinstance(v.callee, Function) else ""
