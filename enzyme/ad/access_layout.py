@@ -333,26 +333,47 @@ def _reads_as(byte_type: dict[int, ConcreteType], off: int, t: Type, layout: Dat
 
 
 def accessed_object_layout(infos: list[FunctionTypeInfo], dst: Value, src: Value, nbytes: int,
-                           layout: DataLayout, infos_of: InfosOf) -> CopyLayout | None:
+                           layout: DataLayout, infos_of: InfosOf,
+                           primal_functions: set[Function] | None = None) -> CopyLayout | None:
     """The layout of a constant-size copy out of a stack object every use of which is a typed access at a
-    constant offset (see the module's docstring); None when the object has another use or its accesses
-    disagree."""
+    constant offset (see the module's docstring), or out of a parameter every call (in ``primal_functions``,
+    the program's own functions, not generated derivatives) passes such an object; None when an object has
+    another use or its accesses disagree."""
     found = _base(src, layout)
     if found is None:
         return None
     obj, start = found
-    if not isinstance(obj, AllocaInst):
-        return None
     objects = _Objects(layout, infos_of)
-    byte_type = objects.bytes_of(obj, MAX_ORIGIN)
-    if byte_type is None or not objects.confirmed():
+    if isinstance(obj, AllocaInst):
+        sites = [(obj, start)]
+    else:  # a parameter: the objects every call passes (a Rust value moved into a callee by reference)
+        fn = obj.function if isinstance(obj, Argument) else None
+        if not isinstance(fn, Function) or not fn.users:
+            return None
+        k = fn.args.index(obj)  # type: ignore[arg-type]
+        sites = []
+        for u in fn.users:
+            if primal_functions is not None and isinstance(u, CallInst) and u.function not in primal_functions:
+                continue  # a call in a derivative built from the program
+            if not isinstance(u, CallInst) or u.callee is not fn or len(u.args) <= k:
+                return None
+            passed = _base(u.args[k], layout)
+            if passed is None or not isinstance(passed[0], AllocaInst):
+                return None
+            sites.append((passed[0], passed[1] + start))
+    found_layout: tuple[dict[int, ConcreteType], frozenset[int]] | None = None
+    for site, at in sites:
+        byte_type = objects.bytes_of(site, MAX_ORIGIN)
+        if byte_type is None or byte_type.get(at) == ANYTHING or byte_type.get(at + nbytes) == ANYTHING:
+            return None  # unknown, or the copy starts or ends inside a pointer or a float
+        facts = {k - at: t for k, t in byte_type.items() if at <= k < at + nbytes and t != ANYTHING}
+        padding = frozenset(k for k in range(nbytes) if k + at not in byte_type)
+        if not facts or (found_layout is not None and found_layout != (facts, padding)):
+            return None
+        found_layout = (facts, padding)
+    if found_layout is None or not objects.confirmed():
         return None
-    if byte_type.get(start) == ANYTHING or byte_type.get(start + nbytes) == ANYTHING:
-        return None  # the copy starts or ends inside a pointer or a float
-    facts = {k - start: t for k, t in byte_type.items() if start <= k < start + nbytes and t != ANYTHING}
-    if not facts:
-        return None
-    padding = frozenset(k for k in range(nbytes) if k + start not in byte_type)
+    facts, padding = found_layout
     return checked_leaves(infos, dst, src, nbytes, layout, facts, padding)
 
 

@@ -300,7 +300,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     if found is None and nbytes is not None:  # a whole stack object of a declared struct type (-O0 temporaries)
         found = declared_object_layout(infos, dst, src, nbytes, st.layout, list(st.m.struct_types.values()))
     if found is None and nbytes is not None:  # a Rust move out of a stack slot whose every write is known
-        found = accessed_object_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
+        found = accessed_object_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g),
+                                       analyzed_functions(st.ctx))
     if found is None and nbytes is not None:  # std::function cloning a lambda's closure
         found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body
