@@ -10,9 +10,11 @@ what those stores put there.  Every store is typed; when all stores to a byte ag
 (an integer, a pointer, a float), and no load reads the byte with another type, the byte holds that type;
 a byte no store writes was never initialised and holds no data.  An integer store counts as integer data only
 when the stored value is made as an integer (integer_origin: constants, integer arithmetic, loads of bytes
-that are integers by this same rule or that the program uses as an index or a factor, arguments every call
-passes such a value), never float bits moved through an integer; type analysis is not asked here, as the
-conflict being resolved flows back into it from the copy's destination.  Anything
+that are integers by this same rule or that the program uses as an index or a factor, directly or through
+another load of the same field of an argument's records, arguments every call passes such a value), never
+float bits moved through an integer.  Type analysis's own verdict on a stored value is not enough (the
+conflict being resolved flows back into it from the copy's destination); a load from a caller's memory counts
+as an integer when some calling context types it so and none as a float.  Anything
 else -- a store of the object's address, a copy into it, an unknown callee, a vector or aggregate store --
 leaves the copy to the other rules (and so refused).  The layout found is still checked against every
 type-analysis fact about both pointers (copy_types.checked_leaves).
