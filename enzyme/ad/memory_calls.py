@@ -18,6 +18,7 @@ from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
+from .access_layout import accessed_object_layout
 from .closure_copies import closure_copy_layout
 from .declared_objects import declared_object_layout
 from .copy_records import integer_element_copy, template_element, template_moves_pointers
@@ -298,6 +299,9 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
         found = declared_copy_layout(infos, dst, src, nbytes, st.layout, fields.tree, fields.padding)
     if found is None and nbytes is not None:  # a whole stack object of a declared struct type (-O0 temporaries)
         found = declared_object_layout(infos, dst, src, nbytes, st.layout, list(st.m.struct_types.values()))
+    if found is None and nbytes is not None:  # a Rust move out of a stack slot whose every write is known
+        found = accessed_object_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g),
+                                       analyzed_functions(st.ctx))
     if found is None and nbytes is not None:  # std::function cloning a lambda's closure
         found = closure_copy_layout(infos, dst, src, nbytes, st.layout, lambda g: function_contexts(st.ctx, g))
     if found is None:  # one element of an array a caller sorts, in pyenzyme's qsort body

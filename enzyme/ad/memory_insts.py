@@ -21,6 +21,7 @@ from ..ir import (AllocaInst, CastInst, ConstantKeyword, GEPInst, GlobalVariable
                   Value)
 from ..ir.builder import Builder, InsertPoint, const_int
 from ..ir.types import I8, I64, ArrayType, PointerType, StructType, Type
+from .access_layout import loaded_integer
 from .aggregate_shadows import holds_pointers, pointer_paths
 from .common import (address_origins, carries_float, describe, underlying_global, unshadowed_store_error, value_name,
                      zero, zero_fill)
@@ -172,7 +173,8 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
             and not string_characters(v.pointer) and not string_characters(p) \
             and not integer_element_copy(st.fn) and not integer_element(v.pointer) and not integer_element(p) \
-            and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m):
+            and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m) \
+            and not loaded_integer(v, st.layout, lambda g: function_contexts(st.ctx, g)):
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
         # its data pointer points to, as a one-character string is copied -- it is none; nor is a word stored
         # with an integer access tag, a word of a flang descriptor, a libstdc++ copy or fill of integers, a
