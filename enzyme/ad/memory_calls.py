@@ -17,6 +17,7 @@ from ..ir.builder import Builder, const_int
 from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
+from .hash_tables import control_byte_copy, control_byte_source
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .closure_copies import closure_copy_layout
 from .declared_objects import declared_object_layout
@@ -54,6 +55,9 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
                     and not needs_no_shadow(st.ctx, st.fn, args[mf.src]):  # (characters: nothing is lost)
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
+            return
+        if mf.src is not None and mf.size is not None and control_byte_source(st.fn, args[mf.src]):
+            zero_fill(st.ctx.module, b, sd, nargs[mf.size])  # hashbrown's control bytes: no tangent to copy
             return
         c = ni.clone()
         c.set_operand(mf.dst, sd)
@@ -287,7 +291,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     types = st.ctx.types
     assert types is not None  # function_contexts made it
     if integer_element_copy(st.fn) or template_moves_pointers(st.fn) or \
-            any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
+            any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)) or \
+            control_byte_copy(st.fn, dst, src):
         return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()),
