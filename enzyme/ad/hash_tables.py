@@ -18,25 +18,41 @@ from ..ir.types import I64, IntType
 _HASHBROWN_RAW = ("9hashbrown3raw", "11collections4hash3map")
 
 
+# Rust's hashing code: std::hash::random (RandomState, DefaultHasher), core::hash::sip (SipHasher13), the Hash
+# impls of primitive types (core::hash::impls), Hasher's default methods and BuildHasher::hash_one.  f64 has no
+# Hash impl, so every value these functions read, copy or compute is a key's integer bytes or hash state.
+_HASHING = ("4hash6random", "4hash3sip", "4hash5impls", "4hash6Hasher", "4hash11BuildHasher8hash_one")
+
+
+def hashing_code(fn: Function) -> bool:
+    """Is ``fn`` Rust std's hashing code (integers only: its integer copies move no float)?"""
+    name = fn.name or ""
+    return any(tag in name for tag in _HASHING)
+
+
 def control_byte_copy(fn: Function, dst: Value, src: Value) -> bool:
     """Is this copy, inside hashbrown's raw table code, between two non-negative byte offsets of one control
-    pointer (a pointer loaded from the first field of a table)?"""
+    pointer (a pointer loaded from a table)?"""
     if not any(tag in (fn.name or "") for tag in _HASHBROWN_RAW):
         return False
     a, b = _control_base(dst), _control_base(src)
     return a is not None and a is b
 
 
-def control_byte_source(fn: Function, src: Value) -> bool:
-    """Does this copy read control bytes (a non-negative byte offset of a control pointer, in hashbrown's code
-    or std's HashMap code it is inlined into)?  Lookups copy a group of them to the stack at -O0; their tangent
-    is zero, and the shadow control pointer of an empty table is null (``constant_contents``)."""
-    return any(tag in (fn.name or "") for tag in _HASHBROWN_RAW) and _control_base(src) is not None
+def control_byte_source(fn: Function, src: Value, size: Value | None) -> bool:
+    """Does this copy read one group of control bytes (8 or 16 bytes at a probe position: a non-negative byte
+    offset of a control pointer), in hashbrown's code or std's HashMap code it is inlined into?  Lookups copy a
+    group to the stack; its tangent is zero, and the shadow control pointer of an empty table is null
+    (``constant_contents``), so the shadow copy must not be made."""
+    return any(tag in (fn.name or "") for tag in _HASHBROWN_RAW) \
+        and isinstance(size, ConstantInt) and size.value in (8, 16) \
+        and isinstance(src, (GEPInst, PhiInst)) and _control_base(src) is not None
 
 
 def _control_base(p: Value, seen: set[Value] | None = None) -> Value | None:
-    """The control pointer ``p`` is at a non-negative byte offset of, or None.  A probe position carried around
-    the probe loop (a phi of such offsets, or of itself) counts too."""
+    """The pointer ``p`` is at a non-negative byte offset of (bucket pointers are at negative ones), a pointer
+    loaded from memory (the table's control pointer), or None.  A probe position carried around the probe loop
+    (a phi of such offsets, or of itself) counts too."""
     seen = set() if seen is None else seen
     while isinstance(p, GEPInst):
         if not _non_negative_byte_offset(p):
@@ -49,12 +65,7 @@ def _control_base(p: Value, seen: set[Value] | None = None) -> Value | None:
         bases = {_control_base(v, seen) for v, _ in p.incoming}
         bases.discard(_LOOP)
         return bases.pop() if len(bases) == 1 and None not in bases else None
-    if not isinstance(p, LoadInst):
-        return None
-    field = p.operands[0]
-    while isinstance(field, GEPInst) and all(isinstance(i, ConstantInt) and i.value == 0 for i in field.operands[1:]):
-        field = field.operands[0]
-    return p if not isinstance(field, GEPInst) else None
+    return p if isinstance(p, LoadInst) else None
 
 
 _LOOP = ConstantInt(I64, -1)  # a marker, never returned: the phi comes back to itself

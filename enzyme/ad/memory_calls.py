@@ -56,7 +56,7 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
             return
-        if mf.src is not None and mf.size is not None and control_byte_source(st.fn, args[mf.src]):
+        if mf.src is not None and mf.size is not None and control_byte_source(st.fn, args[mf.src], args[mf.size]):
             zero_fill(st.ctx.module, b, sd, nargs[mf.size])  # hashbrown's control bytes: no tangent to copy
             return
         c = ni.clone()
@@ -161,6 +161,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         dst, src = inst.args[mf.dst], inst.args[mf.src]
         if dst not in st.shadow and src not in st.shadow:
             return
+        if control_byte_source(st.fn, src, inst.args[mf.size]):
+            return  # hashbrown's control bytes: no adjoint, and an empty table's shadow control pointer is null
         if dst not in st.shadow:
             if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
                 return  # into a global declared inactive: the derivative is dropped on purpose
