@@ -11,8 +11,10 @@ themselves move as typed loads and stores, which the engine differentiates like 
 """
 from __future__ import annotations
 
-from ..ir import ConstantInt, Function, GEPInst, LoadInst, PhiInst, Value
-from ..ir.types import I64, IntType
+from ..ir import CallInst, ConstantInt, Function, GEPInst, LoadInst, PhiInst, Value
+from ..analysis.layout import DataLayout
+from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type
+from .copy_types import CopyLayout
 
 # hashbrown's raw table code, and std's HashMap methods it is inlined into (legacy and v0 manglings alike).
 _HASHBROWN_RAW = ("9hashbrown3raw", "11collections4hash3map")
@@ -35,8 +37,8 @@ def control_byte_copy(fn: Function, dst: Value, src: Value) -> bool:
     pointer (a pointer loaded from a table)?"""
     if not any(tag in (fn.name or "") for tag in _HASHBROWN_RAW):
         return False
-    a, b = _control_base(dst), _control_base(src)
-    return a is not None and a is b
+    a, b = _control_bases(dst), _control_bases(src)
+    return bool(a) and a == b
 
 
 def control_byte_source(fn: Function, src: Value, size: Value | None) -> bool:
@@ -46,13 +48,13 @@ def control_byte_source(fn: Function, src: Value, size: Value | None) -> bool:
     (``constant_contents``), so the shadow copy must not be made."""
     return any(tag in (fn.name or "") for tag in _HASHBROWN_RAW) \
         and isinstance(size, ConstantInt) and size.value in (8, 16) \
-        and isinstance(src, (GEPInst, PhiInst)) and _control_base(src) is not None
+        and isinstance(src, (GEPInst, PhiInst)) and bool(_control_bases(src))
 
 
-def _control_base(p: Value, seen: set[Value] | None = None) -> Value | None:
-    """The pointer ``p`` is at a non-negative byte offset of (bucket pointers are at negative ones), a pointer
-    loaded from memory (the table's control pointer), or None.  A probe position carried around the probe loop
-    (a phi of such offsets, or of itself) counts too."""
+def _control_bases(p: Value, seen: set[Value] | None = None) -> frozenset[Value] | None:
+    """The pointers ``p`` is at a non-negative byte offset of (bucket pointers are at negative ones): pointers
+    loaded from memory (the table's control pointer, reloaded in a loop or on several paths: a phi of such
+    positions, or of itself) or allocated (``ctrl = alloc + ctrl_offset``), or None when ``p`` is anything else."""
     seen = set() if seen is None else seen
     while isinstance(p, GEPInst):
         if not _non_negative_byte_offset(p):
@@ -60,15 +62,18 @@ def _control_base(p: Value, seen: set[Value] | None = None) -> Value | None:
         p = p.operands[0]
     if isinstance(p, PhiInst):
         if p in seen:
-            return _LOOP
+            return frozenset()  # around the loop: adds nothing
         seen.add(p)
-        bases = {_control_base(v, seen) for v, _ in p.incoming}
-        bases.discard(_LOOP)
-        return bases.pop() if len(bases) == 1 and None not in bases else None
-    return p if isinstance(p, LoadInst) else None
-
-
-_LOOP = ConstantInt(I64, -1)  # a marker, never returned: the phi comes back to itself
+        out: set[Value] = set()
+        for v, _ in p.incoming:
+            found = _control_bases(v, seen)
+            if found is None:
+                return None
+            out |= found
+        return frozenset(out)
+    if isinstance(p, (LoadInst, CallInst)) and isinstance(p.type, PointerType):
+        return frozenset((p,))  # a table's control pointer, or a new table's allocation (its control bytes follow)
+    return None
 
 
 def _non_negative_byte_offset(g: GEPInst) -> bool:
@@ -79,3 +84,70 @@ def _non_negative_byte_offset(g: GEPInst) -> bool:
     if isinstance(index, ConstantInt):
         return index.value >= 0
     return "nuw" in g.flags
+
+
+def bucket_copy_layout(fn: Function, dst: Value, src: Value, nbytes: int | None,
+                       layout: DataLayout) -> CopyLayout | None:
+    """The layout of a copy of one whole entry between two buckets, inside hashbrown's raw table code (moving an
+    entry while growing or rehashing in place): both ends are below control pointers (at negative or run-time
+    offsets of pointers loaded from tables or allocated), and the entry type is the one struct type the function
+    indexes control pointers with (``Bucket::from_base_index``: ``getelementptr {i64, double}, ptr %ctrl, i64
+    %minus_index``), of exactly the copy's size.  None otherwise."""
+    if nbytes is None or not any(tag in (fn.name or "") for tag in _HASHBROWN_RAW):
+        return None
+    if not all(_bucket_bases(p) for p in (dst, src)):
+        return None
+    records = {inst.source_type for inst in fn.instructions()
+               if isinstance(inst, GEPInst) and isinstance(inst.source_type, StructType) and len(inst.operands) == 2
+               and not isinstance(inst.operands[1], ConstantInt) and _control_bases(inst.operands[0])}
+    if len(records) != 1:
+        return None
+    record = records.pop()
+    if layout.alloc_size(record) != nbytes:
+        return None
+    leaves: list[tuple[int, FloatType]] = []
+    pointers: list[int] = []
+    if not _scalars(record, 0, layout, leaves, pointers):
+        return None
+    return CopyLayout(leaves=tuple(leaves), pointers=tuple(pointers))
+
+
+def _bucket_bases(p: Value, below: bool = False, seen: set[Value] | None = None) -> frozenset[Value] | None:
+    """The control pointers ``p`` is below: reached through at least one address step that is not a non-negative
+    byte offset (control bytes are at those), through GEPs and phis, down to pointers loaded from memory or
+    allocated (a new table's ``alloc + ctrl_offset``)."""
+    seen = set() if seen is None else seen
+    while isinstance(p, GEPInst):
+        below = below or not _non_negative_byte_offset(p)
+        p = p.operands[0]
+    if isinstance(p, PhiInst):
+        if p in seen:
+            return frozenset()
+        seen.add(p)
+        out: set[Value] = set()
+        for v, _ in p.incoming:
+            found = _bucket_bases(v, below, seen)
+            if found is None:
+                return None
+            out |= found
+        return frozenset(out)
+    if below and isinstance(p, (LoadInst, CallInst)) and isinstance(p.type, PointerType):
+        return frozenset((p,))
+    return None
+
+
+def _scalars(t: Type, base: int, layout: DataLayout, leaves: list[tuple[int, FloatType]], pointers: list[int]) -> bool:
+    """Collect the float leaves and pointers of ``t`` (integers, floats, pointers, structs and arrays of them)."""
+    if isinstance(t, StructType) and not getattr(t, "opaque", False):
+        return all(_scalars(e, base + off, layout, leaves, pointers)
+                   for off, e in zip(layout.struct_layout(t).offsets, t.elements))
+    if isinstance(t, ArrayType):
+        step = layout.alloc_size(t.element)
+        return all(_scalars(t.element, base + i * step, layout, leaves, pointers) for i in range(t.count))
+    if isinstance(t, FloatType):
+        leaves.append((base, t))
+        return True
+    if isinstance(t, PointerType):
+        pointers.append(base)
+        return True
+    return isinstance(t, IntType)

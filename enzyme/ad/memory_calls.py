@@ -17,7 +17,7 @@ from ..ir.builder import Builder, const_int
 from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
-from .hash_tables import control_byte_copy, control_byte_source
+from .hash_tables import bucket_copy_layout, control_byte_copy, control_byte_source
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .closure_copies import closure_copy_layout
 from .declared_objects import declared_object_layout
@@ -299,6 +299,8 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()),
                         count_of=element_multiple(size))
+    if found is None:  # one entry of a Rust HashMap moved between buckets
+        found = bucket_copy_layout(st.fn, dst, src, nbytes, st.layout)
     if found is None and fields is not None and nbytes is not None:
         # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
         # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.
