@@ -11,9 +11,9 @@ themselves move as typed loads and stores, which the engine differentiates like 
 """
 from __future__ import annotations
 
-from ..ir import CallInst, ConstantInt, Function, GEPInst, LoadInst, PhiInst, Value
+from ..ir import AllocaInst, CallInst, CastInst, CmpInst, Constant, ConstantInt, StoreInst, Function, GEPInst, LoadInst, PhiInst, Value
 from ..analysis.layout import DataLayout
-from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type
+from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 from .copy_types import CopyLayout
 
 # hashbrown's raw table code, and std's HashMap methods it is inlined into (legacy and v0 manglings alike).
@@ -41,14 +41,48 @@ def control_byte_copy(fn: Function, dst: Value, src: Value) -> bool:
     return bool(a) and a == b
 
 
-def control_byte_source(fn: Function, src: Value, size: Value | None) -> bool:
+def control_byte_source(fn: Function, dst: Value, src: Value, size: Value | None) -> bool:
     """Does this copy read one group of control bytes (8 or 16 bytes at a probe position: a non-negative byte
-    offset of a control pointer), in hashbrown's code or std's HashMap code it is inlined into?  Lookups copy a
-    group to the stack; its tangent is zero, and the shadow control pointer of an empty table is null
-    (``constant_contents``), so the shadow copy must not be made."""
+    offset of a control pointer, in hashbrown's code or std's HashMap code it is inlined into), or any 8 or 16
+    bytes into a stack temporary that is only ever compared bytewise (a group loaded for ``match_byte``, in
+    whatever function the probe loop was inlined into)?  Either moves no derivative, and the shadow copy must not
+    be made: the shadow control pointer of an empty table is null (``constant_contents``)."""
+    if not (isinstance(size, ConstantInt) and size.value in (8, 16)):
+        return False
+    if _compared_only(dst):
+        return True
     return any(tag in (fn.name or "") for tag in _HASHBROWN_RAW) \
-        and isinstance(size, ConstantInt) and size.value in (8, 16) \
         and isinstance(src, (GEPInst, PhiInst)) and bool(_control_bases(src))
+
+
+_MARKERS = ("llvm.lifetime.", "llvm.memcpy.", "llvm.memmove.")
+
+
+def _compared_only(p: Value) -> bool:
+    """Is ``p`` a stack slot whose contents are only read as byte vectors or integers that are only compared
+    (``icmp``, or SSE2's ``pmovmskb`` of a comparison)?  Copies into it, zero stores and address comparisons
+    aside, nothing else touches it."""
+    if not isinstance(p, AllocaInst):
+        return False
+    for u in p.uses:
+        user = u.user
+        if isinstance(user, CallInst):
+            if not (user.callee_name or "").startswith(_MARKERS) or (user.callee_name or "").startswith(
+                    ("llvm.memcpy.", "llvm.memmove.")) and u.index != 0:
+                return False
+        elif isinstance(user, LoadInst):
+            if not (_byte_vector(user.type) and all(isinstance(w.user, CmpInst) for w in user.uses)):
+                return False
+        elif isinstance(user, StoreInst):
+            if u.index != 1 or not isinstance(user.value, Constant) or isinstance(user.value.type, FloatType):
+                return False
+        elif not isinstance(user, (CmpInst, CastInst)) or (isinstance(user, CastInst) and user.opcode != "ptrtoint"):
+            return False
+    return True
+
+
+def _byte_vector(t: Type) -> bool:
+    return isinstance(t, VectorType) and isinstance(t.element, IntType) and t.element.bits == 8
 
 
 def _control_bases(p: Value, seen: set[Value] | None = None) -> frozenset[Value] | None:
@@ -151,3 +185,40 @@ def _scalars(t: Type, base: int, layout: DataLayout, leaves: list[tuple[int, Flo
         pointers.append(base)
         return True
     return isinstance(t, IntType)
+
+
+def bucket_integer_field(fn: Function, p: Value, nbytes: int, layout: DataLayout) -> bool:
+    """Is ``p``, in hashbrown's or std's HashMap code, an integer field of ``nbytes`` bytes of an entry: a constant
+    byte offset from a bucket (``getelementptr S, ptr %ctrl, i64 %minus_index`` with S the entry type) that lands
+    on an integer field of S?  An integer stored there (a key moved in from an ``Entry``, whose variants put a key
+    and a pointer at the same place) is a key, never a float's bits: the entry type says so."""
+    if not any(tag in (fn.name or "") for tag in _HASHBROWN_RAW):
+        return False
+    offset = 0
+    while isinstance(p, GEPInst) and isinstance(p.source_type, IntType) and p.source_type.bits == 8 \
+            and len(p.operands) == 2 and isinstance(p.operands[1], ConstantInt):
+        offset += p.operands[1].value
+        p = p.operands[0]
+    if not (isinstance(p, GEPInst) and isinstance(p.source_type, StructType) and len(p.operands) == 2
+            and not isinstance(p.operands[1], ConstantInt) and _control_bases(p.operands[0])):
+        return False
+    record = p.source_type
+    size = layout.alloc_size(record)
+    leaves: list[tuple[int, FloatType]] = []
+    pointers: list[int] = []
+    if size == 0 or not _scalars(record, 0, layout, leaves, pointers):
+        return False
+    at = offset % size
+    fields = _integer_fields(record, 0, layout)
+    return (at, nbytes) in fields
+
+
+def _integer_fields(t: Type, base: int, layout: DataLayout) -> set[tuple[int, int]]:
+    """(offset, size) of every integer field of ``t`` (structs and arrays walked)."""
+    if isinstance(t, StructType):
+        return {f for off, e in zip(layout.struct_layout(t).offsets, t.elements)
+                for f in _integer_fields(e, base + off, layout)}
+    if isinstance(t, ArrayType):
+        step = layout.alloc_size(t.element)
+        return {f for i in range(t.count) for f in _integer_fields(t.element, base + i * step, layout)}
+    return {(base, layout.store_size(t))} if isinstance(t, IntType) else set()

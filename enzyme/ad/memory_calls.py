@@ -56,7 +56,7 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
             return
-        if mf.src is not None and mf.size is not None and control_byte_source(st.fn, args[mf.src], args[mf.size]):
+        if mf.src is not None and mf.size is not None and control_byte_source(st.fn, args[mf.dst], args[mf.src], args[mf.size]):
             zero_fill(st.ctx.module, b, sd, nargs[mf.size])  # hashbrown's control bytes: no tangent to copy
             return
         c = ni.clone()
@@ -161,7 +161,7 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         dst, src = inst.args[mf.dst], inst.args[mf.src]
         if dst not in st.shadow and src not in st.shadow:
             return
-        if control_byte_source(st.fn, src, inst.args[mf.size]):
+        if control_byte_source(st.fn, dst, src, inst.args[mf.size]):
             return  # hashbrown's control bytes: no adjoint, and an empty table's shadow control pointer is null
         if dst not in st.shadow:
             if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
@@ -230,7 +230,8 @@ def reverse_memory_call(st: ReverseState, b: Builder, inst: CallInst, mf: Memory
         zero_fill(st.m, b, st.available(st.shadow[inst.args[mf.dst]]),
                   st.primal(inst.args[mf.size]))
     elif kind in ("copy", "move") and mf.dst is not None and mf.src is not None and mf.size is not None \
-            and inst.args[mf.dst] in st.shadow:
+            and inst.args[mf.dst] in st.shadow \
+            and not control_byte_source(st.fn, inst.args[mf.dst], inst.args[mf.src], inst.args[mf.size]):  # (no adjoint there)
         reverse_copy(st, b, inst, kind == "move", inst.args[mf.dst], inst.args[mf.src],
                            inst.args[mf.size])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .hash_tables import hashing_code
+from .hash_tables import bucket_integer_field, hashing_code
 from ..analysis.layout import DataLayout
 from ..analysis.tbaa import access_tree, no_float_extent
 from ..analysis.type_offsets import gep_offset, is_array_descriptor
@@ -167,6 +167,7 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
             and not string_characters(v.pointer) and not string_characters(p) \
             and not integer_element_copy(st.fn) and not hashing_code(st.fn) \
+            and not bucket_integer_field(st.fn, p, st.layout.store_size(v.type), st.layout) \
             and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m):
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
         # its data pointer points to, as a one-character string is copied -- it is none; nor is a word stored
