@@ -11,7 +11,7 @@ themselves move as typed loads and stores, which the engine differentiates like 
 """
 from __future__ import annotations
 
-from ..ir import AllocaInst, CallInst, CastInst, CmpInst, Constant, ConstantInt, StoreInst, Function, GEPInst, LoadInst, PhiInst, Value
+from ..ir import Instruction, AllocaInst, CallInst, CastInst, CmpInst, Constant, ConstantInt, StoreInst, Function, GEPInst, LoadInst, PhiInst, Value
 from ..analysis.layout import DataLayout
 from ..ir.types import ArrayType, FloatType, IntType, PointerType, StructType, Type, VectorType
 from .copy_types import CopyLayout
@@ -188,37 +188,77 @@ def _scalars(t: Type, base: int, layout: DataLayout, leaves: list[tuple[int, Flo
 
 
 def bucket_integer_field(fn: Function, p: Value, nbytes: int, layout: DataLayout) -> bool:
-    """Is ``p``, in hashbrown's or std's HashMap code, an integer field of ``nbytes`` bytes of an entry: a constant
-    byte offset from a bucket (``getelementptr S, ptr %ctrl, i64 %minus_index`` with S the entry type) that lands
-    on an integer field of S?  An integer stored there (a key moved in from an ``Entry``, whose variants put a key
-    and a pointer at the same place) is a key, never a float's bits: the entry type says so."""
+    """Is ``p`` an integer field of ``nbytes`` bytes of a HashMap entry (``bucket_word``)?  An integer stored there
+    (a key moved in from an ``Entry``, whose variants put a key and a pointer at the same place, or a key word
+    of an entry swapped by an in-place rehash) is a key, never a float's bits: the entry type says so."""
+    return isinstance(bucket_word(fn, p, nbytes, layout), IntType)
+
+
+def bucket_word(fn: Function, p: Value, nbytes: int, layout: DataLayout) -> Type | None:
+    """The type of the entry field ``p`` addresses with ``nbytes`` bytes, in hashbrown's or std's HashMap code,
+    when ``p`` is a bucket address (below a control pointer by whole entries: ``ctrl - (i + 1) * size``, as
+    ``Bucket::from_base_index`` or the byte offsets of an in-place rehash's swap compute it) plus a constant
+    offset that lands on exactly one scalar field of the entry type; None otherwise."""
     if not any(tag in (fn.name or "") for tag in _HASHBROWN_RAW):
-        return False
-    offset = 0
-    while isinstance(p, GEPInst) and isinstance(p.source_type, IntType) and p.source_type.bits == 8 \
-            and len(p.operands) == 2 and isinstance(p.operands[1], ConstantInt):
-        offset += p.operands[1].value
-        p = p.operands[0]
-    if not (isinstance(p, GEPInst) and isinstance(p.source_type, StructType) and len(p.operands) == 2
-            and not isinstance(p.operands[1], ConstantInt) and _control_bases(p.operands[0])):
-        return False
-    record = p.source_type
+        return None
+    record = _entry_type(fn)
+    if record is None:
+        return None
     size = layout.alloc_size(record)
-    leaves: list[tuple[int, FloatType]] = []
-    pointers: list[int] = []
-    if size == 0 or not _scalars(record, 0, layout, leaves, pointers):
+    offset = 0
+    below = False
+    while isinstance(p, GEPInst) and len(p.operands) == 2:
+        index = p.operands[1]
+        t = p.source_type
+        if isinstance(index, ConstantInt):
+            offset += index.value * layout.alloc_size(t)
+        elif t == record or (isinstance(t, IntType) and t.bits == 8 and _multiple_of(index, size)):
+            below = True
+        else:
+            return None
+        p = p.operands[0]
+    if not below or not _control_bases(p):
+        return None
+    fields = _scalar_fields(record, 0, layout)
+    return fields.get((offset % size, nbytes))
+
+
+def _entry_type(fn: Function) -> Type | None:
+    records = {inst.source_type for inst in fn.instructions()
+               if isinstance(inst, GEPInst) and isinstance(inst.source_type, StructType) and len(inst.operands) == 2
+               and not isinstance(inst.operands[1], ConstantInt) and _control_bases(inst.operands[0])}
+    return records.pop() if len(records) == 1 else None
+
+
+def _multiple_of(v: Value, n: int, depth: int = 4) -> bool:
+    """Is the integer ``v`` a multiple of ``n`` (constants, shifts and products by them, their sums, negations)?"""
+    if isinstance(v, ConstantInt):
+        return v.value % n == 0
+    if depth == 0 or not isinstance(v, Instruction):
         return False
-    at = offset % size
-    fields = _integer_fields(record, 0, layout)
-    return (at, nbytes) in fields
+    a, b = (list(v.operands) + [None, None])[:2]
+    if v.opcode == "shl" and isinstance(b, ConstantInt):
+        return (1 << b.value) % n == 0
+    if v.opcode == "mul":
+        return any(isinstance(x, ConstantInt) and x.value % n == 0 for x in (a, b))
+    if v.opcode in ("add", "sub") and a is not None and b is not None:
+        return _multiple_of(a, n, depth - 1) and _multiple_of(b, n, depth - 1)
+    return False
 
 
-def _integer_fields(t: Type, base: int, layout: DataLayout) -> set[tuple[int, int]]:
-    """(offset, size) of every integer field of ``t`` (structs and arrays walked)."""
+def _scalar_fields(t: Type, base: int, layout: DataLayout) -> dict[tuple[int, int], Type]:
+    """(offset, size) -> type of every scalar field of ``t``."""
     if isinstance(t, StructType):
-        return {f for off, e in zip(layout.struct_layout(t).offsets, t.elements)
-                for f in _integer_fields(e, base + off, layout)}
+        out: dict[tuple[int, int], Type] = {}
+        for off, e in zip(layout.struct_layout(t).offsets, t.elements):
+            out.update(_scalar_fields(e, base + off, layout))
+        return out
     if isinstance(t, ArrayType):
         step = layout.alloc_size(t.element)
-        return {f for i in range(t.count) for f in _integer_fields(t.element, base + i * step, layout)}
-    return {(base, layout.store_size(t))} if isinstance(t, IntType) else set()
+        out = {}
+        for i in range(t.count):
+            out.update(_scalar_fields(t.element, base + i * step, layout))
+        return out
+    if isinstance(t, (IntType, FloatType, PointerType)):
+        return {(base, layout.store_size(t)): t}
+    return {}
