@@ -1,6 +1,12 @@
 """Constant globals whose contents hold no address: copying from them gives null pointers, whose null shadows
 are right (flang's default initialization of derived types, character literals passed to ``character(len=*)``
-dummies and copied into components)."""
+dummies and copied into components).
+
+An address of another constant global that holds no floats and no address counts as none: the only bytes a
+program may reach through it are that global's, constant and without floats, so no derivative is ever read or
+written through its shadow (Rust's ``hashbrown::RawTable::NEW`` points an empty map's control pointer at a static
+group of EMPTY control bytes; every bucket access is guarded by those bytes, the first insertion allocates a
+table of its own, and copies of control bytes keep the shadow out: ``hash_tables``)."""
 from __future__ import annotations
 
 from ..ir import Argument, CallInst, ConstantInt, Function, Value
@@ -33,10 +39,14 @@ def pointer_free_constant(p: Value, depth: int = 6) -> bool:
                                and pointer_free_constant(c.args[p.index], depth - 1) for c in calls)
 
 
-def _holds_no_address(c: Value) -> bool:
-    from ..ir import ConstantAggregate, ConstantFP, ConstantKeyword, ConstantText
+def _holds_no_address(c: Value, depth: int = 2) -> bool:
+    from ..ir import ConstantAggregate, ConstantFP, ConstantKeyword, ConstantText, GlobalVariable
+    from .common import carries_float
     if isinstance(c, ConstantAggregate):
-        return all(_holds_no_address(e) for e in c.elements)
+        return all(_holds_no_address(e, depth) for e in c.elements)
+    if isinstance(c, GlobalVariable) and depth > 0:  # see the module docstring
+        return c.is_constant and c.initializer is not None and not carries_float(c.value_type) \
+            and _holds_no_address(c.initializer, depth - 1)
     if flang_type_description(c):
         return True  # runtime metadata the bodies read from the primal descriptor only (an inactive helper)
     if isinstance(c, ConstantText):

@@ -48,6 +48,7 @@ from ..ir import (AllocaInst, CallInst, CastInst, ConstantAggregate, ConstantKey
                   GlobalVariable, Module, StoreInst, Value, strip_pointer_casts)
 from ..ir.types import PTR, VOID, FloatType, PointerType, StructType, Type, VectorType
 from ..rules import MATH
+from ..rules.inactive_globals import inactive_global_reason
 from ..rules.names import proxy_parts
 from .annotations import AUTOREG_PREFIX, AllocationLike, Annotations, read_annotations, table_name
 
@@ -159,6 +160,7 @@ def remove_registrations(module: Module) -> None:
 def _read(module: Module) -> CustomRules:
     rules = CustomRules()
     _merge(rules, read_annotations(module))
+    rules.inactive_globals |= {g for g in module.global_variables if inactive_global_reason(g.name)}
     for g in module.global_variables:
         name = table_name(g.name or "")
         prefix = next((p for p in PREFIXES if name.startswith(p)), None)

@@ -26,6 +26,7 @@ from ..rules import lookup
 from ..rules.memory import lookup_memory
 from .common import ADContext
 from .copy_types import function_contexts
+from .hash_tables import bucket_word
 
 
 #: Opcodes that read an integer's bits as a number or a decision, never as a float (derivative zero).
@@ -51,6 +52,10 @@ def copied_word_type(ctx: ADContext, fn: Function, v: Value, pointer_bits: int) 
     for both -- an integer's shadow bytes hold zeros, whose sum is zero.  None otherwise, and where any context
     says the bytes are part of something wider (a double's half, a pointer's) or conflict."""
     t = v.type
+    if isinstance(v, LoadInst) and isinstance(t, IntType):  # a word of a Rust HashMap entry (hash_tables)
+        word = bucket_word(fn, v.pointer, t.bits // 8, DataLayout.of_module(ctx.module))
+        if isinstance(word, FloatType) and word.bits == t.bits:
+            return word
     if not isinstance(v, LoadInst) or not isinstance(t, IntType) or t.bits != 32 or pointer_bits == 32 \
             or not v.uses or any(not isinstance(u.user, StoreInst) or u.user.value is not v or u.user.pointer is v
                                  for u in v.uses) \

@@ -17,6 +17,7 @@ from ..ir.builder import Builder, const_int
 from ..ir.types import I8, I64, PTR, PointerType
 from ..rules.memory import MemoryFunction
 from ..rules.names import proxy_parts
+from .hash_tables import bucket_copy_layout, control_byte_copy, control_byte_source
 from .common import constant_pointer_copy_error, describe, underlying_global, value_name, zero, zero_fill
 from .access_layout import accessed_object_layout
 from .closure_copies import closure_copy_layout
@@ -55,6 +56,9 @@ def forward_memory_call(st: ForwardState, inst: CallInst, ni: CallInst, b: Build
                     and not needs_no_shadow(st.ctx, st.fn, args[mf.src]):  # (characters: nothing is lost)
                 raise DifferentiationError(f"{describe(inst)}: copies active memory into memory that has no "
                                            "shadow; pass the destination as enzyme_dup")
+            return
+        if mf.src is not None and mf.size is not None and control_byte_source(st.fn, args[mf.dst], args[mf.src], args[mf.size]):
+            zero_fill(st.ctx.module, b, sd, nargs[mf.size])  # hashbrown's control bytes: no tangent to copy
             return
         c = ni.clone()
         c.set_operand(mf.dst, sd)
@@ -158,6 +162,8 @@ def augment_memory_call(st: ReverseState, inst: CallInst, ni: CallInst, b: Build
         dst, src = inst.args[mf.dst], inst.args[mf.src]
         if dst not in st.shadow and src not in st.shadow:
             return
+        if control_byte_source(st.fn, dst, src, inst.args[mf.size]):
+            return  # hashbrown's control bytes: no adjoint, and an empty table's shadow control pointer is null
         if dst not in st.shadow:
             if custom_rules(st.m).is_inactive_global(underlying_global(dst)):
                 return  # into a global declared inactive: the derivative is dropped on purpose
@@ -225,7 +231,8 @@ def reverse_memory_call(st: ReverseState, b: Builder, inst: CallInst, mf: Memory
         zero_fill(st.m, b, st.available(st.shadow[inst.args[mf.dst]]),
                   st.primal(inst.args[mf.size]))
     elif kind in ("copy", "move") and mf.dst is not None and mf.src is not None and mf.size is not None \
-            and inst.args[mf.dst] in st.shadow:
+            and inst.args[mf.dst] in st.shadow \
+            and not control_byte_source(st.fn, inst.args[mf.dst], inst.args[mf.src], inst.args[mf.size]):  # (no adjoint there)
         reverse_copy(st, b, inst, kind == "move", inst.args[mf.dst], inst.args[mf.src],
                            inst.args[mf.size])
 
@@ -288,11 +295,14 @@ def copy_layout_of(st: ReverseState, inst: CallInst, dst: Value, src: Value, siz
     types = st.ctx.types
     assert types is not None  # function_contexts made it
     if integer_element_copy(st.fn) or template_moves_pointers(st.fn) or \
-            any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)):
+            any(declared_without_floats(p, nbytes, st.layout) or string_characters(p) for p in (dst, src)) or \
+            control_byte_copy(st.fn, dst, src):
         return CopyLayout(no_floats=True)  # a struct of pointers and integers, a std::string's characters
     found = copy_layout(infos, dst, src, nbytes, st.layout, analyzed_functions(st.ctx), accessed, types.contexts,
                         fields.padding if fields is not None else frozenset(), list(st.m.struct_types.values()),
                         count_of=element_multiple(size))
+    if found is None:  # one entry of a Rust HashMap moved between buckets
+        found = bucket_copy_layout(st.fn, dst, src, nbytes, st.layout)
     if found is None and fields is not None and nbytes is not None:
         # The copy's own !tbaa.struct names every field (the C/C++ type clang copied): it decides where type
         # analysis merged contexts into conflicts, unless a fact it holds contradicts a field.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .hash_tables import bucket_integer_field, hashing_code
 from ..analysis.layout import DataLayout
 from ..analysis.tbaa import access_tree, no_float_extent
 from ..analysis.type_offsets import gep_offset, is_array_descriptor
@@ -173,6 +174,8 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
             and not string_characters(v.pointer) and not string_characters(p) \
             and not integer_element_copy(st.fn) and not integer_element(v.pointer) and not integer_element(p) \
+            and not hashing_code(st.fn) \
+            and not bucket_integer_field(st.fn, p, st.layout.store_size(v.type), st.layout) \
             and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m) \
             and not loaded_integer(v, st.layout, lambda g: function_contexts(st.ctx, g)):
         # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
