@@ -17,10 +17,14 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from enzyme import llvm, progress, toolchain
 from enzyme.errors import CompileError, EnzymeWarning, IRError, UsageError, VerifyError
 from enzyme.runtime_bodies import with_runtime_bodies
+
+if TYPE_CHECKING:
+    from enzyme.ir import Module
 
 PathLike = str | os.PathLike[str]
 MODULE_SUFFIXES = (".bc", ".ll")
@@ -139,15 +143,8 @@ def _with_field_tags(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
     if "!tbaa" in text or not any(k in text for k in ("%struct.", "%class.", '%"struct.', '%"class.')):
         return module
     from enzyme.driver.field_tags import tag_integer_fields
-    from enzyme.ir import parse_module, print_module
 
-    with collector_paused():
-        ours = parse_module(text)
-        if not tag_integer_fields(ours):
-            return module
-        tagged = llvm.parse(print_module(ours), name=name)
-    llvm.verify(tagged, name=name)
-    return tagged
+    return _rewritten(module, text, name, tag_integer_fields)
 
 
 def _with_variadic_buffers(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
@@ -155,13 +152,19 @@ def _with_variadic_buffers(module: llvm.ModuleRef, name: str) -> llvm.ModuleRef:
     each call site fills, so the values read are visible in the IR (enzyme.driver.variadic_calls)."""
     if not llvm.declares_function(module, "llvm.va_start"):
         return module
-    text = llvm.to_text(module)
     from enzyme.driver.variadic_calls import expand_variadic_functions
+
+    return _rewritten(module, llvm.to_text(module), name, expand_variadic_functions)
+
+
+def _rewritten(module: llvm.ModuleRef, text: str, name: str, rewrite: Callable[[Module], object]) -> llvm.ModuleRef:
+    """``module`` (printed as ``text``) rewritten in our IR model by ``rewrite``, verified; ``module`` itself
+    where ``rewrite`` changed nothing (returned a false value)."""
     from enzyme.ir import parse_module, print_module
 
     with collector_paused():
         ours = parse_module(text)
-        if not expand_variadic_functions(ours):
+        if not rewrite(ours):
             return module
         rewritten = llvm.parse(print_module(ours), name=name)
     llvm.verify(rewritten, name=name)

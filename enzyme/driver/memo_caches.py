@@ -26,6 +26,7 @@ from ..ir import (
     CallInst,
     CmpInst,
     Function,
+    Instruction,
     GlobalVariable,
     LoadInst,
     Module,
@@ -113,22 +114,31 @@ def guard_memo_caches(module: Module, roots: Iterable[Function]) -> GlobalVariab
     (None when there is no such test)."""
     if is_gpu_module(module):  # no thread-local flag in device code: left as it was
         return None
-    funcs: dict[Function, None] = {}
-    for root in roots:
-        funcs.update(dict.fromkeys(reachable_functions(root)))
-    compares = [c for f in funcs for c in _key_compares(f)]
+    compares = [c for f in functions_reached(roots) for c in _key_compares(f)]
     if not compares:
         return None
     flag = derivative_flag(module)
     for cmp in compares:
-        b = Builder(InsertPoint.after_inst(cmp))
-        on = b.icmp("ne", b.load(I8, flag), const_int(I8, 0))
-        users = [u for u in cmp.uses]
-        miss = const_int(I1, 0 if cmp.predicate in _EQUAL else 1)
-        guarded = b.select(on, miss, cmp)
-        for use in users:
-            use.user.set_operand(use.index, guarded)
+        replace_while_deriving(flag, cmp, const_int(I1, 0 if cmp.predicate in _EQUAL else 1))
     return flag
+
+
+def functions_reached(roots: Iterable[Function]) -> dict[Function, None]:
+    """The functions ``roots`` may call, directly or not (themselves included), in a stable order."""
+    funcs: dict[Function, None] = {}
+    for root in roots:
+        funcs.update(dict.fromkeys(reachable_functions(root)))
+    return funcs
+
+
+def replace_while_deriving(flag: GlobalVariable, inst: Instruction, instead: Value) -> None:
+    """Every use of ``inst`` takes ``instead`` while the derivative flag is set, ``inst`` otherwise."""
+    users = list(inst.uses)
+    b = Builder(InsertPoint.after_inst(inst))
+    on = b.icmp("ne", b.load(I8, flag), const_int(I8, 0))
+    chosen = b.select(on, instead, inst)
+    for use in users:
+        use.user.set_operand(use.index, chosen)
 
 
 #: The flag's name: set while a derivative call runs (thread-local: another thread's primal calls keep caching).

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..analysis.activity_solver import reachable_functions
 from ..ir import (
     AllocaInst,
     BinaryOperator,
@@ -42,10 +41,10 @@ from ..ir import (
     StoreInst,
     Value,
 )
-from ..ir.builder import Builder, InsertPoint, const_fp, const_int
+from ..ir.builder import const_fp
 from ..ir.target_attributes import is_gpu_module
-from ..ir.types import I1, I8, FloatType
-from .memo_caches import derivative_flag
+from ..ir.types import I1, FloatType
+from .memo_caches import derivative_flag, functions_reached, replace_while_deriving
 
 
 def guard_warm_starts(module: Module, roots: Iterable[Function]) -> GlobalVariable | None:
@@ -53,10 +52,7 @@ def guard_warm_starts(module: Module, roots: Iterable[Function]) -> GlobalVariab
     flag is set; returns the flag (None when there is no such load)."""
     if is_gpu_module(module):  # no thread-local flag in device code: left as it was
         return None
-    funcs: dict[Function, None] = {}
-    for root in roots:
-        funcs.update(dict.fromkeys(reachable_functions(root)))
-    loads = [ld for f in funcs for ld in _warm_start_loads(f)]
+    loads = [ld for f in functions_reached(roots) for ld in _warm_start_loads(f)]
     if not loads:
         return None
     flag = derivative_flag(module)
@@ -64,12 +60,7 @@ def guard_warm_starts(module: Module, roots: Iterable[Function]) -> GlobalVariab
         g = ld.pointer
         assert isinstance(g, GlobalVariable)
         cold = g.initializer if isinstance(g.initializer, ConstantFP) else const_fp(ld.type, 0.0)
-        users = list(ld.uses)
-        b = Builder(InsertPoint.after_inst(ld))
-        on = b.icmp("ne", b.load(I8, flag), const_int(I8, 0))
-        guess = b.select(on, cold, ld)
-        for use in users:
-            use.user.set_operand(use.index, guess)
+        replace_while_deriving(flag, ld, cold)
     return flag
 
 
