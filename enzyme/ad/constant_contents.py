@@ -44,11 +44,11 @@ def _holds_no_address(c: Value, depth: int = 2) -> bool:
     from .common import carries_float
     if isinstance(c, ConstantAggregate):
         return all(_holds_no_address(e, depth) for e in c.elements)
+    if flang_type_description(c):
+        return True  # runtime metadata the bodies read from the primal descriptor only (an inactive helper)
     if isinstance(c, GlobalVariable) and depth > 0:  # see the module docstring
         return c.is_constant and c.initializer is not None and not carries_float(c.value_type) \
             and _holds_no_address(c.initializer, depth - 1)
-    if flang_type_description(c):
-        return True  # runtime metadata the bodies read from the primal descriptor only (an inactive helper)
     if isinstance(c, ConstantText):
         return c.spelling.startswith('c"')  # a byte string (blockaddress and the like are addresses)
     return isinstance(c, (ConstantInt, ConstantFP, ConstantKeyword))
