@@ -170,21 +170,27 @@ def augment_store(st: ReverseState, inst: Instruction, ni: Instruction, b: Build
             and v.pointer in st.shadow and v not in st.float_bits and not read_as_integer(v) \
             and not all(info.is_integer(v) for info in function_contexts(st.ctx, st.fn)) \
             and no_float_extent(v.pointer, st.layout) < st.layout.store_size(v.type) \
-            and not _tagged_integer(inst, st.layout.store_size(v.type)) \
-            and not any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
-            and not string_characters(v.pointer) and not string_characters(p) \
-            and not integer_element_copy(st.fn) and not integer_element(v.pointer) and not integer_element(p) \
-            and not hashing_code(st.fn) \
-            and not bucket_integer_field(st.fn, p, st.layout.store_size(v.type), st.layout) \
-            and not declared_integers(st.fn, v.pointer, st.layout.store_size(v.type), st.layout, st.m) \
-            and not loaded_integer(v, st.layout, lambda g: function_contexts(st.ctx, g)):
-        # (Read from a known library object holding no floats -- a std::string's buffer union, or the characters
-        # its data pointer points to, as a one-character string is copied -- it is none; nor is a word stored
-        # with an integer access tag, a word of a flang descriptor, a libstdc++ copy or fill of integers, a
-        # constructor moving its class's int fields.)
+            and not _known_integer_word(st, inst, v, p):
         raise DifferentiationError(f"{describe(inst)}: copies memory through an integer ({v.type}); "
                                    "if it holds floating-point data the derivative would be lost. "
                                    "Not supported yet in reverse mode")
+
+
+def _known_integer_word(st: ReverseState, inst: Instruction, v: LoadInst, p: Value) -> bool:
+    """Is the word ``v`` that ``inst`` copies to ``p`` known to hold no float bits?  Read from a known library
+    object holding no floats -- a std::string's buffer union, or the characters its data pointer points to, as a
+    one-character string is copied -- it holds none; nor does a word stored with an integer access tag, a word of
+    a flang descriptor, a libstdc++ copy or fill of integers, hashing code or a hash table entry's integer field,
+    a constructor moving its class's int fields, or a word the program itself uses as an integer."""
+    size = st.layout.store_size(v.type)
+    return _tagged_integer(inst, size) \
+        or any(descriptor_word(st.layout, q, v.type) for q in (v.pointer, p)) \
+        or string_characters(v.pointer) or string_characters(p) \
+        or integer_element_copy(st.fn) or integer_element(v.pointer) or integer_element(p) \
+        or hashing_code(st.fn) \
+        or bucket_integer_field(st.fn, p, size, st.layout) \
+        or declared_integers(st.fn, v.pointer, size, st.layout, st.m) \
+        or loaded_integer(v, st.layout, lambda g: function_contexts(st.ctx, g))
 
 
 def store_integer_address(displacements: AddressDisplacements, inst: Instruction, ni: Instruction, b: Builder,
